@@ -1,0 +1,152 @@
+/* Rapier\Coroutine: static API over the scheduler (src/coroutine.c). */
+#include "php_rapier.h"
+#include "zend_exceptions.h"
+#include "ext/spl/spl_array.h"
+
+#include "coroutine.h"
+#include "sleep.h"
+#include "coroutine_arginfo.h"
+
+zend_class_entry *rapier_ce_coroutine;
+
+void rapier_coroutine_class_minit(void)
+{
+	rapier_ce_coroutine = register_class_Rapier_Coroutine();
+}
+
+ZEND_METHOD(Rapier_Coroutine, __construct)
+{
+}
+
+ZEND_METHOD(Rapier_Coroutine, id)
+{
+	rapier_coro_t *co = rapier_coro_current();
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	RETURN_LONG(co ? co->id : -1);
+}
+
+ZEND_METHOD(Rapier_Coroutine, sleep)
+{
+	double seconds;
+	int64_t ns;
+
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_DOUBLE(seconds)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (zend_isnan(seconds) || seconds < 0) {
+		zend_argument_value_error(1, "must be greater than or equal to 0");
+		RETURN_THROWS();
+	}
+	ns = rapier_timeout_arg_ns(seconds, 1);
+	if (ns < 0 || !rapier_require_coroutine("Rapier\\Coroutine::sleep()")) {
+		RETURN_THROWS();
+	}
+	if (rapier_coro_sleep_ns(ns) == RAPIER_WAKE_CANCELED && !EG(exception)) {
+		zend_throw_exception(rapier_ce_canceled_exception, "Coroutine was canceled while sleeping", 0);
+	}
+}
+
+ZEND_METHOD(Rapier_Coroutine, defer)
+{
+	zend_fcall_info fci;
+	zend_fcall_info_cache fcc;
+	rapier_coro_t *co;
+
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_FUNC(fci, fcc)
+	ZEND_PARSE_PARAMETERS_END();
+
+	co = rapier_coro_current();
+	if (co == NULL) {
+		rapier_require_coroutine("Rapier\\Coroutine::defer()");
+		RETURN_THROWS();
+	}
+	if (Z_TYPE(co->defers) != IS_ARRAY) {
+		array_init(&co->defers);
+	}
+	Z_TRY_ADDREF(fci.function_name);
+	add_next_index_zval(&co->defers, &fci.function_name);
+}
+
+ZEND_METHOD(Rapier_Coroutine, count)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	RETURN_LONG(rapier_coro_count());
+}
+
+ZEND_METHOD(Rapier_Coroutine, list)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	rapier_coro_list(return_value);
+}
+
+ZEND_METHOD(Rapier_Coroutine, exists)
+{
+	zend_long id;
+
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_LONG(id)
+	ZEND_PARSE_PARAMETERS_END();
+	RETURN_BOOL(rapier_coro_find(id) != NULL);
+}
+
+ZEND_METHOD(Rapier_Coroutine, cancel)
+{
+	zend_long id;
+	rapier_coro_t *co;
+
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_LONG(id)
+	ZEND_PARSE_PARAMETERS_END();
+
+	co = rapier_coro_find(id);
+	RETURN_BOOL(co != NULL && rapier_coro_cancel(co));
+}
+
+ZEND_METHOD(Rapier_Coroutine, context)
+{
+	zend_long id = 0;
+	bool id_is_null = true;
+	rapier_coro_t *co;
+
+	ZEND_PARSE_PARAMETERS_START(0, 1)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_LONG_OR_NULL(id, id_is_null)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (id_is_null) {
+		co = rapier_coro_current();
+		if (co == NULL) {
+			rapier_require_coroutine("Rapier\\Coroutine::context()");
+			RETURN_THROWS();
+		}
+	} else if ((co = rapier_coro_find(id)) == NULL) {
+		zend_throw_exception_ex(rapier_ce_exception, 0,
+			"Cannot get the context of coroutine #" ZEND_LONG_FMT ": no such coroutine is alive", id);
+		RETURN_THROWS();
+	}
+	if (Z_TYPE(co->context) != IS_OBJECT) {
+		object_init_ex(&co->context, spl_ce_ArrayObject);
+	}
+	RETURN_COPY(&co->context);
+}
+
+ZEND_METHOD(Rapier_Coroutine, setExceptionHandler)
+{
+	zend_fcall_info fci;
+	zend_fcall_info_cache fcc;
+
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_FUNC_OR_NULL(fci, fcc)
+	ZEND_PARSE_PARAMETERS_END();
+
+	rapier_coro_set_exception_handler(ZEND_FCI_INITIALIZED(fci) ? &fci.function_name : NULL);
+}
+
+ZEND_METHOD(Rapier_Coroutine, fiberMain)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	rapier_coro_fiber_entry();
+}

@@ -1,0 +1,61 @@
+<?php
+
+/** @generate-class-entries */
+
+namespace Rapier {
+    /** Static API of the running coroutine and the scheduler. */
+    final class Coroutine
+    {
+        private function __construct() {}
+
+        /** Id of the running coroutine, or -1 when the caller is not a Rapier coroutine. */
+        public static function id(): int {}
+
+        /**
+         * Suspends the running coroutine for $seconds (sub-millisecond resolution).
+         *
+         * @throws \ValueError when $seconds is negative or NaN
+         * @throws \Rapier\Exception outside a coroutine
+         * @throws \Rapier\CanceledException when canceled while sleeping
+         */
+        public static function sleep(float $seconds): void {}
+
+        /**
+         * Runs $fn when the running coroutine ends, last registered first, even after an exception.
+         *
+         * @throws \Rapier\Exception outside a coroutine
+         */
+        public static function defer(callable $fn): void {}
+
+        /** Number of live coroutines (0 outside Rapier\run()). */
+        public static function count(): int {}
+
+        /** @return array<int, int> ids of the live coroutines */
+        public static function list(): array {}
+
+        /** Whether a coroutine with this id is alive. */
+        public static function exists(int $id): bool {}
+
+        /**
+         * Cancels a waiting coroutine: its wait throws Rapier\CanceledException.
+         * Returns false when no such coroutine waits.
+         */
+        public static function cancel(int $id): bool {}
+
+        /**
+         * Storage that lives exactly as long as the coroutine ($id, or the running one).
+         *
+         * @throws \Rapier\Exception outside a coroutine, or for an unknown id
+         */
+        public static function context(?int $id = null): \ArrayObject {}
+
+        /**
+         * Handler for exceptions no coroutine caught: fn(\Throwable $e, int $coroutineId).
+         * null restores the default, a report on stderr.
+         */
+        public static function setExceptionHandler(?callable $handler): void {}
+
+        /** Entry point of Rapier's own fibers. */
+        private static function fiberMain(): void {}
+    }
+}

@@ -1,0 +1,66 @@
+/* This is a generated file, edit the .stub.php file instead.
+ * Stub hash: 55f001d492cad171746ffb34f972110202766cf5 */
+
+
+
+
+static const zend_function_entry class_Rapier_Exception_methods[] = {
+	ZEND_FE_END
+};
+
+
+static const zend_function_entry class_Rapier_CanceledException_methods[] = {
+	ZEND_FE_END
+};
+
+
+static const zend_function_entry class_Rapier_DeadlockException_methods[] = {
+	ZEND_FE_END
+};
+
+
+static const zend_function_entry class_Rapier_TimeoutException_methods[] = {
+	ZEND_FE_END
+};
+
+static zend_class_entry *register_class_Rapier_Exception(zend_class_entry *class_entry_Exception)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "Rapier", "Exception", class_Rapier_Exception_methods);
+	class_entry = zend_register_internal_class_ex(&ce, class_entry_Exception);
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_Rapier_CanceledException(zend_class_entry *class_entry_Rapier_Exception)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "Rapier", "CanceledException", class_Rapier_CanceledException_methods);
+	class_entry = zend_register_internal_class_ex(&ce, class_entry_Rapier_Exception);
+	class_entry->ce_flags |= ZEND_ACC_FINAL;
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_Rapier_DeadlockException(zend_class_entry *class_entry_Rapier_Exception)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "Rapier", "DeadlockException", class_Rapier_DeadlockException_methods);
+	class_entry = zend_register_internal_class_ex(&ce, class_entry_Rapier_Exception);
+	class_entry->ce_flags |= ZEND_ACC_FINAL;
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_Rapier_TimeoutException(zend_class_entry *class_entry_Rapier_Exception)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "Rapier", "TimeoutException", class_Rapier_TimeoutException_methods);
+	class_entry = zend_register_internal_class_ex(&ce, class_entry_Rapier_Exception);
+
+	return class_entry;
+}

@@ -1,0 +1,78 @@
+/*
+ * Rapier\run(), Rapier\go(), and the argument helpers the other binding
+ * files share. (The function table itself is registered by rapier.c.)
+ */
+#include "php_rapier.h"
+#include "zend_exceptions.h"
+
+#include "coroutine.h"
+
+bool rapier_require_coroutine(const char *what)
+{
+	if (rapier_coro_can_yield()) {
+		return true;
+	}
+	if (!rapier_sched_running()) {
+		zend_throw_exception_ex(rapier_ce_exception, 0,
+			"Cannot call %s outside a coroutine: run the code inside Rapier\\run() or Rapier\\go()", what);
+	} else {
+		zend_throw_exception_ex(rapier_ce_exception, 0,
+			"Cannot call %s here: it must run in a Rapier coroutine, not in a Fiber of your own or a destructor "
+			"called by the garbage collector", what);
+	}
+	return false;
+}
+
+/* Longest timeout accepted: ~292 years in nanoseconds fits int64_t with room for the clock. */
+#define RAPIER_MAX_TIMEOUT_SECONDS 9.0e9
+
+int64_t rapier_timeout_arg_ns(double seconds, uint32_t arg_num)
+{
+	if (zend_isnan(seconds)) {
+		zend_argument_value_error(arg_num, "must not be NAN");
+		return -2;
+	}
+	if (seconds < 0) {
+		return -1;
+	}
+	if (seconds > RAPIER_MAX_TIMEOUT_SECONDS) {
+		zend_argument_value_error(arg_num, "must be at most %.0f seconds", RAPIER_MAX_TIMEOUT_SECONDS);
+		return -2;
+	}
+	return (int64_t) (seconds * 1e9);
+}
+
+ZEND_FUNCTION(Rapier_run)
+{
+	zval *args = NULL;
+	zend_fcall_info fci;
+	zend_fcall_info_cache fcc;
+	uint32_t argc = 0;
+
+	ZEND_PARSE_PARAMETERS_START(1, -1)
+		Z_PARAM_FUNC(fci, fcc)
+		Z_PARAM_VARIADIC('*', args, argc)
+	ZEND_PARSE_PARAMETERS_END();
+
+	rapier_sched_run(&fci.function_name, &fcc, args, argc, return_value);
+}
+
+ZEND_FUNCTION(Rapier_go)
+{
+	zval *args = NULL;
+	zend_fcall_info fci;
+	zend_fcall_info_cache fcc;
+	uint32_t argc = 0;
+	rapier_coro_t *co;
+
+	ZEND_PARSE_PARAMETERS_START(1, -1)
+		Z_PARAM_FUNC(fci, fcc)
+		Z_PARAM_VARIADIC('*', args, argc)
+	ZEND_PARSE_PARAMETERS_END();
+
+	co = rapier_coro_spawn(&fci.function_name, &fcc, args, argc);
+	if (co == NULL) {
+		RETURN_THROWS();
+	}
+	RETURN_LONG(co->id);
+}

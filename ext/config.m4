@@ -1,0 +1,45 @@
+dnl Rapier extension build: phpize && ./configure && make
+dnl The module lands in modules/rapier.so.
+
+PHP_ARG_ENABLE([rapier],
+  [whether to enable Rapier],
+  [AS_HELP_STRING([--enable-rapier], [Enable Rapier coroutines and application server])],
+  [yes])
+
+PHP_ARG_ENABLE([rapier-debug],
+  [whether to build Rapier with -O0 -g],
+  [AS_HELP_STRING([--enable-rapier-debug], [Rapier: debug build])],
+  [no], [no])
+
+PHP_ARG_ENABLE([rapier-asan],
+  [whether to build Rapier with AddressSanitizer],
+  [AS_HELP_STRING([--enable-rapier-asan], [Rapier: AddressSanitizer and UBSan build])],
+  [no], [no])
+
+if test "$PHP_RAPIER" != "no"; then
+  AC_CHECK_FUNCS([epoll_pwait2])
+
+  RAPIER_CFLAGS="-Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -std=gnu11"
+  if test "$PHP_RAPIER_DEBUG" != "no"; then
+    RAPIER_CFLAGS="$RAPIER_CFLAGS -O0 -g"
+  fi
+  if test "$PHP_RAPIER_ASAN" != "no"; then
+    RAPIER_CFLAGS="$RAPIER_CFLAGS -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer"
+    LDFLAGS="$LDFLAGS -fsanitize=address,undefined"
+  fi
+
+  dnl Engine files (src/) never include php.h unless they must drive Zend;
+  dnl binding files (binding/) are the PHP-facing classes.
+  RAPIER_ENGINE_SOURCES="src/timer.c src/loop.c src/coroutine.c src/sleep.c src/hook.c src/socket.c src/transport.c src/tls.c src/channel.c src/waitgroup.c"
+  RAPIER_BINDING_SOURCES="binding/exceptions.c binding/functions.c binding/coroutine.c binding/timer.c binding/runtime.c binding/channel.c binding/waitgroup.c"
+
+  PHP_NEW_EXTENSION(rapier, rapier.c $RAPIER_ENGINE_SOURCES $RAPIER_BINDING_SOURCES, $ext_shared,, $RAPIER_CFLAGS)
+  PHP_ADD_BUILD_DIR($ext_builddir/src)
+  PHP_ADD_BUILD_DIR($ext_builddir/binding)
+  PHP_ADD_INCLUDE($ext_srcdir/src)
+
+  PKG_CHECK_MODULES([OPENSSL], [openssl >= 1.1.1])
+  PHP_EVAL_INCLINE($OPENSSL_CFLAGS)
+  PHP_EVAL_LIBLINE($OPENSSL_LIBS, RAPIER_SHARED_LIBADD)
+  PHP_SUBST(RAPIER_SHARED_LIBADD)
+fi

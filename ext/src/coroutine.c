@@ -1,0 +1,810 @@
+/*
+ * The scheduler: coroutines on Zend Fibers, driven by the event loop.
+ *
+ * A coroutine record is paired for life with one Fiber object. The fiber
+ * runs rapier_coro_fiber_entry(), which loops: run the coroutine's callable,
+ * finish the record, then park itself in the pool until a new coroutine is
+ * started on it. Starting a coroutine therefore costs a record reuse and a
+ * fiber resume, not a 2 MiB stack mmap; fibers past the pool cap end.
+ *
+ * The loop runs on the stack that called Rapier\run(). Coroutines only ever
+ * switch back to it (Fiber::suspend returns to the resumer), and it resumes
+ * them from the run queue. Waking never switches stacks directly, so code
+ * that wakes another coroutine keeps running until it waits itself.
+ *
+ * Fibers are driven through the public Fiber methods (start, resume,
+ * suspend) looked up once at startup: the engine's own switch helpers are
+ * static, and going through the methods keeps observers, Xdebug and
+ * Fiber::getCurrent() working. Our fibers are tagged in their context's
+ * reserved slot; code running in a fiber someone else created must block.
+ *
+ * A fatal error (zend_bailout) longjmps out of the loop past suspended
+ * fibers whose stacks will never unwind: the scheduler drops every engine
+ * pointer into them and rethrows the bailout (see ENGINE-NOTES trap 2).
+ */
+#include "php_rapier.h"
+#include "zend_exceptions.h"
+#include "zend_extensions.h"
+#include "zend_interfaces.h"
+#include "zend_smart_str.h"
+
+#include "coroutine.h"
+#include "hook.h"
+
+/*
+ * Idle fibers kept for reuse. Each holds a touched C stack (about 11 KiB of
+ * RSS) and a 16 KiB VM stack counted by memory_limit: 256 cover the bursts
+ * of a busy worker and cost under 7 MiB when the burst is over.
+ */
+#define RAPIER_CORO_POOL_MAX 256
+
+/*
+ * Coroutines resumed per scheduler pass before the loop is polled again, so
+ * that a storm of yields cannot starve sockets and timers.
+ */
+#define RAPIER_CORO_MAX_RUN_PER_PASS 1024
+
+/* Modules with per-run state: timers, the socket table. */
+#define RAPIER_SCHED_MAX_STOP_HOOKS 8
+
+typedef struct {
+	rapier_loop_t loop;
+	bool running;
+	zend_long next_id;
+	HashTable live;                  /* id => rapier_coro_t*, every coroutine not yet finished */
+	rapier_coro_t *ready_head;
+	rapier_coro_t *ready_tail;
+	rapier_coro_t *pool;             /* finished records whose fiber idles */
+	uint32_t pool_size;
+	zval main_result;
+	zend_object *main_exception;
+	bool main_done;
+	zval exception_handler;          /* UNDEF: report on stderr */
+	void (*stop_hooks[RAPIER_SCHED_MAX_STOP_HOOKS])(void);
+	int stop_hook_count;
+} rapier_sched_t;
+
+static rapier_sched_t sched;
+static int fiber_slot = -1;
+static zend_function *fiber_start_fn;
+static zend_function *fiber_resume_fn;
+static zend_function *fiber_suspend_fn;
+static zend_function *entry_fn;
+static zend_string *entry_name;
+
+/* Records whose fibers were abandoned by a bailout, freed at request end. */
+static rapier_coro_t *abandoned;
+
+void rapier_coroutine_minit(void)
+{
+	fiber_slot = zend_get_resource_handle("rapier");
+	fiber_start_fn = zend_hash_str_find_ptr(&zend_ce_fiber->function_table, ZEND_STRL("start"));
+	fiber_resume_fn = zend_hash_str_find_ptr(&zend_ce_fiber->function_table, ZEND_STRL("resume"));
+	fiber_suspend_fn = zend_hash_str_find_ptr(&zend_ce_fiber->function_table, ZEND_STRL("suspend"));
+	entry_fn = zend_hash_str_find_ptr(&rapier_ce_coroutine->function_table, ZEND_STRL("fibermain"));
+	entry_name = zend_string_init_interned(ZEND_STRL("Rapier\\Coroutine::fiberMain"), 1);
+	ZEND_ASSERT(fiber_start_fn && fiber_resume_fn && fiber_suspend_fn && entry_fn);
+	ZVAL_UNDEF(&sched.exception_handler);
+}
+
+rapier_loop_t *rapier_sched_loop(void)
+{
+	return sched.running ? &sched.loop : NULL;
+}
+
+bool rapier_sched_running(void)
+{
+	return sched.running;
+}
+
+static zend_always_inline rapier_coro_t *coro_of_fiber(zend_fiber *fiber)
+{
+	return fiber ? fiber->context.reserved[fiber_slot] : NULL;
+}
+
+rapier_coro_t *rapier_coro_current(void)
+{
+	rapier_coro_t *co = coro_of_fiber(EG(active_fiber));
+
+	return co && co->state == RAPIER_CORO_RUNNING ? co : NULL;
+}
+
+bool rapier_coro_can_yield(void)
+{
+	zend_fiber *fiber = EG(active_fiber);
+
+	return sched.running
+		&& rapier_coro_current() != NULL
+		&& !(fiber->flags & ZEND_FIBER_FLAG_DESTROYED)
+		&& !zend_fiber_switch_blocked();
+}
+
+/* Run queue */
+
+static void ready_push(rapier_coro_t *co)
+{
+	co->state = RAPIER_CORO_READY;
+	co->next = NULL;
+	if (sched.ready_tail) {
+		sched.ready_tail->next = co;
+	} else {
+		sched.ready_head = co;
+	}
+	sched.ready_tail = co;
+}
+
+static rapier_coro_t *ready_pop(void)
+{
+	rapier_coro_t *co = sched.ready_head;
+
+	if (co) {
+		sched.ready_head = co->next;
+		if (sched.ready_head == NULL) {
+			sched.ready_tail = NULL;
+		}
+		co->next = NULL;
+	}
+	return co;
+}
+
+/* Waiting */
+
+static void end_wait(rapier_coro_t *co)
+{
+	rapier_timer_stop(&sched.loop, &co->wait_timer);
+	co->wait_unlink = NULL;
+	co->wait_data = NULL;
+	co->wait_what = NULL;
+}
+
+static void unlink_and_end_wait(rapier_coro_t *co)
+{
+	if (co->wait_unlink) {
+		co->wait_unlink(co, co->wait_data);
+	}
+	end_wait(co);
+}
+
+void rapier_coro_wake(rapier_coro_t *co, rapier_wake_t reason)
+{
+	if (co->state != RAPIER_CORO_WAITING) {
+		return;
+	}
+	end_wait(co);
+	co->wake_reason = reason;
+	ready_push(co);
+}
+
+static void on_wait_timeout(rapier_timer_t *timer)
+{
+	rapier_coro_t *co = timer->data;
+
+	if (co->wait_unlink) {
+		co->wait_unlink(co, co->wait_data);
+		co->wait_unlink = NULL;
+	}
+	rapier_coro_wake(co, RAPIER_WAKE_TIMEOUT);
+}
+
+static void fiber_suspend(void)
+{
+	zval retval;
+
+	ZVAL_UNDEF(&retval);
+	zend_call_known_function(fiber_suspend_fn, NULL, NULL, &retval, 0, NULL, NULL);
+	zval_ptr_dtor(&retval);
+}
+
+rapier_wake_t rapier_coro_wait(int64_t timeout_ns, rapier_wait_unlink_fn unlink, void *data, const char *what)
+{
+	rapier_coro_t *co = rapier_coro_current();
+
+	ZEND_ASSERT(co && rapier_coro_can_yield());
+	co->state = RAPIER_CORO_WAITING;
+	co->wait_unlink = unlink;
+	co->wait_data = data;
+	co->wait_what = what;
+	co->wake_reason = RAPIER_WAKE_OK;
+	if (timeout_ns >= 0) {
+		rapier_timer_start(&sched.loop, &co->wait_timer, (uint64_t) timeout_ns, 0);
+	}
+
+	fiber_suspend();
+
+	if (UNEXPECTED(co->state != RAPIER_CORO_RUNNING)) {
+		/*
+		 * Resumed, but not by the scheduler: the fiber is being destroyed
+		 * (its graceful exit is now pending) or someone resumed it by hand.
+		 */
+		if (sched.running && co->state == RAPIER_CORO_WAITING) {
+			unlink_and_end_wait(co);
+		}
+		co->state = RAPIER_CORO_RUNNING;
+		return RAPIER_WAKE_CANCELED;
+	}
+	return co->wake_reason;
+}
+
+void rapier_coro_yield(void)
+{
+	rapier_coro_t *co = rapier_coro_current();
+
+	if (co == NULL || !rapier_coro_can_yield()) {
+		return;
+	}
+	co->state = RAPIER_CORO_WAITING;
+	rapier_coro_wake(co, RAPIER_WAKE_OK);
+	fiber_suspend();
+	if (UNEXPECTED(co->state != RAPIER_CORO_RUNNING)) {
+		co->state = RAPIER_CORO_RUNNING;
+	}
+}
+
+bool rapier_coro_cancel(rapier_coro_t *co)
+{
+	if (co->state != RAPIER_CORO_WAITING) {
+		return false;
+	}
+	unlink_and_end_wait(co);
+	rapier_coro_wake(co, RAPIER_WAKE_CANCELED);
+	return true;
+}
+
+/* Coroutine records */
+
+static rapier_coro_t *record_new(void)
+{
+	rapier_coro_t *co = ecalloc(1, sizeof(*co));
+	zval fiber_zv;
+
+	object_init_ex(&fiber_zv, zend_ce_fiber);
+	co->fiber = (zend_fiber *) Z_OBJ(fiber_zv);
+	/* Fill in what Fiber::__construct would: the entry method to call. */
+	co->fiber->fci.size = sizeof(zend_fcall_info);
+	ZVAL_INTERNED_STR(&co->fiber->fci.function_name, entry_name);
+	co->fiber->fci_cache.function_handler = entry_fn;
+	co->fiber->fci_cache.called_scope = rapier_ce_coroutine;
+	co->fiber->context.reserved[fiber_slot] = co;
+	rapier_timer_init(&co->wait_timer, on_wait_timeout, co);
+	ZVAL_UNDEF(&co->callable);
+	ZVAL_UNDEF(&co->defers);
+	ZVAL_UNDEF(&co->context);
+	co->state = RAPIER_CORO_DONE;
+	return co;
+}
+
+static void record_clear_job(rapier_coro_t *co)
+{
+	zval_ptr_dtor(&co->callable);
+	ZVAL_UNDEF(&co->callable);
+	for (uint32_t i = 0; i < co->argc; i++) {
+		zval_ptr_dtor(&co->args[i]);
+	}
+	if (co->args) {
+		efree(co->args);
+	}
+	co->args = NULL;
+	co->argc = 0;
+	zval_ptr_dtor(&co->defers);
+	ZVAL_UNDEF(&co->defers);
+	zval_ptr_dtor(&co->context);
+	ZVAL_UNDEF(&co->context);
+}
+
+/*
+ * Ends the record's fiber and frees both. A suspended fiber is unwound here
+ * and now through its destructor (not whenever its refcount drops, which
+ * user code holding Fiber::getCurrent() could delay past the record's life).
+ */
+static void record_free(rapier_coro_t *co)
+{
+	zend_object *fiber = &co->fiber->std;
+
+	if (co->fiber->context.status == ZEND_FIBER_STATUS_SUSPENDED
+			&& !(OBJ_FLAGS(fiber) & IS_OBJ_DESTRUCTOR_CALLED)) {
+		GC_ADD_FLAGS(fiber, IS_OBJ_DESTRUCTOR_CALLED);
+		fiber->handlers->dtor_obj(fiber);
+	}
+	co->fiber->context.reserved[fiber_slot] = NULL;
+	OBJ_RELEASE(fiber);
+	record_clear_job(co);
+	efree(co);
+}
+
+rapier_coro_t *rapier_coro_spawn(zval *callable, zend_fcall_info_cache *fcc, zval *args, uint32_t argc)
+{
+	rapier_coro_t *co = sched.pool;
+
+	if (!sched.running) {
+		zend_throw_exception(rapier_ce_exception,
+			"Cannot start a coroutine outside Rapier\\run(): wrap the program in Rapier\\run()", 0);
+		return NULL;
+	}
+	if (co) {
+		sched.pool = co->next;
+		sched.pool_size--;
+		co->pooled = false;
+	} else {
+		co = record_new();
+	}
+	co->id = ++sched.next_id;
+	co->is_main = false;
+	ZVAL_COPY(&co->callable, callable);
+	co->fcc = *fcc;
+	co->argc = argc;
+	co->args = NULL;
+	if (argc) {
+		co->args = safe_emalloc(argc, sizeof(zval), 0);
+		for (uint32_t i = 0; i < argc; i++) {
+			ZVAL_COPY(&co->args[i], &args[i]);
+		}
+	}
+	zend_hash_index_add_new_ptr(&sched.live, (zend_ulong) co->id, co);
+	ready_push(co);
+	return co;
+}
+
+rapier_coro_t *rapier_coro_find(zend_long id)
+{
+	return sched.running ? zend_hash_index_find_ptr(&sched.live, (zend_ulong) id) : NULL;
+}
+
+uint32_t rapier_coro_count(void)
+{
+	return sched.running ? zend_hash_num_elements(&sched.live) : 0;
+}
+
+void rapier_coro_list(zval *return_value)
+{
+	zend_ulong id;
+
+	array_init_size(return_value, rapier_coro_count());
+	if (!sched.running) {
+		return;
+	}
+	ZEND_HASH_FOREACH_NUM_KEY(&sched.live, id) {
+		add_next_index_long(return_value, (zend_long) id);
+	} ZEND_HASH_FOREACH_END();
+}
+
+void rapier_coro_set_exception_handler(zval *handler)
+{
+	zval_ptr_dtor(&sched.exception_handler);
+	if (handler) {
+		ZVAL_COPY(&sched.exception_handler, handler);
+	} else {
+		ZVAL_UNDEF(&sched.exception_handler);
+	}
+}
+
+/* Inside the fiber: running one coroutine */
+
+static void report_default(rapier_coro_t *co, zend_object *ex)
+{
+	zval ex_zv, str;
+
+	ZVAL_OBJ(&ex_zv, ex);
+	zend_call_method_with_0_params(ex, ex->ce, NULL, "__tostring", &str);
+	if (EG(exception)) {
+		zend_clear_exception();
+	}
+	fprintf(stderr, "Rapier: uncaught exception in coroutine #" ZEND_LONG_FMT ": %s\n",
+		co->id, Z_TYPE(str) == IS_STRING ? Z_STRVAL(str) : ZSTR_VAL(ex->ce->name));
+	fflush(stderr);
+	zval_ptr_dtor(&str);
+}
+
+/* Hands an uncaught exception (reference owned by the caller) to the handler or stderr. */
+static void report_uncaught(rapier_coro_t *co, zend_object *ex)
+{
+	zval args[2], retval;
+
+	if (Z_TYPE(sched.exception_handler) == IS_UNDEF) {
+		report_default(co, ex);
+		return;
+	}
+	ZVAL_OBJ(&args[0], ex);
+	ZVAL_LONG(&args[1], co->id);
+	if (call_user_function(NULL, NULL, &sched.exception_handler, &retval, 2, args) == SUCCESS) {
+		zval_ptr_dtor(&retval);
+	}
+	if (EG(exception)) {
+		zend_object *handler_ex = EG(exception);
+		GC_ADDREF(handler_ex);
+		zend_clear_exception();
+		report_default(co, handler_ex);
+		OBJ_RELEASE(handler_ex);
+	}
+}
+
+/* Catches what the running code threw; ownership passes to the caller. */
+static zend_object *take_exception(void)
+{
+	zend_object *ex = EG(exception);
+
+	if (ex == NULL) {
+		return NULL;
+	}
+	GC_ADDREF(ex);
+	zend_clear_exception();
+	return ex;
+}
+
+static void run_defers(rapier_coro_t *co)
+{
+	while (Z_TYPE(co->defers) == IS_ARRAY && zend_hash_num_elements(Z_ARRVAL(co->defers)) > 0) {
+		zval callable, retval;
+		HashTable *defers = Z_ARRVAL(co->defers);
+		zend_ulong last = defers->nNumUsed - 1;
+
+		ZVAL_COPY(&callable, zend_hash_index_find(defers, last));
+		zend_hash_index_del(defers, last);
+		if (call_user_function(NULL, NULL, &callable, &retval, 0, NULL) == SUCCESS) {
+			zval_ptr_dtor(&retval);
+		}
+		zval_ptr_dtor(&callable);
+		zend_object *ex = take_exception();
+		if (ex) {
+			report_uncaught(co, ex);
+			OBJ_RELEASE(ex);
+		}
+	}
+}
+
+static bool is_exit(zend_object *ex)
+{
+	return zend_is_unwind_exit(ex) || zend_is_graceful_exit(ex);
+}
+
+/*
+ * Runs the coroutine's callable. Returns false when an exit or the fiber's
+ * destruction unwinds through it: the fiber must then end, not be pooled.
+ */
+static bool run_body(rapier_coro_t *co)
+{
+	zend_fcall_info fci;
+	zval retval;
+	zend_object *ex;
+
+	fci.size = sizeof(fci);
+	ZVAL_COPY_VALUE(&fci.function_name, &co->callable);
+	fci.object = NULL;
+	fci.retval = &retval;
+	fci.params = co->args;
+	fci.param_count = co->argc;
+	fci.named_params = NULL;
+	ZVAL_UNDEF(&retval);
+
+	zend_call_function(&fci, &co->fcc);
+	ex = take_exception();
+	if (ex && is_exit(ex)) {
+		zval_ptr_dtor(&retval);
+		/* exit() in a coroutine ends the script: let the exit unwind on. */
+		zend_throw_exception_internal(ex);
+		return false;
+	}
+	run_defers(co);
+	if (co->is_main) {
+		ZVAL_COPY_VALUE(&sched.main_result, &retval);
+		sched.main_exception = ex;
+		sched.main_done = true;
+	} else {
+		zval_ptr_dtor(&retval);
+		if (ex) {
+			report_uncaught(co, ex);
+			OBJ_RELEASE(ex);
+		}
+	}
+	return EG(exception) == NULL;
+}
+
+static void finish(rapier_coro_t *co)
+{
+	zend_hash_index_del(&sched.live, (zend_ulong) co->id);
+	record_clear_job(co);
+	co->state = RAPIER_CORO_DONE;
+}
+
+void rapier_coro_fiber_entry(void)
+{
+	rapier_coro_t *co = coro_of_fiber(EG(active_fiber));
+
+	if (co == NULL || EG(active_fiber)->fci_cache.function_handler != entry_fn) {
+		zend_throw_error(NULL, "Cannot call Rapier\\Coroutine::fiberMain(): it is the entry of Rapier's own fibers");
+		return;
+	}
+	for (;;) {
+		bool reusable = run_body(co);
+
+		finish(co);
+		if (!reusable || !sched.running || sched.pool_size >= RAPIER_CORO_POOL_MAX) {
+			return;
+		}
+		co->pooled = true;
+		co->next = sched.pool;
+		sched.pool = co;
+		sched.pool_size++;
+		fiber_suspend();
+		if (EG(exception) || co->state != RAPIER_CORO_RUNNING) {
+			/* Destroyed while idle (end of run, or shutdown): just end. */
+			if (EG(exception) && is_exit(EG(exception))) {
+				zend_clear_exception();
+			}
+			return;
+		}
+	}
+}
+
+/* The scheduler loop */
+
+static void resume(rapier_coro_t *co)
+{
+	zval retval;
+	zend_function *fn = co->fiber->context.status == ZEND_FIBER_STATUS_INIT ? fiber_start_fn : fiber_resume_fn;
+
+	co->state = RAPIER_CORO_RUNNING;
+	ZVAL_UNDEF(&retval);
+	zend_call_known_instance_method(fn, &co->fiber->std, &retval, 0, NULL);
+	zval_ptr_dtor(&retval);
+	/* The entry lets no exception escape but exit(), which run() passes on. */
+	if (co->fiber->context.status == ZEND_FIBER_STATUS_DEAD) {
+		/* The fiber ended instead of idling in the pool. */
+		record_free(co);
+	}
+}
+
+static void run_ready(void)
+{
+	rapier_coro_t *co;
+	int ran = 0;
+
+	while (ran++ < RAPIER_CORO_MAX_RUN_PER_PASS && !EG(exception) && (co = ready_pop()) != NULL) {
+		resume(co);
+	}
+}
+
+static void drain_pool(void)
+{
+	rapier_coro_t *co;
+
+	while ((co = sched.pool) != NULL) {
+		sched.pool = co->next;
+		sched.pool_size--;
+		co->pooled = false;
+		co->state = RAPIER_CORO_DONE;
+		/* Releasing the idle fiber unwinds it out of the entry loop. */
+		record_free(co);
+	}
+}
+
+static void describe_stuck(smart_str *msg, uint32_t stuck)
+{
+	rapier_coro_t *co;
+	HashTable by_what;
+	zend_string *what;
+	zval *count;
+
+	zend_hash_init(&by_what, 8, NULL, NULL, 0);
+	ZEND_HASH_FOREACH_PTR(&sched.live, co) {
+		const char *w = co->wait_what ? co->wait_what : "something that never comes";
+		count = zend_hash_str_find(&by_what, w, strlen(w));
+		if (count) {
+			Z_LVAL_P(count)++;
+		} else {
+			zval one;
+			ZVAL_LONG(&one, 1);
+			zend_hash_str_add_new(&by_what, w, strlen(w), &one);
+		}
+	} ZEND_HASH_FOREACH_END();
+
+	smart_str_append_printf(msg, "Deadlock: %u coroutine%s can never be woken (", stuck, stuck == 1 ? "" : "s");
+	bool first = true;
+	ZEND_HASH_FOREACH_STR_KEY_VAL(&by_what, what, count) {
+		smart_str_append_printf(msg, "%s" ZEND_LONG_FMT " waiting on %s", first ? "" : ", ", Z_LVAL_P(count), ZSTR_VAL(what));
+		first = false;
+	} ZEND_HASH_FOREACH_END();
+	smart_str_appends(msg, "): nothing left in the loop to wake them");
+	smart_str_0(msg);
+	zend_hash_destroy(&by_what);
+}
+
+/*
+ * Unwinds every live coroutine now: each suspended fiber gets the graceful
+ * exit PHP itself throws into a destroyed fiber, so finally blocks run and
+ * the fiber ends. Used for a deadlock and for exit() inside a coroutine.
+ */
+static void unwind_live(void)
+{
+	while (zend_hash_num_elements(&sched.live) > 0) {
+		rapier_coro_t *co = NULL;
+		zend_object *pending = EG(exception);
+
+		ZEND_HASH_FOREACH_PTR(&sched.live, co) {
+			break;
+		} ZEND_HASH_FOREACH_END();
+		unlink_and_end_wait(co);
+		/* Off the live table first: a coroutine that never started has no fiber frame to do it. */
+		zend_hash_index_del(&sched.live, (zend_ulong) co->id);
+		record_free(co);
+		if (EG(exception) != pending) {
+			/* What the unwinding threw is dropped; what was pending before stays. */
+			zend_object *thrown = EG(exception);
+			EG(exception) = pending;
+			if (thrown && thrown != pending) {
+				OBJ_RELEASE(thrown);
+			}
+		}
+	}
+}
+
+/* Every coroutine left waits on something no timer or socket can wake. */
+static zend_object *break_deadlock(void)
+{
+	smart_str msg = {0};
+
+	describe_stuck(&msg, zend_hash_num_elements(&sched.live));
+	zend_throw_exception(rapier_ce_deadlock_exception, ZSTR_VAL(msg.s), 0);
+	smart_str_free(&msg);
+	zend_object *ex = take_exception();
+	unwind_live();
+	return ex;
+}
+
+static void drive(void)
+{
+	for (;;) {
+		run_ready();
+		if (EG(exception)) {
+			return;
+		}
+		if (sched.ready_head) {
+			rapier_loop_poll(&sched.loop, 0);
+			continue;
+		}
+		if (!rapier_loop_alive(&sched.loop)) {
+			return;
+		}
+		rapier_loop_poll(&sched.loop, -1);
+	}
+}
+
+static void sched_start(void)
+{
+	memset(&sched.loop, 0, sizeof(sched.loop));
+	rapier_loop_init(&sched.loop);
+	zend_hash_init(&sched.live, 64, NULL, NULL, 0);
+	sched.next_id = 0;
+	sched.ready_head = sched.ready_tail = NULL;
+	sched.pool = NULL;
+	sched.pool_size = 0;
+	ZVAL_UNDEF(&sched.main_result);
+	sched.main_exception = NULL;
+	sched.main_done = false;
+	sched.running = true;
+	rapier_hook_on_run_start();
+}
+
+void rapier_sched_on_stop(void (*fn)(void))
+{
+	ZEND_ASSERT(sched.stop_hook_count < RAPIER_SCHED_MAX_STOP_HOOKS);
+	sched.stop_hooks[sched.stop_hook_count++] = fn;
+}
+
+static void run_stop_hooks(void)
+{
+	for (int i = 0; i < sched.stop_hook_count; i++) {
+		sched.stop_hooks[i]();
+	}
+	sched.stop_hook_count = 0;
+}
+
+static void sched_stop(void)
+{
+	run_stop_hooks();
+	drain_pool();
+	sched.ready_head = sched.ready_tail = NULL;
+	sched.running = false;
+	rapier_hook_on_run_end();
+	zend_hash_destroy(&sched.live);
+	rapier_loop_close(&sched.loop);
+}
+
+/*
+ * After a bailout no suspended fiber will ever run again and their stacks
+ * are gone: forget every record without touching its fiber, and free the
+ * records once the request is over (nothing may dereference them before).
+ */
+static void sched_abandon(void)
+{
+	rapier_coro_t *co;
+
+	ZEND_HASH_FOREACH_PTR(&sched.live, co) {
+		co->next = abandoned;
+		abandoned = co;
+	} ZEND_HASH_FOREACH_END();
+	while ((co = sched.pool) != NULL) {
+		sched.pool = co->next;
+		co->next = abandoned;
+		abandoned = co;
+	}
+	for (co = abandoned; co; co = co->next) {
+		co->state = RAPIER_CORO_DONE;
+		co->wait_unlink = NULL;
+	}
+	sched.ready_head = sched.ready_tail = NULL;
+	sched.pool_size = 0;
+	run_stop_hooks();
+	sched.running = false;
+	rapier_hook_on_run_end();
+	zend_hash_destroy(&sched.live);
+	rapier_loop_close(&sched.loop);
+}
+
+void rapier_coroutine_rshutdown(void)
+{
+	rapier_coro_t *co;
+
+	while ((co = abandoned) != NULL) {
+		abandoned = co->next;
+		efree(co);
+	}
+	zval_ptr_dtor(&sched.exception_handler);
+	ZVAL_UNDEF(&sched.exception_handler);
+}
+
+void rapier_sched_run(zval *callable, zend_fcall_info_cache *fcc, zval *args, uint32_t argc, zval *return_value)
+{
+	rapier_coro_t *main_co;
+	zend_object *deadlock = NULL;
+
+	if (sched.running) {
+		zend_throw_exception(rapier_ce_exception,
+			"Cannot call Rapier\\run() while a scheduler is running: use Rapier\\go() to start more coroutines", 0);
+		return;
+	}
+	sched_start();
+	main_co = rapier_coro_spawn(callable, fcc, args, argc);
+	main_co->is_main = true;
+
+	zend_try {
+		drive();
+		if (EG(exception)) {
+			unwind_live();
+		} else if (zend_hash_num_elements(&sched.live) > 0) {
+			deadlock = break_deadlock();
+		}
+	} zend_catch {
+		sched_abandon();
+		zend_bailout();
+	} zend_end_try();
+
+	sched_stop();
+
+	if (EG(exception)) {
+		/* exit() inside a coroutine: it keeps unwinding the script. */
+		zval_ptr_dtor(&sched.main_result);
+		if (sched.main_exception) {
+			OBJ_RELEASE(sched.main_exception);
+		}
+		if (deadlock) {
+			OBJ_RELEASE(deadlock);
+		}
+		return;
+	}
+	if (deadlock) {
+		zval_ptr_dtor(&sched.main_result);
+		if (sched.main_exception) {
+			zend_exception_set_previous(deadlock, sched.main_exception);
+		}
+		zend_throw_exception_internal(deadlock);
+		return;
+	}
+	if (sched.main_exception) {
+		zval_ptr_dtor(&sched.main_result);
+		zend_throw_exception_internal(sched.main_exception);
+		return;
+	}
+	if (Z_TYPE(sched.main_result) != IS_UNDEF) {
+		RETVAL_COPY_VALUE(&sched.main_result);
+	}
+}

@@ -1,0 +1,96 @@
+/*
+ * Hook flags and their life cycle. The flags come from rapier.hooks at
+ * request start ("1"/"on": all, "0"/"off": none, or a number of
+ * RAPIER_HOOK_* bits) and from Rapier\Runtime at run time. Transports are
+ * only swapped while a scheduler runs: see hook.h.
+ */
+#include "php_rapier.h"
+#include "hook.h"
+#include "coroutine.h"
+#include "sleep.h"
+#include "transport.h"
+
+static zend_long hook_flags = RAPIER_HOOK_ALL;
+static zend_long ini_flags = RAPIER_HOOK_ALL;
+static bool transports_installed;
+
+static zend_long parse_ini_flags(zend_string *value)
+{
+	if (zend_string_equals_literal_ci(value, "on") || zend_string_equals_literal_ci(value, "yes")
+			|| zend_string_equals_literal_ci(value, "true")) {
+		return RAPIER_HOOK_ALL;
+	}
+	if (ZSTR_LEN(value) == 0 || zend_string_equals_literal_ci(value, "off")
+			|| zend_string_equals_literal_ci(value, "no") || zend_string_equals_literal_ci(value, "false")) {
+		return 0;
+	}
+	zend_long flags = ZEND_STRTOL(ZSTR_VAL(value), NULL, 0);
+	/* "1" is the documented spelling of "everything", not just the tcp bit. */
+	return flags == 1 ? RAPIER_HOOK_ALL : (flags & RAPIER_HOOK_ALL);
+}
+
+ZEND_INI_MH(rapier_hook_ini_update)
+{
+	ini_flags = parse_ini_flags(new_value);
+	if (stage == ZEND_INI_STAGE_RUNTIME) {
+		rapier_hook_set_flags(ini_flags);
+	}
+	return SUCCESS;
+}
+
+void rapier_hook_minit(void)
+{
+	rapier_sleep_hook_minit();
+}
+
+void rapier_hook_mshutdown(void)
+{
+	rapier_sleep_hook_mshutdown();
+}
+
+void rapier_hook_rinit(void)
+{
+	hook_flags = ini_flags;
+	transports_installed = false;
+}
+
+zend_long rapier_hook_flags(void)
+{
+	return hook_flags;
+}
+
+bool rapier_hook_enabled(zend_long flag)
+{
+	return (hook_flags & flag) != 0;
+}
+
+static void reinstall_transports(void)
+{
+	if (transports_installed) {
+		rapier_transport_uninstall();
+		transports_installed = false;
+	}
+	if (rapier_sched_running() && (hook_flags & ~RAPIER_HOOK_SLEEP)) {
+		rapier_transport_install(hook_flags);
+		transports_installed = true;
+	}
+}
+
+void rapier_hook_set_flags(zend_long flags)
+{
+	hook_flags = flags & RAPIER_HOOK_ALL;
+	reinstall_transports();
+}
+
+void rapier_hook_on_run_start(void)
+{
+	reinstall_transports();
+}
+
+void rapier_hook_on_run_end(void)
+{
+	if (transports_installed) {
+		rapier_transport_uninstall();
+		transports_installed = false;
+	}
+}

@@ -1,0 +1,31 @@
+/*
+ * Runtime hooks: which blocking PHP facilities yield to the loop inside
+ * coroutines (Rapier\Runtime, the rapier.hooks ini setting).
+ *
+ * Transports are swapped only while a scheduler runs (Rapier\run() or the
+ * server), so outside one PHP's own stream code runs untouched. The sleep
+ * family is replaced once at startup and defers to PHP's own handler
+ * whenever the caller cannot yield.
+ */
+#ifndef RAPIER_HOOK_H
+#define RAPIER_HOOK_H
+
+#include "php.h"
+
+void rapier_hook_minit(void);
+void rapier_hook_mshutdown(void);
+void rapier_hook_rinit(void);
+ZEND_INI_MH(rapier_hook_ini_update);
+
+/* Flags in force (RAPIER_HOOK_*). */
+zend_long rapier_hook_flags(void);
+bool rapier_hook_enabled(zend_long flag);
+
+/* Runtime::enableHooks()/disableHooks(): applies at once inside a scheduler. */
+void rapier_hook_set_flags(zend_long flags);
+
+/* The scheduler starts and stops: install and remove transport hooks. */
+void rapier_hook_on_run_start(void);
+void rapier_hook_on_run_end(void);
+
+#endif

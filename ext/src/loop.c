@@ -1,0 +1,244 @@
+/*
+ * The event loop: one epoll instance and one timer heap.
+ *
+ * A poll has three phases, always in this order:
+ *   1. wait: epoll_pwait2 until the first timer's deadline (nanoseconds, so
+ *      a 100 microsecond sleep is not rounded up to a whole millisecond as
+ *      epoll_wait would; kernels before 5.11 fall back to epoll_wait);
+ *   2. I/O: run the callback of every watcher that fired;
+ *   3. timers: run every timer whose deadline has passed, re-arming repeats.
+ * The scheduler runs ready coroutines between polls. Watchers are level
+ * triggered: a reader that stops early is woken again, never lost.
+ * A watcher stopped while its event waits later in the current batch is
+ * removed from the batch, so callbacks may free other watchers safely.
+ */
+#ifndef _GNU_SOURCE
+# define _GNU_SOURCE
+#endif
+#include "loop.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/*
+ * Timers processed per poll. A tick whose callback takes longer than its
+ * interval would otherwise keep the loop in the timer phase forever and
+ * starve I/O; the rest are run at the next poll, which will not block.
+ */
+#define RAPIER_LOOP_MAX_TIMERS_PER_POLL 4096
+
+int rapier_loop_init(rapier_loop_t *loop)
+{
+	memset(loop, 0, sizeof(*loop));
+	loop->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+	if (loop->epoll_fd < 0) {
+		return -errno;
+	}
+	loop->events = malloc(sizeof(struct epoll_event) * RAPIER_LOOP_MAX_EVENTS);
+	if (loop->events == NULL) {
+		close(loop->epoll_fd);
+		loop->epoll_fd = -1;
+		return -ENOMEM;
+	}
+	rapier_timer_heap_init(&loop->timers);
+	loop->now_ns = rapier_now_ns();
+	return 0;
+}
+
+void rapier_loop_close(rapier_loop_t *loop)
+{
+	if (loop->epoll_fd >= 0) {
+		close(loop->epoll_fd);
+	}
+	loop->epoll_fd = -1;
+	free(loop->events);
+	loop->events = NULL;
+	rapier_timer_heap_free(&loop->timers);
+}
+
+bool rapier_loop_alive(const rapier_loop_t *loop)
+{
+	return loop->io_ref_count > 0 || loop->timers.ref_count > 0;
+}
+
+void rapier_io_init(rapier_io_t *io, int fd, rapier_io_cb cb, void *data)
+{
+	io->fd = fd;
+	io->events = 0;
+	io->active = false;
+	io->unref = false;
+	io->cb = cb;
+	io->data = data;
+}
+
+int rapier_io_start(rapier_loop_t *loop, rapier_io_t *io, uint32_t events)
+{
+	struct epoll_event ev;
+
+	if (events == 0) {
+		rapier_io_stop(loop, io);
+		return 0;
+	}
+	if (io->active && io->events == events) {
+		return 0;
+	}
+	ev.events = events;
+	ev.data.ptr = io;
+	if (epoll_ctl(loop->epoll_fd, io->active ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, io->fd, &ev) < 0) {
+		return -errno;
+	}
+	if (!io->active && !io->unref) {
+		loop->io_ref_count++;
+	}
+	io->active = true;
+	io->events = events;
+	return 0;
+}
+
+static void forget_pending_events(rapier_loop_t *loop, rapier_io_t *io)
+{
+	for (int i = loop->event_index; i < loop->event_count; i++) {
+		if (loop->events[i].data.ptr == io) {
+			loop->events[i].data.ptr = NULL;
+		}
+	}
+}
+
+void rapier_io_stop(rapier_loop_t *loop, rapier_io_t *io)
+{
+	if (!io->active) {
+		return;
+	}
+	/* ENOENT/EBADF: the fd was closed first, and epoll already forgot it. */
+	epoll_ctl(loop->epoll_fd, EPOLL_CTL_DEL, io->fd, NULL);
+	if (!io->unref) {
+		loop->io_ref_count--;
+	}
+	io->active = false;
+	io->events = 0;
+	forget_pending_events(loop, io);
+}
+
+void rapier_io_set_unref(rapier_loop_t *loop, rapier_io_t *io, bool unref)
+{
+	if (io->unref == unref) {
+		return;
+	}
+	if (io->active) {
+		if (unref) {
+			loop->io_ref_count--;
+		} else {
+			loop->io_ref_count++;
+		}
+	}
+	io->unref = unref;
+}
+
+int rapier_timer_start(rapier_loop_t *loop, rapier_timer_t *timer, uint64_t timeout_ns, uint64_t repeat_ns)
+{
+	timer->repeat_ns = repeat_ns;
+	return rapier_timer_heap_add(&loop->timers, timer, rapier_now_ns() + timeout_ns);
+}
+
+void rapier_timer_stop(rapier_loop_t *loop, rapier_timer_t *timer)
+{
+	rapier_timer_heap_remove(&loop->timers, timer);
+}
+
+static int64_t next_wait_ns(rapier_loop_t *loop, int64_t timeout_ns)
+{
+	rapier_timer_t *first = rapier_timer_heap_peek(&loop->timers);
+	int64_t until_timer;
+
+	if (first == NULL) {
+		return timeout_ns;
+	}
+	until_timer = first->due_ns > loop->now_ns ? (int64_t) (first->due_ns - loop->now_ns) : 0;
+	if (timeout_ns < 0 || until_timer < timeout_ns) {
+		return until_timer;
+	}
+	return timeout_ns;
+}
+
+static int wait_for_events(rapier_loop_t *loop, int64_t wait_ns)
+{
+	int n;
+
+	if (!loop->epoll_pwait2_missing) {
+		struct timespec ts, *tsp = NULL;
+		if (wait_ns >= 0) {
+			ts.tv_sec = wait_ns / 1000000000;
+			ts.tv_nsec = wait_ns % 1000000000;
+			tsp = &ts;
+		}
+		n = epoll_pwait2(loop->epoll_fd, loop->events, RAPIER_LOOP_MAX_EVENTS, tsp, NULL);
+		if (n >= 0 || errno != ENOSYS) {
+			return n < 0 ? -errno : n;
+		}
+		loop->epoll_pwait2_missing = true;
+	}
+	/* Round up so a timer is never reported before its deadline. */
+	n = epoll_wait(loop->epoll_fd, loop->events, RAPIER_LOOP_MAX_EVENTS,
+		wait_ns < 0 ? -1 : (int) ((wait_ns + 999999) / 1000000));
+	return n < 0 ? -errno : n;
+}
+
+static int dispatch_io(rapier_loop_t *loop, int count)
+{
+	int ran = 0;
+
+	loop->event_count = count;
+	for (loop->event_index = 0; loop->event_index < count; ) {
+		struct epoll_event *ev = &loop->events[loop->event_index++];
+		rapier_io_t *io = ev->data.ptr;
+		if (io == NULL) {
+			continue;
+		}
+		io->cb(io, ev->events);
+		ran++;
+	}
+	loop->event_count = 0;
+	loop->event_index = 0;
+	return ran;
+}
+
+static int run_timers(rapier_loop_t *loop)
+{
+	int ran = 0;
+	rapier_timer_t *timer;
+
+	while (ran < RAPIER_LOOP_MAX_TIMERS_PER_POLL
+			&& (timer = rapier_timer_heap_peek(&loop->timers)) != NULL
+			&& timer->due_ns <= loop->now_ns) {
+		rapier_timer_heap_remove(&loop->timers, timer);
+		if (timer->repeat_ns) {
+			/* Re-arm from the deadline, not from now, so ticks do not drift. */
+			uint64_t next = timer->due_ns + timer->repeat_ns;
+			if (next <= loop->now_ns) {
+				next = loop->now_ns + timer->repeat_ns;
+			}
+			rapier_timer_heap_add(&loop->timers, timer, next);
+		}
+		timer->cb(timer);
+		ran++;
+	}
+	return ran;
+}
+
+int rapier_loop_poll(rapier_loop_t *loop, int64_t timeout_ns)
+{
+	int count, ran;
+
+	loop->now_ns = rapier_now_ns();
+	count = wait_for_events(loop, next_wait_ns(loop, timeout_ns));
+	if (count < 0 && count != -EINTR) {
+		return count;
+	}
+	ran = count > 0 ? dispatch_io(loop, count) : 0;
+	loop->now_ns = rapier_now_ns();
+	return ran + run_timers(loop);
+}

@@ -1,0 +1,73 @@
+/*
+ * Rapier event loop: epoll file-descriptor watchers plus the timer heap.
+ *
+ * Engine code: no PHP headers. The loop knows file descriptors and timers,
+ * nothing about coroutines; the scheduler (coroutine.c) drives it one poll
+ * at a time with rapier_loop_poll() and decides when it is finished.
+ * Functions return 0 or a negative errno value, libuv style.
+ */
+#ifndef RAPIER_LOOP_H
+#define RAPIER_LOOP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/epoll.h>
+
+#include "timer.h"
+
+#define RAPIER_IO_READ  EPOLLIN
+#define RAPIER_IO_WRITE EPOLLOUT
+
+typedef struct rapier_loop_s rapier_loop_t;
+typedef struct rapier_io_s rapier_io_t;
+
+/* events: the epoll bits that fired (EPOLLERR and EPOLLHUP included). */
+typedef void (*rapier_io_cb)(rapier_io_t *io, uint32_t events);
+
+struct rapier_io_s {
+	int fd;
+	uint32_t events;      /* wanted: RAPIER_IO_READ | RAPIER_IO_WRITE */
+	bool active;          /* registered with epoll */
+	bool unref;           /* does not keep the loop alive (a listener idling between requests) */
+	rapier_io_cb cb;
+	void *data;
+};
+
+/* Number of epoll events harvested per poll; more wait for the next poll. */
+#define RAPIER_LOOP_MAX_EVENTS 256
+
+struct rapier_loop_s {
+	int epoll_fd;
+	bool epoll_pwait2_missing;   /* kernel older than 5.11: millisecond waits */
+	uint32_t io_ref_count;       /* active, ref'd watchers */
+	rapier_timer_heap_t timers;
+	uint64_t now_ns;             /* cached at the start of each poll */
+	struct epoll_event *events;  /* the batch being dispatched */
+	int event_count;
+	int event_index;
+};
+
+int rapier_loop_init(rapier_loop_t *loop);
+void rapier_loop_close(rapier_loop_t *loop);
+
+/* True while a ref'd watcher or timer is active. */
+bool rapier_loop_alive(const rapier_loop_t *loop);
+
+/*
+ * Waits for I/O at most timeout_ns (-1: until the next timer or forever,
+ * 0: do not block), dispatches fired watchers, then expired timers.
+ * Returns the number of callbacks run, or a negative errno.
+ */
+int rapier_loop_poll(rapier_loop_t *loop, int64_t timeout_ns);
+
+void rapier_io_init(rapier_io_t *io, int fd, rapier_io_cb cb, void *data);
+/* Registers (or updates) interest in events; 0 events stops the watcher. */
+int rapier_io_start(rapier_loop_t *loop, rapier_io_t *io, uint32_t events);
+void rapier_io_stop(rapier_loop_t *loop, rapier_io_t *io);
+void rapier_io_set_unref(rapier_loop_t *loop, rapier_io_t *io, bool unref);
+
+/* Starts timer to fire after timeout_ns, then every repeat_ns if non-zero. */
+int rapier_timer_start(rapier_loop_t *loop, rapier_timer_t *timer, uint64_t timeout_ns, uint64_t repeat_ns);
+void rapier_timer_stop(rapier_loop_t *loop, rapier_timer_t *timer);
+
+#endif

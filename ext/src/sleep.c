@@ -1,0 +1,115 @@
+/*
+ * The sleep family inside coroutines. Their internal handlers are swapped
+ * once at startup for wrappers that call PHP's own handler unless the
+ * caller can yield and RAPIER_HOOK_SLEEP is on. Invalid arguments are also
+ * passed to PHP's handler so that errors stay exactly PHP's.
+ */
+#include "php_rapier.h"
+#include "zend_exceptions.h"
+
+#include "coroutine.h"
+#include "hook.h"
+#include "sleep.h"
+
+typedef struct {
+	const char *name;
+	size_t name_len;
+	zif_handler replacement;
+	zif_handler original;
+} sleep_hook_t;
+
+static ZEND_FUNCTION(rapier_sleep);
+static ZEND_FUNCTION(rapier_usleep);
+static ZEND_FUNCTION(rapier_time_nanosleep);
+
+static sleep_hook_t hooks[] = {
+	{ ZEND_STRL("sleep"), ZEND_FN(rapier_sleep), NULL },
+	{ ZEND_STRL("usleep"), ZEND_FN(rapier_usleep), NULL },
+	{ ZEND_STRL("time_nanosleep"), ZEND_FN(rapier_time_nanosleep), NULL },
+};
+
+enum { HOOK_SLEEP_FN, HOOK_USLEEP_FN, HOOK_NANOSLEEP_FN };
+
+void rapier_sleep_hook_minit(void)
+{
+	for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++) {
+		zend_function *fn = zend_hash_str_find_ptr(CG(function_table), hooks[i].name, hooks[i].name_len);
+		if (fn && fn->type == ZEND_INTERNAL_FUNCTION) {
+			hooks[i].original = fn->internal_function.handler;
+			fn->internal_function.handler = hooks[i].replacement;
+		}
+	}
+}
+
+void rapier_sleep_hook_mshutdown(void)
+{
+	for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++) {
+		zend_function *fn = zend_hash_str_find_ptr(CG(function_table), hooks[i].name, hooks[i].name_len);
+		if (fn && hooks[i].original) {
+			fn->internal_function.handler = hooks[i].original;
+		}
+	}
+}
+
+int rapier_coro_sleep_ns(int64_t ns)
+{
+	return rapier_coro_wait(ns, NULL, NULL, "a sleep");
+}
+
+static bool may_yield(void)
+{
+	return rapier_hook_enabled(RAPIER_HOOK_SLEEP) && rapier_coro_can_yield();
+}
+
+/* Sleeps in the coroutine; a cancellation surfaces as Rapier\CanceledException. */
+static void coro_sleep(int64_t ns)
+{
+	if (rapier_coro_sleep_ns(ns) == RAPIER_WAKE_CANCELED && !EG(exception)) {
+		zend_throw_exception(rapier_ce_canceled_exception, "Coroutine was canceled while sleeping", 0);
+	}
+}
+
+static ZEND_FUNCTION(rapier_sleep)
+{
+	zend_long seconds;
+
+	if (!may_yield() || zend_parse_parameters(ZEND_NUM_ARGS(), "l", &seconds) == FAILURE || seconds < 0
+			|| seconds > INT64_MAX / 1000000000) {
+		zend_clear_exception();
+		hooks[HOOK_SLEEP_FN].original(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	coro_sleep((int64_t) seconds * 1000000000);
+	if (!EG(exception)) {
+		RETURN_LONG(0);
+	}
+}
+
+static ZEND_FUNCTION(rapier_usleep)
+{
+	zend_long usec;
+
+	if (!may_yield() || zend_parse_parameters(ZEND_NUM_ARGS(), "l", &usec) == FAILURE || usec < 0
+			|| usec > INT64_MAX / 1000) {
+		zend_clear_exception();
+		hooks[HOOK_USLEEP_FN].original(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	coro_sleep((int64_t) usec * 1000);
+}
+
+static ZEND_FUNCTION(rapier_time_nanosleep)
+{
+	zend_long sec, nsec;
+
+	if (!may_yield() || zend_parse_parameters(ZEND_NUM_ARGS(), "ll", &sec, &nsec) == FAILURE
+			|| sec < 0 || nsec < 0 || nsec > 999999999 || sec > INT64_MAX / 1000000000 - 1) {
+		zend_clear_exception();
+		hooks[HOOK_NANOSLEEP_FN].original(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	coro_sleep((int64_t) sec * 1000000000 + nsec);
+	if (!EG(exception)) {
+		RETURN_TRUE;
+	}
+}
