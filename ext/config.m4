@@ -18,6 +18,7 @@ PHP_ARG_ENABLE([rapier-asan],
 
 if test "$PHP_RAPIER" != "no"; then
   AC_CHECK_FUNCS([epoll_pwait2])
+  AC_CHECK_HEADERS([valgrind/valgrind.h])
 
   RAPIER_CFLAGS="-Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -std=gnu11"
   if test "$PHP_RAPIER_DEBUG" != "no"; then

@@ -19,8 +19,9 @@
  * reserved slot; code running in a fiber someone else created must block.
  *
  * A fatal error (zend_bailout) longjmps out of the loop past suspended
- * fibers whose stacks will never unwind: the scheduler drops every engine
- * pointer into them and rethrows the bailout (see ENGINE-NOTES trap 2).
+ * fibers that will never run again: the scheduler unlinks their waits,
+ * keeps their records until request end (the objects are not unwound after
+ * a fatal error) and rethrows the bailout (see ENGINE-NOTES trap 2).
  */
 #include "php_rapier.h"
 #include "zend_exceptions.h"
@@ -615,26 +616,35 @@ static void describe_stuck(smart_str *msg, uint32_t stuck)
  */
 static void unwind_live(void)
 {
-	while (zend_hash_num_elements(&sched.live) > 0) {
-		rapier_coro_t *co = NULL;
+	uint32_t count = zend_hash_num_elements(&sched.live), i = 0;
+	rapier_coro_t **victims, *co;
+
+	if (count == 0) {
+		return;
+	}
+	/* Detach them all first: unwinding runs user code that may touch the table. */
+	victims = safe_emalloc(count, sizeof(*victims), 0);
+	ZEND_HASH_FOREACH_PTR(&sched.live, co) {
+		victims[i++] = co;
+	} ZEND_HASH_FOREACH_END();
+	zend_hash_clean(&sched.live);
+
+	for (i = 0; i < count; i++) {
 		zend_object *pending = EG(exception);
 
-		ZEND_HASH_FOREACH_PTR(&sched.live, co) {
-			break;
-		} ZEND_HASH_FOREACH_END();
+		co = victims[i];
 		unlink_and_end_wait(co);
-		/* Off the live table first: a coroutine that never started has no fiber frame to do it. */
-		zend_hash_index_del(&sched.live, (zend_ulong) co->id);
 		record_free(co);
 		if (EG(exception) != pending) {
 			/* What the unwinding threw is dropped; what was pending before stays. */
 			zend_object *thrown = EG(exception);
 			EG(exception) = pending;
-			if (thrown && thrown != pending) {
+			if (thrown) {
 				OBJ_RELEASE(thrown);
 			}
 		}
 	}
+	efree(victims);
 }
 
 /* Every coroutine left waits on something no timer or socket can wake. */
@@ -710,9 +720,10 @@ static void sched_stop(void)
 }
 
 /*
- * After a bailout no suspended fiber will ever run again and their stacks
- * are gone: forget every record without touching its fiber, and free the
- * records once the request is over (nothing may dereference them before).
+ * After a bailout no suspended fiber will ever run again (PHP marks every
+ * object destructed, so not even their destructors unwind them): take
+ * their waits off every queue, drop the loop, and free the records once
+ * the request is over, when nothing can dereference them any more.
  */
 static void sched_abandon(void)
 {
@@ -728,6 +739,14 @@ static void sched_abandon(void)
 		abandoned = co;
 	}
 	for (co = abandoned; co; co = co->next) {
+		/*
+		 * Suspended fibers keep their stacks until their objects are freed
+		 * at shutdown: unlink now, so that no wait queue (a channel that a
+		 * shutdown function may still use) keeps pointing at them.
+		 */
+		if (co->state == RAPIER_CORO_WAITING && co->wait_unlink) {
+			co->wait_unlink(co, co->wait_data);
+		}
 		co->state = RAPIER_CORO_DONE;
 		co->wait_unlink = NULL;
 	}
@@ -755,7 +774,8 @@ void rapier_coroutine_rshutdown(void)
 void rapier_sched_run(zval *callable, zend_fcall_info_cache *fcc, zval *args, uint32_t argc, zval *return_value)
 {
 	rapier_coro_t *main_co;
-	zend_object *deadlock = NULL;
+	/* Static, not a local: it is assigned between setjmp and a possible longjmp. */
+	static zend_object *deadlock;
 
 	if (sched.running) {
 		zend_throw_exception(rapier_ce_exception,
@@ -765,6 +785,7 @@ void rapier_sched_run(zval *callable, zend_fcall_info_cache *fcc, zval *args, ui
 	sched_start();
 	main_co = rapier_coro_spawn(callable, fcc, args, argc);
 	main_co->is_main = true;
+	deadlock = NULL;
 
 	zend_try {
 		drive();

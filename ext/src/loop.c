@@ -15,6 +15,9 @@
 #ifndef _GNU_SOURCE
 # define _GNU_SOURCE
 #endif
+#ifdef HAVE_CONFIG_H
+# include "config.h"
+#endif
 #include "loop.h"
 
 #include <errno.h>
@@ -23,6 +26,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#ifdef HAVE_VALGRIND_VALGRIND_H
+# include <valgrind/valgrind.h>
+#endif
 
 /*
  * Timers processed per poll. A tick whose callback takes longer than its
@@ -46,6 +53,10 @@ int rapier_loop_init(rapier_loop_t *loop)
 	}
 	rapier_timer_heap_init(&loop->timers);
 	loop->now_ns = rapier_now_ns();
+#ifdef RUNNING_ON_VALGRIND
+	/* valgrind 3.19 does not know epoll_pwait2 and reports each call as a bug. */
+	loop->epoll_pwait2_missing = RUNNING_ON_VALGRIND;
+#endif
 	return 0;
 }
 
