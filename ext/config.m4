@@ -31,13 +31,29 @@ if test "$PHP_RAPIER" != "no"; then
 
   dnl Engine files (src/) never include php.h unless they must drive Zend;
   dnl binding files (binding/) are the PHP-facing classes.
-  RAPIER_ENGINE_SOURCES="src/timer.c src/loop.c src/coroutine.c src/sleep.c src/hook.c src/socket.c src/transport.c src/tls.c src/channel.c src/waitgroup.c"
+  RAPIER_ENGINE_SOURCES="src/timer.c src/loop.c src/coroutine.c src/sleep.c src/hook.c src/socket.c src/transport.c src/tls.c src/channel.c src/waitgroup.c src/http_parser.c src/multipart.c src/http_date.c src/http_response.c src/http_static.c src/http_gzip.c"
+  RAPIER_LLHTTP_SOURCES="llhttp/api.c llhttp/http.c llhttp/llhttp.c"
   RAPIER_BINDING_SOURCES="binding/exceptions.c binding/functions.c binding/coroutine.c binding/timer.c binding/runtime.c binding/channel.c binding/waitgroup.c"
 
-  PHP_NEW_EXTENSION(rapier, rapier.c $RAPIER_ENGINE_SOURCES $RAPIER_BINDING_SOURCES, $ext_shared,, $RAPIER_CFLAGS)
+  PHP_NEW_EXTENSION(rapier, rapier.c $RAPIER_ENGINE_SOURCES $RAPIER_LLHTTP_SOURCES $RAPIER_BINDING_SOURCES, $ext_shared,, $RAPIER_CFLAGS)
   PHP_ADD_BUILD_DIR($ext_builddir/src)
   PHP_ADD_BUILD_DIR($ext_builddir/binding)
+  PHP_ADD_BUILD_DIR($ext_builddir/llhttp)
   PHP_ADD_INCLUDE($ext_srcdir/src)
+
+  dnl llhttp's C sources come from Debian's node-llhttp package.
+  RAPIER_LLHTTP_DIR=/usr/share/llhttp
+  RAPIER_LLHTTP_INCLUDE=/usr/share/include/llhttp
+  if test ! -f "$RAPIER_LLHTTP_DIR/llhttp.c" || test ! -f "$RAPIER_LLHTTP_INCLUDE/llhttp.h"; then
+    AC_MSG_ERROR([llhttp sources not found: apt-get install node-llhttp])
+  fi
+  PHP_ADD_INCLUDE($RAPIER_LLHTTP_INCLUDE)
+  AC_DEFINE_UNQUOTED([RAPIER_LLHTTP_API_C], ["$RAPIER_LLHTTP_DIR/api.c"], [llhttp source])
+  AC_DEFINE_UNQUOTED([RAPIER_LLHTTP_HTTP_C], ["$RAPIER_LLHTTP_DIR/http.c"], [llhttp source])
+  AC_DEFINE_UNQUOTED([RAPIER_LLHTTP_LLHTTP_C], ["$RAPIER_LLHTTP_DIR/llhttp.c"], [llhttp source])
+
+  PHP_CHECK_LIBRARY(z, deflateReset, [PHP_ADD_LIBRARY(z, 1, RAPIER_SHARED_LIBADD)],
+    [AC_MSG_ERROR([zlib not found: apt-get install zlib1g-dev])])
 
   PKG_CHECK_MODULES([OPENSSL], [openssl >= 1.1.1])
   PHP_EVAL_INCLINE($OPENSSL_CFLAGS)
