@@ -15,6 +15,7 @@
 #include "src/hook.h"
 #include "src/transport.h"
 #include "binding/functions_arginfo.h"
+#include "binding/http.h"
 
 PHP_INI_BEGIN()
 	PHP_INI_ENTRY("rapier.hooks", "1", PHP_INI_ALL, rapier_hook_ini_update)
@@ -30,6 +31,9 @@ static PHP_MINIT_FUNCTION(rapier)
 	rapier_runtime_class_minit();
 	rapier_channel_class_minit();
 	rapier_waitgroup_class_minit();
+	rapier_http_server_class_minit();
+	rapier_http_request_class_minit();
+	rapier_http_response_class_minit();
 	rapier_coroutine_minit();
 	rapier_hook_minit();
 	rapier_transport_minit();

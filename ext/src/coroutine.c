@@ -314,6 +314,12 @@ static void record_free(rapier_coro_t *co)
 
 rapier_coro_t *rapier_coro_spawn(zval *callable, zend_fcall_info_cache *fcc, zval *args, uint32_t argc)
 {
+	return rapier_coro_spawn_ex(callable, fcc, args, argc, NULL, NULL);
+}
+
+rapier_coro_t *rapier_coro_spawn_ex(zval *callable, zend_fcall_info_cache *fcc, zval *args, uint32_t argc,
+	rapier_coro_finish_fn on_finish, void *finish_data)
+{
 	rapier_coro_t *co = sched.pool;
 
 	if (!sched.running) {
@@ -330,6 +336,8 @@ rapier_coro_t *rapier_coro_spawn(zval *callable, zend_fcall_info_cache *fcc, zva
 	}
 	co->id = ++sched.next_id;
 	co->is_main = false;
+	co->on_finish = on_finish;
+	co->finish_data = finish_data;
 	ZVAL_COPY(&co->callable, callable);
 	co->fcc = *fcc;
 	co->argc = argc;
@@ -485,7 +493,10 @@ static bool run_body(rapier_coro_t *co)
 		return false;
 	}
 	run_defers(co);
-	if (co->is_main) {
+	if (co->on_finish) {
+		co->on_finish(co, &retval, ex, co->finish_data);
+		zval_ptr_dtor(&retval);
+	} else if (co->is_main) {
 		ZVAL_COPY_VALUE(&sched.main_result, &retval);
 		sched.main_exception = ex;
 		sched.main_done = true;

@@ -35,6 +35,13 @@ typedef enum {
 
 typedef struct rapier_coro_s rapier_coro_t;
 
+/*
+ * Called in the coroutine when its callable has returned (retval) or thrown
+ * (exception, owned by the callee from then on), after its defers ran.
+ * Replaces the default report of uncaught exceptions.
+ */
+typedef void (*rapier_coro_finish_fn)(rapier_coro_t *co, zval *retval, zend_object *exception, void *data);
+
 /* Takes a waiting coroutine off whatever it waits on. */
 typedef void (*rapier_wait_unlink_fn)(rapier_coro_t *co, void *data);
 
@@ -58,6 +65,8 @@ struct rapier_coro_s {
 	zval result;                     /* the main coroutine's return value */
 	zend_object *exception;          /* the main coroutine's uncaught exception */
 	bool is_main;
+	rapier_coro_finish_fn on_finish; /* NULL: report uncaught exceptions */
+	void *finish_data;
 
 	/* The current wait. */
 	rapier_wait_unlink_fn wait_unlink;
@@ -107,6 +116,10 @@ void rapier_coro_yield(void);
  * scheduler turn. Returns it, or NULL with an exception thrown.
  */
 rapier_coro_t *rapier_coro_spawn(zval *callable, zend_fcall_info_cache *fcc, zval *args, uint32_t argc);
+
+/* The same, with a finish callback (see rapier_coro_finish_fn). */
+rapier_coro_t *rapier_coro_spawn_ex(zval *callable, zend_fcall_info_cache *fcc, zval *args, uint32_t argc,
+	rapier_coro_finish_fn on_finish, void *finish_data);
 
 /* The live coroutine with this id, or NULL. */
 rapier_coro_t *rapier_coro_find(zend_long id);

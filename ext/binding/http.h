@@ -1,0 +1,32 @@
+/*
+ * Shared declarations of the Rapier\Http binding files: the server creates
+ * a Request and a Response for each request it dispatches.
+ */
+#ifndef RAPIER_BINDING_HTTP_H
+#define RAPIER_BINDING_HTTP_H
+
+#include "php.h"
+#include "http_server.h"
+
+extern zend_class_entry *rapier_ce_http_server;
+extern zend_class_entry *rapier_ce_http_request;
+extern zend_class_entry *rapier_ce_http_response;
+
+void rapier_http_server_class_minit(void);
+void rapier_http_request_class_minit(void);
+void rapier_http_response_class_minit(void);
+
+/* A Request holding a copy of conn's current request (it does not keep conn). */
+void rapier_http_request_new(zval *out, rapier_http_conn_t *conn);
+
+/* A Response answering on conn (it holds a reference to conn). */
+void rapier_http_response_new(zval *out, rapier_http_conn_t *conn, bool debug);
+
+/*
+ * The handler has returned (exception NULL) or thrown: end what it left
+ * open (a 500 with the trace when debug is on, for a throw before any
+ * output) and hand the connection back to the server.
+ */
+void rapier_http_response_handler_done(zend_object *response, zend_object *exception);
+
+#endif

@@ -1,0 +1,585 @@
+/*
+ * Rapier\Http\Request: a copy of one parsed request.
+ *
+ * The parser's buffers are reused by the connection's next request, so
+ * everything a handler may read later is copied out at dispatch: method,
+ * target, decoded path, headers, body, peer. What costs more to build and
+ * is often unused (query, cookies, post, files) is computed the first time
+ * its readonly property is read: the slot stays uninitialised until then,
+ * and the property handlers fill it in.
+ *
+ * Query strings and urlencoded bodies go through PHP's own treat_data, and
+ * cookies and form fields through php_register_variable_ex, so arrays like
+ * a[]=1&a[b]=2, max_input_vars and name mangling are exactly PHP's.
+ * Uploaded files are written to upload_tmp_dir, registered with PHP so
+ * move_uploaded_file() accepts them, and removed with the Request.
+ */
+#include "php_rapier.h"
+#include "SAPI.h"
+#include "php_variables.h"
+#include "php_open_temporary_file.h"
+#include "ext/standard/url.h"
+#include "zend_exceptions.h"
+#include "zend_smart_str.h"
+
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "http.h"
+#include "multipart.h"
+#include "http_request_arginfo.h"
+
+zend_class_entry *rapier_ce_http_request;
+static zend_object_handlers request_handlers;
+
+/* Property slots, in the order the stub declares them. */
+enum {
+	PROP_METHOD, PROP_URI, PROP_PATH, PROP_QUERY, PROP_HEADERS, PROP_COOKIES, PROP_POST, PROP_FILES,
+	PROP_REMOTE_ADDRESS, PROP_REMOTE_PORT,
+};
+
+typedef struct {
+	zend_string *query_string;      /* raw, without '?' */
+	zend_string *body;
+	zend_string *protocol;          /* "HTTP/1.1" */
+	double request_time;
+	int local_port;
+	HashTable *tmp_files;           /* uploaded files to remove with the request */
+	bool lazy_ready;                /* query, cookies, post and files are filled in */
+	zend_object std;
+} request_t;
+
+static inline request_t *request_from(zend_object *obj)
+{
+	return (request_t *) ((char *) obj - XtOffsetOf(request_t, std));
+}
+
+static zend_object *request_create(zend_class_entry *ce)
+{
+	request_t *req = zend_object_alloc(sizeof(request_t), ce);
+
+	zend_object_std_init(&req->std, ce);
+	object_properties_init(&req->std, ce);
+	req->std.handlers = &request_handlers;
+	return &req->std;
+}
+
+static void remove_tmp_file(zval *zv)
+{
+	zend_string *path = Z_STR_P(zv);
+
+	if (SG(rfc1867_uploaded_files)) {
+		zend_hash_del(SG(rfc1867_uploaded_files), path);
+	}
+	/* Gone already when the application moved it. */
+	VCWD_UNLINK(ZSTR_VAL(path));
+	zend_string_release(path);
+}
+
+static void request_free(zend_object *obj)
+{
+	request_t *req = request_from(obj);
+
+	if (req->query_string) {
+		zend_string_release(req->query_string);
+	}
+	if (req->body) {
+		zend_string_release(req->body);
+	}
+	if (req->protocol) {
+		zend_string_release(req->protocol);
+	}
+	if (req->tmp_files) {
+		zend_hash_destroy(req->tmp_files);
+		FREE_HASHTABLE(req->tmp_files);
+	}
+	zend_object_std_dtor(obj);
+}
+
+/* Construction at dispatch */
+
+static zend_string *known_method(const char *name, size_t len)
+{
+	static zend_string *cache[8];
+	static const char *names[] = { "GET", "POST", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strlen(names[i]) == len && memcmp(names[i], name, len) == 0) {
+			if (cache[i] == NULL) {
+				cache[i] = zend_string_init_interned(names[i], len, 1);
+			}
+			return cache[i];
+		}
+	}
+	return zend_string_init(name, len, 0);
+}
+
+static void build_headers(zval *headers, const rapier_http_request_t *hr)
+{
+	array_init_size(headers, (uint32_t) hr->header_count);
+	for (size_t i = 0; i < hr->header_count; i++) {
+		const rapier_http_header_t *h = &hr->headers[i];
+		zval *existing = zend_hash_str_find(Z_ARRVAL_P(headers), h->name, h->name_len);
+
+		if (existing) {
+			/* Repeated fields are one comma-separated list (RFC 9110 5.3); cookies use "; ". */
+			bool cookie = h->name_len == 6 && memcmp(h->name, "cookie", 6) == 0;
+			zend_string *joined = zend_string_concat3(Z_STRVAL_P(existing), Z_STRLEN_P(existing),
+				cookie ? "; " : ", ", 2, h->value, h->value_len);
+			zval_ptr_dtor(existing);
+			ZVAL_STR(existing, joined);
+		} else {
+			zval value;
+			ZVAL_STRINGL_FAST(&value, h->value, h->value_len);
+			zend_hash_str_add_new(Z_ARRVAL_P(headers), h->name, h->name_len, &value);
+		}
+	}
+}
+
+static double request_time_now(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return (double) tv.tv_sec + (double) tv.tv_usec / 1e6;
+}
+
+static zend_string *decoded_path(const rapier_http_request_t *hr)
+{
+	zend_string *path = zend_string_init(hr->path, hr->path_len, 0);
+	size_t len = ZSTR_LEN(path);
+
+	/* %00 and malformed escapes keep the raw path: the handler sees what was sent. */
+	if (memchr(hr->path, '%', hr->path_len) && rapier_http_decode_path(hr->path, hr->path_len, ZSTR_VAL(path), &len) == 0) {
+		ZSTR_VAL(path)[len] = '\0';
+		ZSTR_LEN(path) = len;
+	} else {
+		memcpy(ZSTR_VAL(path), hr->path, hr->path_len);
+	}
+	return path;
+}
+
+void rapier_http_request_new(zval *out, rapier_http_conn_t *conn)
+{
+	const rapier_http_request_t *hr = rapier_http_conn_request(conn);
+	zend_object *obj;
+	request_t *req;
+	char addr[INET6_ADDRSTRLEN];
+	int port;
+
+	object_init_ex(out, rapier_ce_http_request);
+	obj = Z_OBJ_P(out);
+	req = request_from(obj);
+	ZVAL_STR(OBJ_PROP_NUM(obj, PROP_METHOD), known_method(hr->method_name, strlen(hr->method_name)));
+	ZVAL_STRINGL(OBJ_PROP_NUM(obj, PROP_URI), hr->target, hr->target_len);
+	ZVAL_STR(OBJ_PROP_NUM(obj, PROP_PATH), decoded_path(hr));
+	build_headers(OBJ_PROP_NUM(obj, PROP_HEADERS), hr);
+	rapier_http_conn_peer(conn, addr, sizeof(addr), &port);
+	ZVAL_STRING(OBJ_PROP_NUM(obj, PROP_REMOTE_ADDRESS), addr);
+	ZVAL_LONG(OBJ_PROP_NUM(obj, PROP_REMOTE_PORT), port);
+
+	req->query_string = hr->query ? zend_string_init(hr->query, hr->query_len, 0) : NULL;
+	req->body = hr->body_len ? zend_string_init(hr->body, hr->body_len, 0) : NULL;
+	req->protocol = hr->version_minor == 0 ? zend_string_init("HTTP/1.0", 8, 0) : zend_string_init("HTTP/1.1", 8, 0);
+	req->request_time = request_time_now();
+	req->local_port = conn->local_port;
+}
+
+/* Lazy properties */
+
+static void parse_urlencoded(zval *into, zend_string *data)
+{
+	array_init(into);
+	if (data && ZSTR_LEN(data) > 0) {
+		/* treat_data takes ownership of the buffer. */
+		sapi_module.treat_data(PARSE_STRING, estrndup(ZSTR_VAL(data), ZSTR_LEN(data)), into);
+	}
+}
+
+static void parse_cookies(zval *into, zval *headers)
+{
+	zval *header = zend_hash_str_find(Z_ARRVAL_P(headers), ZEND_STRL("cookie"));
+	const char *cursor, *end;
+	rapier_http_cookie_t cookie;
+
+	array_init(into);
+	if (header == NULL) {
+		return;
+	}
+	cursor = Z_STRVAL_P(header);
+	end = cursor + Z_STRLEN_P(header);
+	while (rapier_http_cookie_next(&cursor, end, &cookie) == 1) {
+		char *name = estrndup(cookie.name, cookie.name_len);
+		zval value;
+		size_t len;
+
+		ZVAL_STRINGL(&value, cookie.value, cookie.value_len);
+		/* PHP url-decodes cookie values, and keeps the first of two cookies with one name. */
+		len = php_url_decode(Z_STRVAL(value), Z_STRLEN(value));
+		Z_STRLEN(value) = len;
+		Z_STRVAL(value)[len] = '\0';
+		if (!zend_symtable_str_exists(Z_ARRVAL_P(into), name, strlen(name))) {
+			php_register_variable_ex(name, &value, into);
+		} else {
+			zval_ptr_dtor(&value);
+		}
+		efree(name);
+	}
+}
+
+typedef struct {
+	request_t *req;
+	zval *post;
+	zval *files;
+	char *field;                    /* current part's field name */
+	zend_string *filename;
+	zend_string *content_type;
+	smart_str value;                /* a text field's value */
+	int fd;                         /* a file part's temporary file, or -1 */
+	zend_string *tmp_path;
+	size_t size;
+	int error;                      /* UPLOAD_ERR_* for the current file */
+} multipart_ctx_t;
+
+static int on_part_begin(void *data, const rapier_multipart_part_t *part)
+{
+	multipart_ctx_t *ctx = data;
+
+	ctx->field = estrndup(part->name, part->name_len);
+	ctx->size = 0;
+	ctx->error = 0;
+	ctx->fd = -1;
+	ctx->tmp_path = NULL;
+	ctx->filename = NULL;
+	ctx->content_type = NULL;
+	if (part->filename == NULL) {
+		return 0;
+	}
+	ctx->filename = zend_string_init(part->filename, part->filename_len, 0);
+	ctx->content_type = zend_string_init(part->content_type ? part->content_type : "", part->content_type_len, 0);
+	if (part->filename_len == 0) {
+		ctx->error = 4; /* UPLOAD_ERR_NO_FILE */
+		return 0;
+	}
+	ctx->fd = php_open_temporary_fd_ex(PG(upload_tmp_dir), "php", &ctx->tmp_path,
+		PHP_TMP_FILE_OPEN_BASEDIR_CHECK_ON_FALLBACK);
+	if (ctx->fd < 0) {
+		ctx->error = 6; /* UPLOAD_ERR_NO_TMP_DIR */
+	}
+	return 0;
+}
+
+static int on_part_data(void *data, const char *buf, size_t len)
+{
+	multipart_ctx_t *ctx = data;
+
+	if (ctx->filename == NULL) {
+		smart_str_appendl(&ctx->value, buf, len);
+		return 0;
+	}
+	if (ctx->fd >= 0 && ctx->error == 0) {
+		while (len > 0) {
+			ssize_t n = write(ctx->fd, buf, len);
+			if (n < 0) {
+				if (errno == EINTR) {
+					continue;
+				}
+				ctx->error = 7; /* UPLOAD_ERR_CANT_WRITE: a full disk */
+				break;
+			}
+			buf += n;
+			len -= (size_t) n;
+			ctx->size += (size_t) n;
+		}
+	}
+	return 0;
+}
+
+/* Registers $files["base"][$key]rest, the transposed shape PHP gives $_FILES. */
+static void register_file_entry(multipart_ctx_t *ctx, const char *key, zval *value)
+{
+	const char *bracket = strchr(ctx->field, '[');
+	size_t base_len = bracket ? (size_t) (bracket - ctx->field) : strlen(ctx->field);
+	char *name = emalloc(strlen(ctx->field) + strlen(key) + 3);
+
+	sprintf(name, "%.*s[%s]%s", (int) base_len, ctx->field, key, bracket ? bracket : "");
+	php_register_variable_ex(name, value, ctx->files);
+	efree(name);
+}
+
+static void finish_file_part(multipart_ctx_t *ctx)
+{
+	zval zv;
+
+	if (ctx->fd >= 0) {
+		close(ctx->fd);
+	}
+	if (ctx->tmp_path && ctx->error == 0) {
+		zval path;
+		if (!ctx->req->tmp_files) {
+			ALLOC_HASHTABLE(ctx->req->tmp_files);
+			zend_hash_init(ctx->req->tmp_files, 4, NULL, remove_tmp_file, 0);
+		}
+		ZVAL_STR_COPY(&path, ctx->tmp_path);
+		zend_hash_next_index_insert(ctx->req->tmp_files, &path);
+		if (SG(rfc1867_uploaded_files) == NULL) {
+			ALLOC_HASHTABLE(SG(rfc1867_uploaded_files));
+			zend_hash_init(SG(rfc1867_uploaded_files), 8, NULL, NULL, 0);
+		}
+		zend_hash_add_empty_element(SG(rfc1867_uploaded_files), ctx->tmp_path);
+	} else if (ctx->tmp_path) {
+		VCWD_UNLINK(ZSTR_VAL(ctx->tmp_path));
+	}
+	size_t base_len;
+	const char *base = rapier_multipart_basename(ZSTR_VAL(ctx->filename), ZSTR_LEN(ctx->filename), &base_len);
+	ZVAL_STRINGL(&zv, base, base_len);
+	register_file_entry(ctx, "name", &zv);
+	ZVAL_STR_COPY(&zv, ctx->filename);
+	register_file_entry(ctx, "full_path", &zv);
+	ZVAL_STR_COPY(&zv, ctx->content_type);
+	register_file_entry(ctx, "type", &zv);
+	if (ctx->tmp_path && ctx->error == 0) {
+		ZVAL_STR_COPY(&zv, ctx->tmp_path);
+	} else {
+		ZVAL_EMPTY_STRING(&zv);
+	}
+	register_file_entry(ctx, "tmp_name", &zv);
+	ZVAL_LONG(&zv, ctx->error);
+	register_file_entry(ctx, "error", &zv);
+	ZVAL_LONG(&zv, ctx->error ? 0 : (zend_long) ctx->size);
+	register_file_entry(ctx, "size", &zv);
+}
+
+static void clear_part(multipart_ctx_t *ctx)
+{
+	if (ctx->field) {
+		efree(ctx->field);
+		ctx->field = NULL;
+	}
+	if (ctx->filename) {
+		zend_string_release(ctx->filename);
+		ctx->filename = NULL;
+	}
+	if (ctx->content_type) {
+		zend_string_release(ctx->content_type);
+		ctx->content_type = NULL;
+	}
+	if (ctx->tmp_path) {
+		zend_string_release(ctx->tmp_path);
+		ctx->tmp_path = NULL;
+	}
+	ctx->fd = -1;
+	smart_str_free(&ctx->value);
+}
+
+static int on_part_end(void *data)
+{
+	multipart_ctx_t *ctx = data;
+
+	if (ctx->filename) {
+		finish_file_part(ctx);
+	} else {
+		zval value;
+		smart_str_0(&ctx->value);
+		if (ctx->value.s) {
+			ZVAL_STR(&value, ctx->value.s);
+			ctx->value.s = NULL;
+		} else {
+			ZVAL_EMPTY_STRING(&value);
+		}
+		php_register_variable_ex(ctx->field, &value, ctx->post);
+	}
+	clear_part(ctx);
+	return 0;
+}
+
+static void parse_multipart(request_t *req, zval *post, zval *files, zval *content_type)
+{
+	rapier_multipart_t mp;
+	rapier_multipart_callbacks_t cb = { on_part_begin, on_part_data, on_part_end };
+	multipart_ctx_t ctx = { .req = req, .post = post, .files = files, .fd = -1 };
+	const char *boundary;
+	size_t boundary_len;
+
+	if (req->body == NULL
+			|| rapier_multipart_boundary(Z_STRVAL_P(content_type), Z_STRLEN_P(content_type), &boundary, &boundary_len) != 0
+			|| rapier_multipart_init(&mp, boundary, boundary_len, NULL, &cb, &ctx) != 0) {
+		return;
+	}
+	if (rapier_multipart_feed(&mp, ZSTR_VAL(req->body), ZSTR_LEN(req->body)) != 0 || rapier_multipart_finish(&mp) != 0) {
+		php_error_docref(NULL, E_WARNING, "Malformed multipart/form-data body: %s", mp.error ? mp.error : "parse error");
+		if (ctx.fd >= 0) {
+			close(ctx.fd);
+		}
+		if (ctx.tmp_path) {
+			VCWD_UNLINK(ZSTR_VAL(ctx.tmp_path));
+		}
+	}
+	clear_part(&ctx);
+	rapier_multipart_free(&mp);
+}
+
+static bool content_type_is(zval *content_type, const char *type, size_t len)
+{
+	return content_type && Z_STRLEN_P(content_type) >= len && strncasecmp(Z_STRVAL_P(content_type), type, len) == 0
+		&& (Z_STRLEN_P(content_type) == len || Z_STRVAL_P(content_type)[len] == ';'
+			|| Z_STRVAL_P(content_type)[len] == ' ');
+}
+
+static void fill_lazy(zend_object *obj)
+{
+	request_t *req = request_from(obj);
+	zval *headers = OBJ_PROP_NUM(obj, PROP_HEADERS);
+	zval *content_type, *post = OBJ_PROP_NUM(obj, PROP_POST), *files = OBJ_PROP_NUM(obj, PROP_FILES);
+
+	if (req->lazy_ready) {
+		return;
+	}
+	req->lazy_ready = true;
+	parse_urlencoded(OBJ_PROP_NUM(obj, PROP_QUERY), req->query_string);
+	parse_cookies(OBJ_PROP_NUM(obj, PROP_COOKIES), headers);
+	content_type = zend_hash_str_find(Z_ARRVAL_P(headers), ZEND_STRL("content-type"));
+	array_init(files);
+	if (content_type_is(content_type, ZEND_STRL("application/x-www-form-urlencoded"))) {
+		parse_urlencoded(post, req->body);
+	} else {
+		array_init(post);
+		if (content_type_is(content_type, ZEND_STRL("multipart/form-data"))) {
+			parse_multipart(req, post, files, content_type);
+		}
+	}
+}
+
+static bool is_lazy(zend_string *name)
+{
+	return zend_string_equals_literal(name, "query") || zend_string_equals_literal(name, "cookies")
+		|| zend_string_equals_literal(name, "post") || zend_string_equals_literal(name, "files");
+}
+
+static zval *request_read_property(zend_object *obj, zend_string *name, int type, void **cache_slot, zval *rv)
+{
+	if (is_lazy(name)) {
+		fill_lazy(obj);
+	}
+	return zend_std_read_property(obj, name, type, cache_slot, rv);
+}
+
+static int request_has_property(zend_object *obj, zend_string *name, int check_empty, void **cache_slot)
+{
+	if (is_lazy(name)) {
+		fill_lazy(obj);
+	}
+	return zend_std_has_property(obj, name, check_empty, cache_slot);
+}
+
+static HashTable *request_get_properties(zend_object *obj)
+{
+	fill_lazy(obj);
+	return zend_std_get_properties(obj);
+}
+
+static zval *request_get_property_ptr_ptr(zend_object *obj, zend_string *name, int type, void **cache_slot)
+{
+	if (is_lazy(name)) {
+		fill_lazy(obj);
+	}
+	return zend_std_get_property_ptr_ptr(obj, name, type, cache_slot);
+}
+
+/* Methods */
+
+ZEND_METHOD(Rapier_Http_Request, __construct)
+{
+}
+
+ZEND_METHOD(Rapier_Http_Request, header)
+{
+	zend_string *name, *lower;
+	zval *value;
+
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_STR(name)
+	ZEND_PARSE_PARAMETERS_END();
+
+	lower = zend_string_tolower(name);
+	value = zend_hash_find(Z_ARRVAL_P(OBJ_PROP_NUM(Z_OBJ_P(ZEND_THIS), PROP_HEADERS)), lower);
+	zend_string_release(lower);
+	if (value == NULL) {
+		RETURN_NULL();
+	}
+	RETURN_COPY(value);
+}
+
+ZEND_METHOD(Rapier_Http_Request, body)
+{
+	request_t *req = request_from(Z_OBJ_P(ZEND_THIS));
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (req->body == NULL) {
+		RETURN_EMPTY_STRING();
+	}
+	RETURN_STR_COPY(req->body);
+}
+
+static void add_header_vars(zval *server, zval *headers)
+{
+	zend_string *name;
+	zval *value;
+
+	ZEND_HASH_FOREACH_STR_KEY_VAL(Z_ARRVAL_P(headers), name, value) {
+		char key[256];
+		size_t len = ZSTR_LEN(name);
+		bool plain = (len == 12 && memcmp(ZSTR_VAL(name), "content-type", 12) == 0)
+			|| (len == 14 && memcmp(ZSTR_VAL(name), "content-length", 14) == 0);
+		size_t off = plain ? 0 : 5;
+
+		if (!name || len + off >= sizeof(key)) {
+			continue;
+		}
+		if (!plain) {
+			memcpy(key, "HTTP_", 5);
+		}
+		for (size_t i = 0; i < len; i++) {
+			char c = ZSTR_VAL(name)[i];
+			key[off + i] = c == '-' ? '_' : (char) toupper((unsigned char) c);
+		}
+		key[off + len] = '\0';
+		Z_TRY_ADDREF_P(value);
+		add_assoc_zval_ex(server, key, off + len, value);
+	} ZEND_HASH_FOREACH_END();
+}
+
+ZEND_METHOD(Rapier_Http_Request, server)
+{
+	zend_object *obj = Z_OBJ_P(ZEND_THIS);
+	request_t *req = request_from(obj);
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	array_init_size(return_value, 24);
+	add_assoc_str(return_value, "REQUEST_METHOD", zend_string_copy(Z_STR_P(OBJ_PROP_NUM(obj, PROP_METHOD))));
+	add_assoc_str(return_value, "REQUEST_URI", zend_string_copy(Z_STR_P(OBJ_PROP_NUM(obj, PROP_URI))));
+	add_assoc_str(return_value, "PATH_INFO", zend_string_copy(Z_STR_P(OBJ_PROP_NUM(obj, PROP_PATH))));
+	add_assoc_str(return_value, "QUERY_STRING", req->query_string ? zend_string_copy(req->query_string) : ZSTR_EMPTY_ALLOC());
+	add_assoc_str(return_value, "SERVER_PROTOCOL", zend_string_copy(req->protocol));
+	add_assoc_string(return_value, "SERVER_SOFTWARE", "Rapier/" PHP_RAPIER_VERSION);
+	add_assoc_long(return_value, "SERVER_PORT", req->local_port);
+	add_assoc_str(return_value, "REMOTE_ADDR", zend_string_copy(Z_STR_P(OBJ_PROP_NUM(obj, PROP_REMOTE_ADDRESS))));
+	add_assoc_long(return_value, "REMOTE_PORT", Z_LVAL_P(OBJ_PROP_NUM(obj, PROP_REMOTE_PORT)));
+	add_assoc_long(return_value, "REQUEST_TIME", (zend_long) req->request_time);
+	add_assoc_double(return_value, "REQUEST_TIME_FLOAT", req->request_time);
+	add_header_vars(return_value, OBJ_PROP_NUM(obj, PROP_HEADERS));
+}
+
+void rapier_http_request_class_minit(void)
+{
+	rapier_ce_http_request = register_class_Rapier_Http_Request();
+	rapier_ce_http_request->create_object = request_create;
+	memcpy(&request_handlers, &std_object_handlers, sizeof(request_handlers));
+	request_handlers.offset = XtOffsetOf(request_t, std);
+	request_handlers.free_obj = request_free;
+	request_handlers.clone_obj = NULL;
+	request_handlers.read_property = request_read_property;
+	request_handlers.has_property = request_has_property;
+	request_handlers.get_properties = request_get_properties;
+	request_handlers.get_property_ptr_ptr = request_get_property_ptr_ptr;
+}

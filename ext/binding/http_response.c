@@ -1,0 +1,496 @@
+/*
+ * Rapier\Http\Response: builds the response head as the handler sets
+ * status and headers (each validated at once, so a CR/LF in a header value
+ * is an exception where it is set, never a split response), then hands it
+ * to the connection writer (src/http_server.c) on write(), end(), json(),
+ * sendfile() or redirect().
+ */
+#include "php_rapier.h"
+#include "ext/json/php_json.h"
+#include "ext/standard/url.h"
+#include "zend_exceptions.h"
+#include "zend_interfaces.h"
+#include "zend_smart_str.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "http.h"
+#include "http_response_arginfo.h"
+
+zend_class_entry *rapier_ce_http_response;
+static zend_object_handlers response_handlers;
+
+/* Header lines of most responses fit here without a heap allocation. */
+#define RESPONSE_INLINE_HEAD 512
+
+/* A head larger than this is refused: no client accepts much more. */
+#define RESPONSE_MAX_HEAD (64 * 1024)
+
+typedef struct {
+	rapier_http_conn_t *conn;
+	rapier_http_buf_t buf;
+	rapier_http_head_t head;
+	zend_string *content_type;     /* as set by the application, for gzip's decision */
+	bool debug;
+	char storage[RESPONSE_INLINE_HEAD];
+	zend_object std;
+} response_t;
+
+static inline response_t *response_from(zend_object *obj)
+{
+	return (response_t *) ((char *) obj - XtOffsetOf(response_t, std));
+}
+
+static zend_object *response_create(zend_class_entry *ce)
+{
+	response_t *resp = zend_object_alloc(sizeof(response_t), ce);
+
+	zend_object_std_init(&resp->std, ce);
+	object_properties_init(&resp->std, ce);
+	resp->std.handlers = &response_handlers;
+	rapier_http_buf_init(&resp->buf, resp->storage, sizeof(resp->storage), RESPONSE_MAX_HEAD);
+	rapier_http_head_init(&resp->head, &resp->buf);
+	return &resp->std;
+}
+
+static void response_free(zend_object *obj)
+{
+	response_t *resp = response_from(obj);
+
+	if (resp->conn) {
+		rapier_http_conn_release(resp->conn);
+	}
+	if (resp->content_type) {
+		zend_string_release(resp->content_type);
+	}
+	rapier_http_buf_free(&resp->buf);
+	zend_object_std_dtor(obj);
+}
+
+void rapier_http_response_new(zval *out, rapier_http_conn_t *conn, bool debug)
+{
+	response_t *resp;
+
+	object_init_ex(out, rapier_ce_http_response);
+	resp = response_from(Z_OBJ_P(out));
+	resp->conn = conn;
+	resp->debug = debug;
+	rapier_http_conn_addref(conn);
+}
+
+/* State checks */
+
+static bool require_unsent(response_t *resp, const char *what)
+{
+	if (resp->conn->response_started || resp->conn->response_ended) {
+		zend_throw_exception_ex(rapier_ce_exception, 0,
+			"Cannot %s: the response headers have already been sent", what);
+		return false;
+	}
+	return true;
+}
+
+static bool require_open(response_t *resp, const char *what)
+{
+	if (resp->conn->response_ended) {
+		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot %s: the response has already ended", what);
+		return false;
+	}
+	return true;
+}
+
+/* Adds a header, turning a refusal into the exception that names the culprit. */
+static bool add_header(response_t *resp, const char *name, size_t name_len, const char *value, size_t value_len,
+	uint32_t value_arg)
+{
+	int rc = rapier_http_head_add(&resp->head, name, name_len, value, value_len);
+
+	if (rc == RAPIER_HTTP_EBADNAME) {
+		zend_argument_value_error(1, "must be a valid header name (letters, digits and !#$%%&'*+-.^_`|~)");
+	} else if (rc == RAPIER_HTTP_EBADVALUE) {
+		zend_argument_value_error(value_arg, "must not contain CR, LF, NUL or other control characters");
+	} else if (rc == RAPIER_HTTP_ETOOLARGE) {
+		zend_throw_exception_ex(rapier_ce_exception, 0,
+			"Cannot add header %.*s: the response head would exceed %d bytes", (int) name_len, name, RESPONSE_MAX_HEAD);
+	} else if (rc < 0) {
+		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot add header %.*s", (int) name_len, name);
+	}
+	if (rc < 0) {
+		return false;
+	}
+	if (name_len == 12 && strncasecmp(name, "content-type", 12) == 0) {
+		if (resp->content_type) {
+			zend_string_release(resp->content_type);
+		}
+		resp->content_type = zend_string_init(value, value_len, 0);
+	}
+	return true;
+}
+
+static bool add_default_content_type(response_t *resp, const char *type, size_t len)
+{
+	return resp->content_type != NULL || add_header(resp, ZEND_STRL("Content-Type"), type, len, 1);
+}
+
+static zend_string *json_exception_name(void)
+{
+	static zend_string *name;
+
+	if (name == NULL) {
+		name = zend_string_init_interned(ZEND_STRL("JsonException"), 1);
+	}
+	return name;
+}
+
+/* Sending */
+
+static bool respond(response_t *resp, const char *body, size_t len)
+{
+	const char *ctype = resp->content_type ? ZSTR_VAL(resp->content_type) : NULL;
+	size_t ctype_len = resp->content_type ? ZSTR_LEN(resp->content_type) : 0;
+
+	return rapier_http_conn_respond(resp->conn, &resp->head, ctype, ctype_len, body, len) == 0;
+}
+
+static bool finish(response_t *resp, const char *body, size_t len)
+{
+	if (resp->conn->response_started) {
+		bool ok = len == 0 || rapier_http_conn_write(resp->conn, &resp->head, body, len) == 0;
+		return rapier_http_conn_end_stream(resp->conn) == 0 && ok;
+	}
+	return respond(resp, body, len);
+}
+
+void rapier_http_response_handler_done(zend_object *obj, zend_object *exception)
+{
+	response_t *resp = response_from(obj);
+	rapier_http_conn_t *conn = resp->conn;
+
+	if (exception) {
+		zval ex, str;
+		ZVAL_OBJ(&ex, exception);
+		zend_call_method_with_0_params(exception, exception->ce, NULL, "__tostring", &str);
+		if (EG(exception)) {
+			zend_clear_exception();
+		}
+		php_log_err_with_severity(Z_TYPE(str) == IS_STRING ? Z_STRVAL(str) : "uncaught exception", LOG_ERR);
+		if (rapier_http_conn_writable(conn) && !conn->response_started) {
+			rapier_http_head_init(&resp->head, &resp->buf);
+			rapier_http_buf_reset(&resp->buf);
+			rapier_http_head_set_status(&resp->head, 500, NULL, 0);
+			rapier_http_head_add(&resp->head, ZEND_STRL("Content-Type"), ZEND_STRL("text/plain; charset=utf-8"));
+			if (resp->debug && Z_TYPE(str) == IS_STRING) {
+				rapier_http_conn_respond(conn, &resp->head, NULL, 0, Z_STRVAL(str), Z_STRLEN(str));
+			} else {
+				rapier_http_conn_respond(conn, &resp->head, NULL, 0, ZEND_STRL("500 Internal Server Error\n"));
+			}
+		}
+		zval_ptr_dtor(&str);
+	} else if (rapier_http_conn_writable(conn)) {
+		/* The handler returned without ending the response: end it as it stands. */
+		finish(resp, "", 0);
+	}
+	rapier_http_conn_handler_done(conn, exception != NULL);
+}
+
+/* Methods */
+
+ZEND_METHOD(Rapier_Http_Response, __construct)
+{
+}
+
+ZEND_METHOD(Rapier_Http_Response, status)
+{
+	response_t *resp = response_from(Z_OBJ_P(ZEND_THIS));
+	zend_long status;
+	zend_string *reason = NULL;
+	int rc;
+
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+		Z_PARAM_LONG(status)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_STR(reason)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (status < 100 || status > 599) {
+		zend_argument_value_error(1, "must be between 100 and 599");
+		RETURN_THROWS();
+	}
+	if (!require_unsent(resp, "set the status")) {
+		RETURN_THROWS();
+	}
+	rc = rapier_http_head_set_status(&resp->head, (int) status, reason && ZSTR_LEN(reason) ? ZSTR_VAL(reason) : NULL,
+		reason ? ZSTR_LEN(reason) : 0);
+	if (rc < 0) {
+		zend_argument_value_error(2, "must be at most %d printable characters", RAPIER_HTTP_REASON_MAX);
+		RETURN_THROWS();
+	}
+	RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
+}
+
+ZEND_METHOD(Rapier_Http_Response, header)
+{
+	response_t *resp = response_from(Z_OBJ_P(ZEND_THIS));
+	zend_string *name, *value;
+
+	ZEND_PARSE_PARAMETERS_START(2, 2)
+		Z_PARAM_STR(name)
+		Z_PARAM_STR(value)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!require_unsent(resp, "add a header") || !add_header(resp, ZSTR_VAL(name), ZSTR_LEN(name), ZSTR_VAL(value), ZSTR_LEN(value), 2)) {
+		RETURN_THROWS();
+	}
+	RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
+}
+
+/* Characters PHP's setcookie() refuses in a cookie name. */
+static bool cookie_name_valid(zend_string *name)
+{
+	return ZSTR_LEN(name) > 0 && strpbrk(ZSTR_VAL(name), "=,; \t\r\n\013\014") == NULL
+		&& memchr(ZSTR_VAL(name), '\0', ZSTR_LEN(name)) == NULL;
+}
+
+static void append_cookie_date(smart_str *out, const char *label, zend_long when)
+{
+	char date[RAPIER_HTTP_DATE_LEN + 1];
+
+	rapier_http_date_format((int64_t) when, date);
+	smart_str_appends(out, label);
+	smart_str_appends(out, date);
+}
+
+ZEND_METHOD(Rapier_Http_Response, cookie)
+{
+	response_t *resp = response_from(Z_OBJ_P(ZEND_THIS));
+	zend_string *name, *value = NULL, *path = NULL, *domain = NULL, *same_site = NULL;
+	zend_long expires = 0;
+	bool secure = false, http_only = false;
+	smart_str line = {0};
+
+	ZEND_PARSE_PARAMETERS_START(1, 8)
+		Z_PARAM_STR(name)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_STR(value)
+		Z_PARAM_LONG(expires)
+		Z_PARAM_STR(path)
+		Z_PARAM_STR(domain)
+		Z_PARAM_BOOL(secure)
+		Z_PARAM_BOOL(http_only)
+		Z_PARAM_STR(same_site)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!cookie_name_valid(name)) {
+		zend_argument_value_error(1, "must not be empty or contain \"=\", \",\", \";\", \" \", \"\\t\", \"\\r\", \"\\n\", \"\\013\", or \"\\014\"");
+		RETURN_THROWS();
+	}
+	if (!require_unsent(resp, "set a cookie")) {
+		RETURN_THROWS();
+	}
+	smart_str_append(&line, name);
+	smart_str_appendc(&line, '=');
+	if (value == NULL || ZSTR_LEN(value) == 0) {
+		/* As setcookie(): an empty value deletes the cookie. */
+		smart_str_appends(&line, "deleted; expires=Thu, 01 Jan 1970 00:00:01 GMT; Max-Age=0");
+	} else {
+		zend_string *encoded = php_raw_url_encode(ZSTR_VAL(value), ZSTR_LEN(value));
+		smart_str_append(&line, encoded);
+		zend_string_release(encoded);
+		if (expires > 0) {
+			zend_long max_age = expires - (zend_long) time(NULL);
+			append_cookie_date(&line, "; expires=", expires);
+			smart_str_append_printf(&line, "; Max-Age=" ZEND_LONG_FMT, max_age > 0 ? max_age : 0);
+		}
+	}
+	if (path && ZSTR_LEN(path)) {
+		smart_str_appends(&line, "; path=");
+		smart_str_append(&line, path);
+	}
+	if (domain && ZSTR_LEN(domain)) {
+		smart_str_appends(&line, "; domain=");
+		smart_str_append(&line, domain);
+	}
+	if (secure) {
+		smart_str_appends(&line, "; secure");
+	}
+	if (http_only) {
+		smart_str_appends(&line, "; HttpOnly");
+	}
+	if (same_site && ZSTR_LEN(same_site)) {
+		smart_str_appends(&line, "; SameSite=");
+		smart_str_append(&line, same_site);
+	}
+	smart_str_0(&line);
+	if (!add_header(resp, ZEND_STRL("Set-Cookie"), ZSTR_VAL(line.s), ZSTR_LEN(line.s), 2)) {
+		smart_str_free(&line);
+		RETURN_THROWS();
+	}
+	smart_str_free(&line);
+	RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
+}
+
+ZEND_METHOD(Rapier_Http_Response, write)
+{
+	response_t *resp = response_from(Z_OBJ_P(ZEND_THIS));
+	zend_string *data;
+
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_STR(data)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!require_open(resp, "write")) {
+		RETURN_THROWS();
+	}
+	RETURN_BOOL(rapier_http_conn_write(resp->conn, &resp->head, ZSTR_VAL(data), ZSTR_LEN(data)) == 0);
+}
+
+ZEND_METHOD(Rapier_Http_Response, end)
+{
+	response_t *resp = response_from(Z_OBJ_P(ZEND_THIS));
+	zend_string *body = NULL;
+
+	ZEND_PARSE_PARAMETERS_START(0, 1)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_STR(body)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!require_open(resp, "end the response")) {
+		RETURN_THROWS();
+	}
+	RETURN_BOOL(finish(resp, body ? ZSTR_VAL(body) : "", body ? ZSTR_LEN(body) : 0));
+}
+
+ZEND_METHOD(Rapier_Http_Response, json)
+{
+	response_t *resp = response_from(Z_OBJ_P(ZEND_THIS));
+	zval *data;
+	zend_long status = 200, flags = 0;
+	smart_str json = {0};
+	bool ok;
+
+	ZEND_PARSE_PARAMETERS_START(1, 3)
+		Z_PARAM_ZVAL(data)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_LONG(status)
+		Z_PARAM_LONG(flags)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (status < 100 || status > 599) {
+		zend_argument_value_error(2, "must be between 100 and 599");
+		RETURN_THROWS();
+	}
+	if (!require_unsent(resp, "send JSON")) {
+		RETURN_THROWS();
+	}
+	if (php_json_encode(&json, data, (int) (flags & ~PHP_JSON_THROW_ON_ERROR)) == FAILURE) {
+		/* As json_encode() with JSON_THROW_ON_ERROR. */
+		zend_class_entry *ce = zend_lookup_class(json_exception_name());
+		smart_str_free(&json);
+		zend_throw_exception_ex(ce ? ce : rapier_ce_exception, JSON_G(error_code),
+			"Cannot encode the response as JSON (json_last_error() code %d)", (int) JSON_G(error_code));
+		RETURN_THROWS();
+	}
+	smart_str_0(&json);
+	rapier_http_head_set_status(&resp->head, (int) status, NULL, 0);
+	if (!add_default_content_type(resp, ZEND_STRL("application/json"))) {
+		smart_str_free(&json);
+		RETURN_THROWS();
+	}
+	ok = respond(resp, json.s ? ZSTR_VAL(json.s) : "", json.s ? ZSTR_LEN(json.s) : 0);
+	smart_str_free(&json);
+	RETURN_BOOL(ok);
+}
+
+ZEND_METHOD(Rapier_Http_Response, sendfile)
+{
+	response_t *resp = response_from(Z_OBJ_P(ZEND_THIS));
+	zend_string *path;
+	zend_long offset = 0, length = 0;
+	bool length_is_null = true;
+	struct stat st;
+	int fd, rc;
+
+	ZEND_PARSE_PARAMETERS_START(1, 3)
+		Z_PARAM_PATH_STR(path)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_LONG(offset)
+		Z_PARAM_LONG_OR_NULL(length, length_is_null)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!require_unsent(resp, "send a file") || php_check_open_basedir(ZSTR_VAL(path))) {
+		RETURN_THROWS();
+	}
+	fd = open(ZSTR_VAL(path), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		if (fd >= 0) {
+			close(fd);
+		}
+		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot send file %s: %s", ZSTR_VAL(path),
+			fd < 0 ? strerror(errno) : "not a regular file");
+		RETURN_THROWS();
+	}
+	if (offset < 0 || offset > st.st_size) {
+		close(fd);
+		zend_argument_value_error(2, "must be between 0 and the file size (" ZEND_LONG_FMT ")", (zend_long) st.st_size);
+		RETURN_THROWS();
+	}
+	if (length_is_null || length > st.st_size - offset) {
+		length = st.st_size - offset;
+	} else if (length < 0) {
+		close(fd);
+		zend_argument_value_error(3, "must be greater than or equal to 0");
+		RETURN_THROWS();
+	}
+	if (resp->content_type == NULL) {
+		size_t mime_len;
+		const char *mime = rapier_static_mime(ZSTR_VAL(path), ZSTR_LEN(path), &mime_len);
+		add_header(resp, ZEND_STRL("Content-Type"), mime, mime_len, 1);
+	}
+	rc = rapier_http_conn_sendfile(resp->conn, &resp->head, fd, (uint64_t) offset, (uint64_t) length);
+	close(fd);
+	RETURN_BOOL(rc == 0);
+}
+
+ZEND_METHOD(Rapier_Http_Response, redirect)
+{
+	response_t *resp = response_from(Z_OBJ_P(ZEND_THIS));
+	zend_string *location;
+	zend_long status = 302;
+
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+		Z_PARAM_STR(location)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_LONG(status)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (status < 300 || status > 399) {
+		zend_argument_value_error(2, "must be a redirection status (300 to 399)");
+		RETURN_THROWS();
+	}
+	if (!require_unsent(resp, "redirect")) {
+		RETURN_THROWS();
+	}
+	rapier_http_head_set_status(&resp->head, (int) status, NULL, 0);
+	if (!add_header(resp, ZEND_STRL("Location"), ZSTR_VAL(location), ZSTR_LEN(location), 1)) {
+		RETURN_THROWS();
+	}
+	RETURN_BOOL(respond(resp, "", 0));
+}
+
+ZEND_METHOD(Rapier_Http_Response, isWritable)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	RETURN_BOOL(rapier_http_conn_writable(response_from(Z_OBJ_P(ZEND_THIS))->conn));
+}
+
+void rapier_http_response_class_minit(void)
+{
+	rapier_ce_http_response = register_class_Rapier_Http_Response();
+	rapier_ce_http_response->create_object = response_create;
+	memcpy(&response_handlers, &std_object_handlers, sizeof(response_handlers));
+	response_handlers.offset = XtOffsetOf(response_t, std);
+	response_handlers.free_obj = response_free;
+	response_handlers.clone_obj = NULL;
+}

@@ -1,0 +1,59 @@
+<?php
+
+/** @generate-class-entries */
+
+namespace Rapier\Http {
+    /** The response to the current request. */
+    final class Response
+    {
+        private function __construct() {}
+
+        /**
+         * @throws \ValueError for a status outside 100..599 or a reason with control characters
+         * @throws \Rapier\Exception once headers were sent
+         */
+        public function status(int $status, string $reason = ""): static {}
+
+        /**
+         * Adds a header; repeat it to send it several times (Set-Cookie).
+         *
+         * @throws \ValueError when the name is not a token or the value holds CR, LF or NUL
+         * @throws \Rapier\Exception once headers were sent
+         */
+        public function header(string $name, string $value): static {}
+
+        /** @throws \ValueError for an invalid name or attribute */
+        public function cookie(
+            string $name,
+            string $value = "",
+            int $expires = 0,
+            string $path = "",
+            string $domain = "",
+            bool $secure = false,
+            bool $httpOnly = false,
+            string $sameSite = ""
+        ): static {}
+
+        /**
+         * Sends headers (chunked) and a piece of the body.
+         *
+         * @throws \Rapier\Exception once the response has ended, or when the client has gone
+         */
+        public function write(string $data): bool {}
+
+        /** Ends the response with a last piece of body. */
+        public function end(string $body = ""): bool {}
+
+        /** Ends the response with $data encoded as JSON. */
+        public function json(mixed $data, int $status = 200, int $flags = 0): bool {}
+
+        /** Ends the response with a file's contents, sent from the kernel with sendfile(). */
+        public function sendfile(string $path, int $offset = 0, ?int $length = null): bool {}
+
+        /** Ends the response with a redirect (302 by default). */
+        public function redirect(string $location, int $status = 302): bool {}
+
+        /** Whether headers may still be set and the body written. */
+        public function isWritable(): bool {}
+    }
+}

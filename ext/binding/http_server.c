@@ -1,0 +1,585 @@
+/*
+ * Rapier\Http\Server: options, handlers, and the worker's life.
+ *
+ * start() binds once in the calling process to report a taken port at
+ * once, then either serves in this process ("workers" => 0) or forks the
+ * workers under the supervisor (src/process.c). Each worker binds its own
+ * SO_REUSEPORT listener and runs a scheduler whose main coroutine is the
+ * private workerMain(): it starts the HTTP engine on the worker's loop,
+ * watches SIGTERM/SIGINT/SIGQUIT through a signalfd, and runs the
+ * workerStart handler. Every request then runs the request handler in a
+ * coroutine of its own. On a stop signal the engine drains: the listener
+ * closes, idle connections close, running handlers finish (bounded by
+ * shutdown_timeout), then workerStop runs and the scheduler returns.
+ */
+#include "php_rapier.h"
+#include "zend_exceptions.h"
+
+#include <signal.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "coroutine.h"
+#include "http.h"
+#include "http_server_arginfo.h"
+
+zend_class_entry *rapier_ce_http_server;
+static zend_object_handlers server_handlers;
+
+typedef struct server_s server_t;
+/* The server this worker process runs (one per process). */
+static server_t *worker_server;
+
+enum { EV_REQUEST, EV_WORKER_START, EV_WORKER_STOP, EV_TASK, EV_COUNT };
+static const char *event_names[EV_COUNT] = { "request", "workerStart", "workerStop", "task" };
+
+struct server_s {
+	zend_string *host;
+	zend_long port;
+	rapier_http_config_t cfg;
+	zend_long workers;
+	zend_long task_workers;
+	int64_t shutdown_timeout_ns;
+	bool debug;
+	zend_string *document_root;
+	zend_string *server_name;
+	rapier_static_root_t static_root;
+	bool static_root_open;
+	zval handlers[EV_COUNT];
+	zend_fcall_info_cache fcc[EV_COUNT];
+	bool started;
+	zend_long worker_id;
+	int listen_fd;
+
+	/* The running worker. */
+	rapier_http_server_t http;
+	bool http_ready;
+	bool stopping;
+	int signal_fd;
+	rapier_io_t signal_io;
+	rapier_timer_t shutdown_timer;
+	sigset_t old_mask;
+
+	zend_object std;
+};
+
+static inline server_t *server_from(zend_object *obj)
+{
+	return (server_t *) ((char *) obj - XtOffsetOf(server_t, std));
+}
+
+static zend_object *server_create(zend_class_entry *ce)
+{
+	server_t *srv = zend_object_alloc(sizeof(server_t), ce);
+
+	zend_object_std_init(&srv->std, ce);
+	object_properties_init(&srv->std, ce);
+	srv->std.handlers = &server_handlers;
+	rapier_http_config_default(&srv->cfg);
+	srv->workers = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
+	srv->shutdown_timeout_ns = 30 * (int64_t) 1000000000;
+	srv->worker_id = -1;
+	srv->listen_fd = -1;
+	srv->signal_fd = -1;
+	for (int i = 0; i < EV_COUNT; i++) {
+		ZVAL_UNDEF(&srv->handlers[i]);
+	}
+	return &srv->std;
+}
+
+static void server_free(zend_object *obj)
+{
+	server_t *srv = server_from(obj);
+
+	for (int i = 0; i < EV_COUNT; i++) {
+		zval_ptr_dtor(&srv->handlers[i]);
+	}
+	if (srv->host) {
+		zend_string_release(srv->host);
+	}
+	if (srv->document_root) {
+		zend_string_release(srv->document_root);
+	}
+	if (srv->server_name) {
+		zend_string_release(srv->server_name);
+	}
+	if (srv->static_root_open) {
+		rapier_static_root_close(&srv->static_root);
+	}
+	if (srv->listen_fd >= 0) {
+		close(srv->listen_fd);
+	}
+	zend_object_std_dtor(obj);
+}
+
+static HashTable *server_get_gc(zend_object *obj, zval **table, int *n)
+{
+	server_t *srv = server_from(obj);
+
+	*table = srv->handlers;
+	*n = EV_COUNT;
+	return zend_std_get_properties(obj);
+}
+
+/* Options */
+
+typedef enum { OPT_INT, OPT_SIZE, OPT_SECONDS, OPT_BOOL, OPT_STRING } option_kind_t;
+
+typedef struct {
+	const char *name;
+	option_kind_t kind;
+	zend_long min, max;
+} option_t;
+
+static const option_t options[] = {
+	{ "workers", OPT_INT, 0, 1024 },
+	{ "task_workers", OPT_INT, 0, 1024 },
+	{ "concurrency", OPT_INT, 0, 1000000 },
+	{ "max_requests", OPT_INT, 0, ZEND_LONG_MAX },
+	{ "max_connections", OPT_INT, 1, 10000000 },
+	{ "max_header_size", OPT_SIZE, 256, 1 << 20 },
+	{ "max_header_count", OPT_INT, 1, 10000 },
+	{ "max_body_size", OPT_SIZE, 0, ZEND_LONG_MAX },
+	{ "read_timeout", OPT_SECONDS, 0, 0 },
+	{ "keepalive_timeout", OPT_SECONDS, 0, 0 },
+	{ "write_timeout", OPT_SECONDS, 0, 0 },
+	{ "shutdown_timeout", OPT_SECONDS, 0, 0 },
+	{ "backlog", OPT_INT, 1, 65535 },
+	{ "gzip", OPT_BOOL, 0, 0 },
+	{ "gzip_level", OPT_INT, 1, 9 },
+	{ "gzip_min_length", OPT_INT, 0, ZEND_LONG_MAX },
+	{ "document_root", OPT_STRING, 0, 0 },
+	{ "debug", OPT_BOOL, 0, 0 },
+	{ "server_name", OPT_STRING, 0, 0 },
+};
+
+static const option_t *find_option(zend_string *name)
+{
+	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
+		if (zend_string_equals_cstr(name, options[i].name, strlen(options[i].name))) {
+			return &options[i];
+		}
+	}
+	return NULL;
+}
+
+/* Checks a value's type and range; the value converted goes to *lval or *dval. */
+static bool check_option(const option_t *opt, zval *value, zend_long *lval, double *dval)
+{
+	switch (opt->kind) {
+		case OPT_INT:
+		case OPT_SIZE:
+			if (Z_TYPE_P(value) != IS_LONG || Z_LVAL_P(value) < opt->min || Z_LVAL_P(value) > opt->max) {
+				zend_argument_value_error(3, "option \"%s\" must be an integer between " ZEND_LONG_FMT " and " ZEND_LONG_FMT,
+					opt->name, opt->min, opt->max);
+				return false;
+			}
+			*lval = Z_LVAL_P(value);
+			return true;
+		case OPT_SECONDS:
+			if ((Z_TYPE_P(value) != IS_LONG && Z_TYPE_P(value) != IS_DOUBLE) || zval_get_double(value) <= 0
+					|| zend_isnan(zval_get_double(value)) || zval_get_double(value) > 9e9) {
+				zend_argument_value_error(3, "option \"%s\" must be a number of seconds greater than 0", opt->name);
+				return false;
+			}
+			*dval = zval_get_double(value);
+			return true;
+		case OPT_BOOL:
+			if (Z_TYPE_P(value) != IS_TRUE && Z_TYPE_P(value) != IS_FALSE) {
+				zend_argument_value_error(3, "option \"%s\" must be a bool", opt->name);
+				return false;
+			}
+			*lval = Z_TYPE_P(value) == IS_TRUE;
+			return true;
+		case OPT_STRING:
+			if (Z_TYPE_P(value) != IS_STRING || Z_STRLEN_P(value) == 0) {
+				zend_argument_value_error(3, "option \"%s\" must be a non-empty string", opt->name);
+				return false;
+			}
+			return true;
+	}
+	return false;
+}
+
+static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_long l, double d)
+{
+	int64_t ns = (int64_t) (d * 1e9);
+	const char *n = opt->name;
+
+	if (!strcmp(n, "workers")) srv->workers = l;
+	else if (!strcmp(n, "task_workers")) srv->task_workers = l;
+	else if (!strcmp(n, "concurrency")) srv->cfg.max_concurrency = (uint32_t) l;
+	else if (!strcmp(n, "max_requests")) srv->cfg.max_requests = (uint64_t) l;
+	else if (!strcmp(n, "max_connections")) srv->cfg.max_connections = (uint32_t) l;
+	else if (!strcmp(n, "max_header_size")) srv->cfg.limits.max_header_size = (size_t) l;
+	else if (!strcmp(n, "max_header_count")) srv->cfg.limits.max_header_count = (size_t) l;
+	else if (!strcmp(n, "max_body_size")) srv->cfg.limits.max_body_size = (size_t) l;
+	else if (!strcmp(n, "read_timeout")) srv->cfg.read_timeout_ns = ns;
+	else if (!strcmp(n, "keepalive_timeout")) srv->cfg.keepalive_timeout_ns = ns;
+	else if (!strcmp(n, "write_timeout")) srv->cfg.write_timeout_ns = ns;
+	else if (!strcmp(n, "shutdown_timeout")) srv->shutdown_timeout_ns = ns;
+	else if (!strcmp(n, "backlog")) srv->cfg.backlog = (int) l;
+	else if (!strcmp(n, "gzip")) srv->cfg.gzip = l != 0;
+	else if (!strcmp(n, "gzip_level")) srv->cfg.gzip_config.level = (int) l;
+	else if (!strcmp(n, "gzip_min_length")) srv->cfg.gzip_config.min_length = (size_t) l;
+	else if (!strcmp(n, "debug")) srv->debug = l != 0;
+	else if (!strcmp(n, "document_root")) srv->document_root = zend_string_copy(Z_STR_P(value));
+	else if (!strcmp(n, "server_name")) {
+		if (srv->server_name) {
+			zend_string_release(srv->server_name);
+		}
+		srv->server_name = zend_string_copy(Z_STR_P(value));
+		srv->cfg.server_name = ZSTR_VAL(srv->server_name);
+	}
+}
+
+static bool parse_options(server_t *srv, HashTable *opts)
+{
+	zend_string *name;
+	zval *value;
+
+	ZEND_HASH_FOREACH_STR_KEY_VAL(opts, name, value) {
+		const option_t *opt = name ? find_option(name) : NULL;
+		zend_long l = 0;
+		double d = 0;
+
+		if (opt == NULL) {
+			zend_argument_value_error(3, "contains an unknown option \"%s\" (see docs/http-server.md)",
+				name ? ZSTR_VAL(name) : "(integer key)");
+			return false;
+		}
+		if (!check_option(opt, value, &l, &d)) {
+			return false;
+		}
+		apply_option(srv, opt, value, l, d);
+	} ZEND_HASH_FOREACH_END();
+	/* The URL is part of the head: it cannot be longer than the head may be. */
+	if (srv->cfg.limits.max_url_size > srv->cfg.limits.max_header_size) {
+		srv->cfg.limits.max_url_size = srv->cfg.limits.max_header_size;
+	}
+	return true;
+}
+
+ZEND_METHOD(Rapier_Http_Server, __construct)
+{
+	server_t *srv = server_from(Z_OBJ_P(ZEND_THIS));
+	zend_string *host = NULL;
+	zend_long port = 8080;
+	HashTable *opts = NULL;
+
+	ZEND_PARSE_PARAMETERS_START(0, 3)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_STR(host)
+		Z_PARAM_LONG(port)
+		Z_PARAM_ARRAY_HT(opts)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (port < 0 || port > 65535) {
+		zend_argument_value_error(2, "must be between 0 and 65535");
+		RETURN_THROWS();
+	}
+	srv->host = host ? zend_string_copy(host) : zend_string_init(ZEND_STRL("127.0.0.1"), 0);
+	srv->port = port;
+	if (opts && !parse_options(srv, opts)) {
+		RETURN_THROWS();
+	}
+}
+
+ZEND_METHOD(Rapier_Http_Server, on)
+{
+	server_t *srv = server_from(Z_OBJ_P(ZEND_THIS));
+	zend_string *event;
+	zend_fcall_info fci;
+	zend_fcall_info_cache fcc;
+	int i;
+
+	ZEND_PARSE_PARAMETERS_START(2, 2)
+		Z_PARAM_STR(event)
+		Z_PARAM_FUNC(fci, fcc)
+	ZEND_PARSE_PARAMETERS_END();
+
+	for (i = 0; i < EV_COUNT; i++) {
+		if (zend_string_equals_cstr(event, event_names[i], strlen(event_names[i]))) {
+			break;
+		}
+	}
+	if (i == EV_COUNT) {
+		zend_argument_value_error(1, "must be one of \"request\", \"workerStart\", \"workerStop\" or \"task\"");
+		RETURN_THROWS();
+	}
+	if (srv->started) {
+		zend_throw_exception(rapier_ce_exception, "Cannot set a handler once the server has started", 0);
+		RETURN_THROWS();
+	}
+	zval_ptr_dtor(&srv->handlers[i]);
+	ZVAL_COPY(&srv->handlers[i], &fci.function_name);
+	srv->fcc[i] = fcc;
+	RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
+}
+
+/* Requests */
+
+static void begin_stop(server_t *srv);
+
+static void on_request_done(rapier_coro_t *co, zval *retval, zend_object *exception, void *data)
+{
+	zend_object *response = data;
+	server_t *srv = NULL;
+
+	rapier_http_response_handler_done(response, exception);
+	if (exception) {
+		OBJ_RELEASE(exception);
+	}
+	OBJ_RELEASE(response);
+	srv = worker_server;
+	if (srv && srv->http_ready && srv->http.draining && !srv->stopping) {
+		/* max_requests reached: this worker retires once its connections are done. */
+		begin_stop(srv);
+	}
+}
+
+static void dispatch(rapier_http_conn_t *conn, void *data)
+{
+	server_t *srv = data;
+	zval args[2];
+	rapier_coro_t *co;
+
+	rapier_http_request_new(&args[0], conn);
+	rapier_http_response_new(&args[1], conn, srv->debug);
+	/* Held by the coroutine until its handler is done. */
+	GC_ADDREF(Z_OBJ(args[1]));
+	co = rapier_coro_spawn_ex(&srv->handlers[EV_REQUEST], &srv->fcc[EV_REQUEST], args, 2, on_request_done,
+		Z_OBJ(args[1]));
+	if (co == NULL) {
+		zend_clear_exception();
+		rapier_http_response_handler_done(Z_OBJ(args[1]), NULL);
+		OBJ_RELEASE(Z_OBJ(args[1]));
+	}
+	zval_ptr_dtor(&args[0]);
+	zval_ptr_dtor(&args[1]);
+}
+
+/* Worker life */
+
+static void call_handler(server_t *srv, int event)
+{
+	zval args[2], retval;
+
+	if (Z_TYPE(srv->handlers[event]) == IS_UNDEF) {
+		return;
+	}
+	ZVAL_OBJ_COPY(&args[0], &srv->std);
+	ZVAL_LONG(&args[1], srv->worker_id);
+	if (call_user_function(NULL, NULL, &srv->handlers[event], &retval, 2, args) == SUCCESS) {
+		zval_ptr_dtor(&retval);
+	}
+	zval_ptr_dtor(&args[0]);
+}
+
+static void on_drained(rapier_http_server_t *http, void *data)
+{
+	server_t *srv = data;
+
+	rapier_timer_stop(rapier_sched_loop(), &srv->shutdown_timer);
+	if (srv->signal_fd >= 0) {
+		rapier_io_stop(rapier_sched_loop(), &srv->signal_io);
+	}
+	if (Z_TYPE(srv->handlers[EV_WORKER_STOP]) != IS_UNDEF) {
+		zval args[2];
+		ZVAL_OBJ(&args[0], &srv->std);
+		ZVAL_LONG(&args[1], srv->worker_id);
+		rapier_coro_spawn(&srv->handlers[EV_WORKER_STOP], &srv->fcc[EV_WORKER_STOP], args, 2);
+	}
+}
+
+static void on_shutdown_timeout(rapier_timer_t *timer)
+{
+	server_t *srv = timer->data;
+
+	/* Handlers still running past shutdown_timeout lose their clients. */
+	rapier_http_server_abort(&srv->http);
+}
+
+static void begin_stop(server_t *srv)
+{
+	if (srv->stopping) {
+		return;
+	}
+	srv->stopping = true;
+	rapier_timer_start(rapier_sched_loop(), &srv->shutdown_timer, (uint64_t) srv->shutdown_timeout_ns, 0);
+	rapier_http_server_drain(&srv->http, on_drained, srv);
+}
+
+static void on_signal(rapier_io_t *io, uint32_t events)
+{
+	server_t *srv = io->data;
+	struct signalfd_siginfo info;
+
+	while (read(srv->signal_fd, &info, sizeof(info)) == sizeof(info)) {
+		if (info.ssi_signo == SIGQUIT) {
+			rapier_http_server_abort(&srv->http);
+		}
+		begin_stop(srv);
+	}
+}
+
+static void watch_signals(server_t *srv)
+{
+	sigset_t mask;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &mask, &srv->old_mask);
+	srv->signal_fd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (srv->signal_fd < 0) {
+		return;
+	}
+	rapier_io_init(&srv->signal_io, srv->signal_fd, on_signal, srv);
+	/* A stop signal may come or not: it must not keep the loop alive by itself. */
+	rapier_io_set_unref(rapier_sched_loop(), &srv->signal_io, true);
+	rapier_io_start(rapier_sched_loop(), &srv->signal_io, RAPIER_IO_READ);
+}
+
+static void unwatch_signals(server_t *srv)
+{
+	if (srv->signal_fd >= 0) {
+		close(srv->signal_fd);
+		srv->signal_fd = -1;
+	}
+	sigprocmask(SIG_SETMASK, &srv->old_mask, NULL);
+}
+
+/* A worker's main coroutine. */
+ZEND_METHOD(Rapier_Http_Server, workerMain)
+{
+	server_t *srv = server_from(Z_OBJ_P(ZEND_THIS));
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (srv->listen_fd < 0 || srv->http_ready || !rapier_sched_running()) {
+		zend_throw_exception(rapier_ce_exception, "Cannot call workerMain(): the server calls it in each worker", 0);
+		RETURN_THROWS();
+	}
+	if (srv->static_root_open) {
+		srv->cfg.static_root = &srv->static_root;
+	}
+	rapier_http_server_init(&srv->http, &srv->cfg, rapier_sched_loop(), srv->listen_fd, dispatch, srv);
+	srv->listen_fd = -1;
+	srv->http_ready = true;
+	worker_server = srv;
+	rapier_timer_init(&srv->shutdown_timer, on_shutdown_timeout, srv);
+	watch_signals(srv);
+	call_handler(srv, EV_WORKER_START);
+}
+
+static void run_worker(server_t *srv)
+{
+	zval callable;
+	zend_fcall_info_cache fcc;
+	zval retval;
+
+	ZVAL_UNDEF(&retval);
+	memset(&fcc, 0, sizeof(fcc));
+	fcc.function_handler = zend_hash_str_find_ptr(&rapier_ce_http_server->function_table, ZEND_STRL("workermain"));
+	fcc.object = &srv->std;
+	fcc.called_scope = rapier_ce_http_server;
+	fcc.calling_scope = rapier_ce_http_server;
+	ZVAL_STR(&callable, zend_string_init(ZEND_STRL("Rapier\\Http\\Server::workerMain"), 0));
+	rapier_sched_run(&callable, &fcc, NULL, 0, &retval);
+	zval_ptr_dtor(&callable);
+	zval_ptr_dtor(&retval);
+}
+
+ZEND_METHOD(Rapier_Http_Server, start)
+{
+	server_t *srv = server_from(Z_OBJ_P(ZEND_THIS));
+	int fd;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (srv->started) {
+		zend_throw_exception(rapier_ce_exception, "Cannot start the server twice", 0);
+		RETURN_THROWS();
+	}
+	if (Z_TYPE(srv->handlers[EV_REQUEST]) == IS_UNDEF) {
+		zend_throw_exception(rapier_ce_exception,
+			"Cannot start the server without a request handler: call $server->on('request', fn) first", 0);
+		RETURN_THROWS();
+	}
+	if (rapier_sched_running()) {
+		zend_throw_exception(rapier_ce_exception, "Cannot start the server inside Rapier\\run()", 0);
+		RETURN_THROWS();
+	}
+	if (srv->document_root) {
+		int rc = rapier_static_root_open(&srv->static_root, ZSTR_VAL(srv->document_root), 0);
+		if (rc < 0) {
+			zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot serve document_root %s: %s",
+				ZSTR_VAL(srv->document_root), strerror(-rc));
+			RETURN_THROWS();
+		}
+		srv->static_root_open = true;
+	}
+	fd = rapier_http_listen(ZSTR_VAL(srv->host), (int) srv->port, srv->cfg.backlog);
+	if (fd < 0) {
+		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot listen on %s:" ZEND_LONG_FMT ": %s",
+			ZSTR_VAL(srv->host), srv->port, strerror(-fd));
+		RETURN_THROWS();
+	}
+	srv->started = true;
+	srv->listen_fd = fd;
+	srv->worker_id = 0;
+	run_worker(srv);
+	if (srv->http_ready) {
+		unwatch_signals(srv);
+		rapier_http_server_free(&srv->http);
+		srv->http_ready = false;
+		worker_server = NULL;
+	}
+}
+
+ZEND_METHOD(Rapier_Http_Server, task)
+{
+	zval *data;
+	double timeout = -1;
+
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+		Z_PARAM_ZVAL(data)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_DOUBLE(timeout)
+	ZEND_PARSE_PARAMETERS_END();
+
+	zend_throw_exception(rapier_ce_exception, "Cannot run a task: task workers are not available yet", 0);
+	RETURN_THROWS();
+}
+
+ZEND_METHOD(Rapier_Http_Server, stats)
+{
+	server_t *srv = server_from(Z_OBJ_P(ZEND_THIS));
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	array_init(return_value);
+	add_assoc_long(return_value, "worker_id", srv->worker_id);
+	add_assoc_long(return_value, "requests", srv->http_ready ? (zend_long) srv->http.stats.requests : 0);
+	add_assoc_long(return_value, "accepted", srv->http_ready ? (zend_long) srv->http.stats.accepted : 0);
+	add_assoc_long(return_value, "connections", srv->http_ready ? srv->http.stats.connections : 0);
+	add_assoc_long(return_value, "handling", srv->http_ready ? srv->http.stats.handling : 0);
+	add_assoc_long(return_value, "coroutines", rapier_coro_count());
+	add_assoc_long(return_value, "memory", (zend_long) zend_memory_usage(0));
+}
+
+ZEND_METHOD(Rapier_Http_Server, workerId)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	RETURN_LONG(server_from(Z_OBJ_P(ZEND_THIS))->worker_id);
+}
+
+void rapier_http_server_class_minit(void)
+{
+	rapier_ce_http_server = register_class_Rapier_Http_Server();
+	rapier_ce_http_server->create_object = server_create;
+	memcpy(&server_handlers, &std_object_handlers, sizeof(server_handlers));
+	server_handlers.offset = XtOffsetOf(server_t, std);
+	server_handlers.free_obj = server_free;
+	server_handlers.get_gc = server_get_gc;
+	server_handlers.clone_obj = NULL;
+}

@@ -1,0 +1,53 @@
+<?php
+
+/** @generate-class-entries */
+
+namespace Rapier\Http {
+    /**
+     * An HTTP/1.1 server: a master process supervising worker processes, each
+     * with its own event loop and SO_REUSEPORT listener. Every request runs in
+     * its own coroutine.
+     */
+    final class Server
+    {
+        /**
+         * Options (an array of name => value) are listed in docs/http-server.md.
+         *
+         * @throws \ValueError for an unknown option or a value out of range
+         */
+        public function __construct(string $host = "127.0.0.1", int $port = 8080, array $options = []) {}
+
+        /**
+         * Sets the handler of an event: "request" fn(Request, Response), "workerStart" fn(Server, int $workerId),
+         * "workerStop" fn(Server, int $workerId), "task" fn(mixed $data, int $taskId): mixed.
+         *
+         * @throws \ValueError for an unknown event
+         * @throws \Rapier\Exception once the server has started
+         */
+        public function on(string $event, callable $handler): static {}
+
+        /**
+         * Binds, forks the workers and serves until stopped (SIGTERM/SIGINT).
+         *
+         * @throws \Rapier\Exception when the address cannot be bound, or no "request" handler is set
+         */
+        public function start(): void {}
+
+        /**
+         * Sends $data to a task worker and suspends the calling coroutine until its result comes back.
+         *
+         * @throws \Rapier\Exception outside a request coroutine, or without task workers
+         * @throws \Rapier\TimeoutException when $timeout passes first
+         */
+        public function task(mixed $data, float $timeout = -1): mixed {}
+
+        /** Counters of this worker: requests, connections, coroutines, memory. */
+        public function stats(): array {}
+
+        /** The worker id (0..workers-1) in a worker, -1 in the master or before start(). */
+        public function workerId(): int {}
+
+        /** Body of a worker's main coroutine. */
+        private function workerMain(): void {}
+    }
+}

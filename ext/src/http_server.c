@@ -1,0 +1,1070 @@
+/*
+ * One worker's HTTP/1.1 server: accept, read, parse, dispatch, write.
+ *
+ * Reading happens in the loop's I/O phase, never in a coroutine: bytes are
+ * read into one buffer shared by the whole worker and fed straight to the
+ * connection's parser, so an idle connection costs no read buffer (10,000
+ * idle keep-alive clients must not pin 10,000 buffers). Only the bytes of
+ * pipelined requests that arrive behind the one being handled are copied
+ * into a buffer of the connection's own.
+ *
+ * A complete request is dispatched to the binding, which runs the PHP
+ * handler in a coroutine. Responses are written from that coroutine with
+ * sendmsg (MSG_NOSIGNAL, so a vanished client is an error, not SIGPIPE);
+ * when the socket is full the coroutine waits for it to drain, bounded by
+ * write_timeout. Answers the server gives itself (400, 408, 413, 431...)
+ * are written from the loop, with whatever does not fit kept until the
+ * socket drains, then the connection is closed with a lingering close so
+ * the client reads the answer instead of a reset.
+ *
+ * A connection is freed when it is closed and no PHP object (Request,
+ * Response) still holds it.
+ */
+#ifndef _GNU_SOURCE
+# define _GNU_SOURCE
+#endif
+#include "php_rapier.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/sendfile.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "http_server.h"
+
+/*
+ * Bytes read per read() call. Large enough for a typical request with its
+ * headers in one call, small enough to keep one shared buffer cheap.
+ */
+#define RAPIER_HTTP_READ_CHUNK (64 * 1024)
+
+/*
+ * Connections accepted per listener event. Bounded so that a connection
+ * storm on one worker cannot starve the requests it already has; the rest
+ * wait for the next loop iteration (the listener is level-triggered).
+ */
+#define RAPIER_HTTP_ACCEPT_BATCH 64
+
+/* Reads per connection event, for the same reason. */
+#define RAPIER_HTTP_READS_PER_EVENT 4
+
+/*
+ * How long a closing connection keeps discarding what the client still
+ * sends after our error answer, so that closing with unread bytes does not
+ * reset the connection before the client has read the answer.
+ */
+#define RAPIER_HTTP_LINGER_NS (2 * (int64_t) 1000000000)
+
+static char read_buffer[RAPIER_HTTP_READ_CHUNK];
+
+static void conn_close(rapier_http_conn_t *conn);
+static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len);
+static void conn_on_io(rapier_io_t *io, uint32_t events);
+static bool serve_static(rapier_http_conn_t *conn);
+static void pump_file(rapier_http_conn_t *conn);
+static void conn_next_request(rapier_http_conn_t *conn);
+
+void rapier_http_config_default(rapier_http_config_t *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	rapier_http_limits_default(&cfg->limits);
+	cfg->read_timeout_ns = 30 * (int64_t) 1000000000;
+	cfg->keepalive_timeout_ns = 60 * (int64_t) 1000000000;
+	cfg->write_timeout_ns = 60 * (int64_t) 1000000000;
+	cfg->max_connections = 10240;
+	cfg->backlog = 8192;
+	cfg->gzip = true;
+	rapier_gzip_config_init(&cfg->gzip_config);
+}
+
+/* Listener */
+
+int rapier_http_listen(const char *host, int port, int backlog)
+{
+	struct addrinfo hints, *res = NULL, *ai;
+	char service[16];
+	int fd = -1, err = -EADDRNOTAVAIL, one = 1;
+
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+	snprintf(service, sizeof(service), "%d", port);
+	if (getaddrinfo(host, service, &hints, &res) != 0) {
+		return -EADDRNOTAVAIL;
+	}
+	for (ai = res; ai; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, ai->ai_protocol);
+		if (fd < 0) {
+			err = -errno;
+			continue;
+		}
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		/* Every worker binds its own listener; the kernel spreads connections. */
+		setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one));
+		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, backlog) == 0) {
+			break;
+		}
+		err = -errno;
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	return fd >= 0 ? fd : err;
+}
+
+static void listener_pause(rapier_http_server_t *server, bool pause)
+{
+	if (server->listen_fd < 0 || server->listening == !pause) {
+		return;
+	}
+	if (pause) {
+		rapier_io_stop(server->loop, &server->listen_io);
+	} else {
+		rapier_io_start(server->loop, &server->listen_io, RAPIER_IO_READ);
+	}
+	server->listening = !pause;
+}
+
+static void conn_set_timer(rapier_http_conn_t *conn, int64_t timeout_ns)
+{
+	rapier_timer_stop(conn->server->loop, &conn->timer);
+	if (timeout_ns > 0) {
+		rapier_timer_start(conn->server->loop, &conn->timer, (uint64_t) timeout_ns, 0);
+	}
+}
+
+static void on_conn_timer(rapier_timer_t *timer);
+
+static int local_port(int fd)
+{
+	struct sockaddr_storage local;
+	socklen_t len = sizeof(local);
+
+	if (getsockname(fd, (struct sockaddr *) &local, &len) < 0) {
+		return 0;
+	}
+	if (local.ss_family == AF_INET6) {
+		return ntohs(((struct sockaddr_in6 *) &local)->sin6_port);
+	}
+	return local.ss_family == AF_INET ? ntohs(((struct sockaddr_in *) &local)->sin_port) : 0;
+}
+
+static void conn_open(rapier_http_server_t *server, int fd, struct sockaddr_storage *peer, socklen_t peer_len)
+{
+	rapier_http_conn_t *conn = ecalloc(1, sizeof(*conn));
+	int one = 1;
+
+	/* Responses leave in one sendmsg; Nagle would only delay them. */
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	conn->server = server;
+	conn->fd = fd;
+	conn->refcount = 1;
+	conn->state = RAPIER_HTTP_CONN_READING;
+	conn->idle = true;
+	conn->file_fd = -1;
+	conn->peer = *peer;
+	conn->peer_len = peer_len;
+	conn->local_port = local_port(fd);
+	rapier_http_parser_init(&conn->parser, &server->cfg.limits);
+	conn->parser_ready = true;
+	rapier_io_init(&conn->io, fd, conn_on_io, conn);
+	rapier_timer_init(&conn->timer, on_conn_timer, conn);
+
+	conn->next = server->conns;
+	if (server->conns) {
+		server->conns->prev = conn;
+	}
+	server->conns = conn;
+	server->stats.connections++;
+	server->stats.accepted++;
+
+	rapier_io_start(server->loop, &conn->io, RAPIER_IO_READ);
+	conn_set_timer(conn, server->cfg.read_timeout_ns);
+}
+
+static void on_accept(rapier_io_t *io, uint32_t events)
+{
+	rapier_http_server_t *server = io->data;
+
+	for (int i = 0; i < RAPIER_HTTP_ACCEPT_BATCH; i++) {
+		struct sockaddr_storage peer;
+		socklen_t peer_len = sizeof(peer);
+		int fd;
+
+		if (server->stats.connections >= server->cfg.max_connections) {
+			listener_pause(server, true);
+			return;
+		}
+		fd = accept4(server->listen_fd, (struct sockaddr *) &peer, &peer_len, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0) {
+			/*
+			 * EAGAIN: drained. EMFILE/ENFILE: out of descriptors; the
+			 * connection waits in the backlog until one is freed.
+			 * ECONNABORTED: the client left first. All end this batch.
+			 */
+			return;
+		}
+		conn_open(server, fd, &peer, peer_len);
+	}
+}
+
+void rapier_http_server_init(rapier_http_server_t *server, const rapier_http_config_t *cfg, rapier_loop_t *loop,
+	int listen_fd, rapier_http_dispatch_fn dispatch, void *dispatch_data)
+{
+	memset(server, 0, sizeof(*server));
+	server->cfg = *cfg;
+	server->loop = loop;
+	server->listen_fd = listen_fd;
+	server->dispatch = dispatch;
+	server->dispatch_data = dispatch_data;
+	rapier_http_date_cache_init(&server->date);
+	rapier_gzip_pool_init(&server->gzip_pool, cfg->gzip_config.level, RAPIER_GZIP_POOL_DEFAULT_MAX_IDLE);
+	/* Error answers are small; gzip output may be as large as a body. */
+	rapier_http_buf_init(&server->scratch, NULL, 0, (size_t) 1 << 31);
+	rapier_io_init(&server->listen_io, listen_fd, on_accept, server);
+	listener_pause(server, false);
+}
+
+/* Connection life cycle */
+
+void rapier_http_conn_addref(rapier_http_conn_t *conn)
+{
+	conn->refcount++;
+}
+
+void rapier_http_conn_release(rapier_http_conn_t *conn)
+{
+	if (--conn->refcount > 0) {
+		return;
+	}
+	if (conn->parser_ready) {
+		rapier_http_parser_free(&conn->parser);
+	}
+	if (conn->rbuf) {
+		efree(conn->rbuf);
+	}
+	if (conn->wbuf) {
+		efree(conn->wbuf);
+	}
+	efree(conn);
+}
+
+static void queue_remove(rapier_http_server_t *server, rapier_http_conn_t *conn)
+{
+	rapier_http_conn_t **link = &server->queue_head, *prev = NULL;
+
+	while (*link && *link != conn) {
+		prev = *link;
+		link = &(*link)->queue_next;
+	}
+	if (*link) {
+		*link = conn->queue_next;
+		if (server->queue_tail == conn) {
+			server->queue_tail = prev;
+		}
+		conn->queue_next = NULL;
+	}
+}
+
+static void check_drained(rapier_http_server_t *server)
+{
+	if (server->draining && server->conns == NULL && server->on_drained) {
+		rapier_http_drained_fn done = server->on_drained;
+		server->on_drained = NULL;
+		done(server, server->drained_data);
+	}
+}
+
+static void conn_close(rapier_http_conn_t *conn)
+{
+	rapier_http_server_t *server = conn->server;
+
+	if (conn->state == RAPIER_HTTP_CONN_CLOSED) {
+		return;
+	}
+	if (conn->state == RAPIER_HTTP_CONN_QUEUED) {
+		queue_remove(server, conn);
+	}
+	conn->state = RAPIER_HTTP_CONN_CLOSED;
+	rapier_io_stop(server->loop, &conn->io);
+	rapier_timer_stop(server->loop, &conn->timer);
+	if (conn->writer) {
+		rapier_coro_t *writer = conn->writer;
+		conn->writer = NULL;
+		rapier_coro_wake(writer, RAPIER_WAKE_CLOSED);
+	}
+	if (conn->gzip_stream) {
+		rapier_gzip_stream_abort(conn->gzip_stream);
+		rapier_gzip_pool_put(&server->gzip_pool, conn->gzip_stream);
+		conn->gzip_stream = NULL;
+	}
+	if (conn->file_fd >= 0) {
+		close(conn->file_fd);
+		conn->file_fd = -1;
+	}
+	close(conn->fd);
+	conn->fd = -1;
+	if (conn->prev) {
+		conn->prev->next = conn->next;
+	} else {
+		server->conns = conn->next;
+	}
+	if (conn->next) {
+		conn->next->prev = conn->prev;
+	}
+	conn->prev = conn->next = NULL;
+	server->stats.connections--;
+	if (!server->draining && server->stats.connections < server->cfg.max_connections) {
+		listener_pause(server, false);
+	}
+	check_drained(server);
+	rapier_http_conn_release(conn);
+}
+
+/* Lingering close: stop writing, discard what the client still sends, then close. */
+static void conn_linger(rapier_http_conn_t *conn)
+{
+	if (shutdown(conn->fd, SHUT_WR) < 0) {
+		conn_close(conn);
+		return;
+	}
+	conn->lingering = true;
+	conn->close_after_write = false;
+	conn->wlen = conn->wpos = 0;
+	rapier_io_start(conn->server->loop, &conn->io, RAPIER_IO_READ);
+	conn_set_timer(conn, RAPIER_HTTP_LINGER_NS);
+}
+
+/* Writing from the loop (answers the server gives itself) */
+
+static void flush_wbuf(rapier_http_conn_t *conn)
+{
+	while (conn->wpos < conn->wlen) {
+		ssize_t n = send(conn->fd, conn->wbuf + conn->wpos, conn->wlen - conn->wpos, MSG_NOSIGNAL);
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR) {
+				rapier_io_start(conn->server->loop, &conn->io, RAPIER_IO_READ | RAPIER_IO_WRITE);
+				return;
+			}
+			conn_close(conn);
+			return;
+		}
+		conn->wpos += (size_t) n;
+	}
+	/* Idle connections must not keep buffers. */
+	efree(conn->wbuf);
+	conn->wbuf = NULL;
+	conn->wlen = conn->wpos = 0;
+	if (conn->close_after_write) {
+		conn_linger(conn);
+	} else if (conn->serving_static) {
+		pump_file(conn);
+	} else if (conn->state == RAPIER_HTTP_CONN_READING) {
+		rapier_io_start(conn->server->loop, &conn->io, RAPIER_IO_READ);
+	} else {
+		rapier_io_stop(conn->server->loop, &conn->io);
+	}
+}
+
+static void wbuf_append(rapier_http_conn_t *conn, const char *data, size_t len)
+{
+	conn->wbuf = erealloc(conn->wbuf, conn->wlen + len);
+	memcpy(conn->wbuf + conn->wlen, data, len);
+	conn->wlen += len;
+}
+
+static void loop_write(rapier_http_conn_t *conn, const char *data, size_t len, bool close_after)
+{
+	wbuf_append(conn, data, len);
+	conn->close_after_write = conn->close_after_write || close_after;
+	flush_wbuf(conn);
+}
+
+/* Answers a request the server refuses itself, then closes the connection. */
+static void conn_answer_error(rapier_http_conn_t *conn, int status, const char *reason)
+{
+	char buf[512];
+	const char *text = rapier_http_reason(status);
+	char body[160];
+	int body_len, len;
+
+	if (status == 0) {
+		conn_close(conn);
+		return;
+	}
+	body_len = snprintf(body, sizeof(body), "%d %s%s%s\n", status, text ? text : "",
+		reason ? ": " : "", reason ? reason : "");
+	if (body_len >= (int) sizeof(body)) {
+		body_len = (int) sizeof(body) - 1;
+	}
+	len = snprintf(buf, sizeof(buf),
+		"HTTP/1.1 %d %s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\n%sConnection: close\r\n\r\n%.*s",
+		status, text ? text : "", body_len,
+		rapier_http_date_cache_line(&conn->server->date, (int64_t) time(NULL)), body_len, body);
+	conn->response_started = true;
+	conn_set_timer(conn, RAPIER_HTTP_LINGER_NS);
+	loop_write(conn, buf, (size_t) len, true);
+}
+
+/* Reading and parsing */
+
+static void conn_dispatch(rapier_http_conn_t *conn)
+{
+	rapier_http_server_t *server = conn->server;
+
+	rapier_timer_stop(server->loop, &conn->timer);
+	/* No reading while the request is handled: pipelined bytes wait in the kernel. */
+	rapier_io_stop(server->loop, &conn->io);
+	conn->response_started = conn->response_ended = conn->response_chunked = false;
+	conn->response_keep_alive = false;
+	conn->response_no_body = false;
+	if (server->cfg.static_root && serve_static(conn)) {
+		return;
+	}
+	if (server->cfg.max_concurrency && server->stats.handling >= server->cfg.max_concurrency) {
+		conn->state = RAPIER_HTTP_CONN_QUEUED;
+		if (server->queue_tail) {
+			server->queue_tail->queue_next = conn;
+		} else {
+			server->queue_head = conn;
+		}
+		server->queue_tail = conn;
+		return;
+	}
+	conn->state = RAPIER_HTTP_CONN_HANDLING;
+	server->stats.handling++;
+	server->dispatch(conn, server->dispatch_data);
+}
+
+static void keep_leftover(rapier_http_conn_t *conn, const char *data, size_t len)
+{
+	char *copy = emalloc(len);
+
+	/* data may point into conn->rbuf itself. */
+	memcpy(copy, data, len);
+	if (conn->rbuf) {
+		efree(conn->rbuf);
+	}
+	conn->rbuf = copy;
+	conn->rlen = conn->rcap = len;
+	conn->rpos = 0;
+}
+
+static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len)
+{
+	rapier_http_parser_t *p = &conn->parser;
+
+	while (conn->state == RAPIER_HTTP_CONN_READING) {
+		ssize_t used = rapier_http_parser_feed(p, data, len);
+
+		if (used < 0 || p->state == RAPIER_HTTP_ERROR) {
+			conn_answer_error(conn, p->error_status, p->error_reason);
+			return;
+		}
+		data += used;
+		len -= (size_t) used;
+		if (p->state == RAPIER_HTTP_HEADERS_COMPLETE) {
+			if (p->req.expect_continue && !conn->response_started) {
+				static const char cont[] = "HTTP/1.1 100 Continue\r\n\r\n";
+				loop_write(conn, cont, sizeof(cont) - 1, false);
+			}
+			continue;
+		}
+		if (p->state == RAPIER_HTTP_MESSAGE_COMPLETE) {
+			if (len > 0) {
+				keep_leftover(conn, data, len);
+			} else if (conn->rbuf) {
+				conn->rlen = conn->rpos = 0;
+			}
+			conn_dispatch(conn);
+			return;
+		}
+		/* NEED_MORE consumed everything. */
+		return;
+	}
+}
+
+static void conn_read(rapier_http_conn_t *conn)
+{
+	for (int i = 0; i < RAPIER_HTTP_READS_PER_EVENT && conn->state == RAPIER_HTTP_CONN_READING; i++) {
+		ssize_t n = recv(conn->fd, read_buffer, sizeof(read_buffer), 0);
+
+		if (n > 0) {
+			if (conn->lingering || conn->wlen > conn->wpos) {
+				continue; /* answered already: discard */
+			}
+			if (conn->idle) {
+				/* First byte of the next request: the whole of it must arrive within read_timeout. */
+				conn->idle = false;
+				conn_set_timer(conn, conn->server->cfg.read_timeout_ns);
+			}
+			conn_process(conn, read_buffer, (size_t) n);
+			if ((size_t) n < sizeof(read_buffer)) {
+				return;
+			}
+			continue;
+		}
+		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+			return;
+		}
+		/* End of stream or error. A request cut short gets no answer: nobody reads it. */
+		conn_close(conn);
+		return;
+	}
+}
+
+static void conn_on_io(rapier_io_t *io, uint32_t events)
+{
+	rapier_http_conn_t *conn = io->data;
+
+	if ((events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) && conn->writer) {
+		rapier_coro_t *writer = conn->writer;
+		conn->writer = NULL;
+		rapier_coro_wake(writer, RAPIER_WAKE_OK);
+		return;
+	}
+	if ((events & EPOLLOUT) && conn->wlen > conn->wpos) {
+		flush_wbuf(conn);
+		return;
+	}
+	if ((events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) && conn->file_fd >= 0) {
+		pump_file(conn);
+		return;
+	}
+	if (events & (EPOLLIN | EPOLLERR | EPOLLHUP)) {
+		conn_read(conn);
+	}
+}
+
+static void on_conn_timer(rapier_timer_t *timer)
+{
+	rapier_http_conn_t *conn = timer->data;
+
+	if (conn->state != RAPIER_HTTP_CONN_READING) {
+		return;
+	}
+	if (conn->idle || conn->lingering || conn->wlen > conn->wpos) {
+		/* Idle keep-alive, or an answer the client does not read: just close. */
+		conn_close(conn);
+		return;
+	}
+	/* Part of a request arrived, the rest did not in time (slowloris). */
+	conn_answer_error(conn, 408, "the request did not arrive in time");
+}
+
+/* Responses from the handler's coroutine */
+
+const rapier_http_request_t *rapier_http_conn_request(const rapier_http_conn_t *conn)
+{
+	return rapier_http_parser_request(&conn->parser);
+}
+
+bool rapier_http_conn_writable(const rapier_http_conn_t *conn)
+{
+	return conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->response_ended;
+}
+
+static void unlink_writer(rapier_coro_t *co, void *data)
+{
+	rapier_http_conn_t *conn = data;
+
+	if (conn->writer == co) {
+		conn->writer = NULL;
+	}
+	if (conn->state != RAPIER_HTTP_CONN_CLOSED) {
+		rapier_io_stop(conn->server->loop, &conn->io);
+	}
+}
+
+/* Waits for the socket to accept more bytes. 0, or -errno. */
+static int wait_writable(rapier_http_conn_t *conn)
+{
+	rapier_wake_t why;
+
+	if (!rapier_coro_can_yield() || conn->writer) {
+		struct pollfd pfd = { .fd = conn->fd, .events = POLLOUT };
+		int ms = (int) (conn->server->cfg.write_timeout_ns / 1000000);
+		return poll(&pfd, 1, ms) > 0 ? 0 : -ETIMEDOUT;
+	}
+	conn->writer = rapier_coro_current();
+	rapier_io_start(conn->server->loop, &conn->io, RAPIER_IO_WRITE);
+	why = rapier_coro_wait(conn->server->cfg.write_timeout_ns, unlink_writer, conn, "a client write");
+	if (conn->state != RAPIER_HTTP_CONN_CLOSED) {
+		rapier_io_stop(conn->server->loop, &conn->io);
+	}
+	switch (why) {
+		case RAPIER_WAKE_OK:
+			return 0;
+		case RAPIER_WAKE_TIMEOUT:
+			return -ETIMEDOUT;
+		case RAPIER_WAKE_CLOSED:
+			return -EPIPE;
+		default:
+			return -ECANCELED;
+	}
+}
+
+/* Writes every byte of iov, waiting while the socket is full. 0, or -errno (connection closed). */
+static int write_all(rapier_http_conn_t *conn, struct iovec *iov, int iovcnt)
+{
+	while (iovcnt > 0) {
+		struct msghdr msg = { .msg_iov = iov, .msg_iovlen = (size_t) iovcnt };
+		ssize_t n;
+
+		if (conn->state == RAPIER_HTTP_CONN_CLOSED) {
+			return -EPIPE;
+		}
+		n = sendmsg(conn->fd, &msg, MSG_NOSIGNAL);
+		if (n < 0) {
+			int err = errno, rc;
+			if (err == EINTR) {
+				continue;
+			}
+			if (err != EAGAIN || (rc = wait_writable(conn)) < 0) {
+				conn_close(conn);
+				return err == EAGAIN ? -ETIMEDOUT : -err;
+			}
+			continue;
+		}
+		while (iovcnt > 0 && (size_t) n >= iov->iov_len) {
+			n -= (ssize_t) iov->iov_len;
+			iov++;
+			iovcnt--;
+		}
+		if (iovcnt > 0) {
+			iov->iov_base = (char *) iov->iov_base + n;
+			iov->iov_len -= (size_t) n;
+		}
+	}
+	return 0;
+}
+
+static void fill_finish(rapier_http_conn_t *conn, rapier_http_finish_t *fin, uint64_t content_length)
+{
+	rapier_http_server_t *server = conn->server;
+	const rapier_http_request_t *req = rapier_http_conn_request(conn);
+
+	memset(fin, 0, sizeof(*fin));
+	fin->content_length = content_length;
+	fin->version_minor = req->version_minor;
+	fin->request_keep_alive = req->keep_alive;
+	fin->server_close = server->draining
+		|| (server->cfg.max_requests && server->stats.requests + 1 >= server->cfg.max_requests);
+	fin->head_request = req->method == HTTP_HEAD;
+	fin->date_line = rapier_http_date_cache_line(&server->date, (int64_t) time(NULL));
+	if (server->cfg.server_name) {
+		fin->server = server->cfg.server_name;
+		fin->server_len = strlen(server->cfg.server_name);
+	}
+}
+
+static rapier_gzip_decision_t gzip_decide(rapier_http_conn_t *conn, rapier_http_head_t *head,
+	const char *content_type, size_t content_type_len, uint64_t body_len)
+{
+	const rapier_http_request_t *req = rapier_http_conn_request(conn);
+	rapier_gzip_input_t in;
+
+	if (!conn->server->cfg.gzip) {
+		return RAPIER_GZIP_NO;
+	}
+	memset(&in, 0, sizeof(in));
+	in.status = head->status;
+	in.accept_encoding = rapier_http_request_header(req, "accept-encoding", &in.accept_encoding_len);
+	in.content_type = content_type;
+	in.content_type_len = content_type_len;
+	in.body_len = body_len;
+	return rapier_gzip_decide(&conn->server->cfg.gzip_config, &in);
+}
+
+static void response_finished(rapier_http_conn_t *conn, rapier_http_head_t *head)
+{
+	conn->response_ended = true;
+	conn->response_keep_alive = head->keep_alive;
+	conn->server->stats.requests++;
+}
+
+int rapier_http_conn_respond(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *content_type,
+	size_t content_type_len, const char *body, size_t body_len)
+{
+	rapier_http_server_t *server = conn->server;
+	rapier_http_finish_t fin;
+	struct iovec iov[3];
+	int iovcnt = 2, rc;
+	rapier_gzip_decision_t gz = gzip_decide(conn, head, content_type, content_type_len, body_len);
+
+	if (gz == RAPIER_GZIP_YES) {
+		rapier_gzip_t *z = rapier_gzip_pool_get(&server->gzip_pool);
+		rapier_http_buf_reset(&server->scratch);
+		if (z && rapier_gzip_compress(z, body, body_len, &server->scratch) == 0) {
+			rapier_http_head_add_line(head, RAPIER_GZIP_HEADERS, sizeof(RAPIER_GZIP_HEADERS) - 1);
+			body = server->scratch.data;
+			body_len = server->scratch.len;
+		}
+		if (z) {
+			rapier_gzip_pool_put(&server->gzip_pool, z);
+		}
+	} else if (gz == RAPIER_GZIP_VARY) {
+		rapier_http_head_add_line(head, RAPIER_GZIP_VARY_HEADER, sizeof(RAPIER_GZIP_VARY_HEADER) - 1);
+	}
+	fill_finish(conn, &fin, body_len);
+	if ((rc = rapier_http_head_finish(head, &fin, iov)) < 0) {
+		return rc;
+	}
+	if (head->body_allowed && body_len > 0) {
+		iov[2].iov_base = (void *) body;
+		iov[2].iov_len = body_len;
+		iovcnt = 3;
+	}
+	conn->response_started = true;
+	response_finished(conn, head);
+	return write_all(conn, iov, iovcnt);
+}
+
+static int send_stream_head(rapier_http_conn_t *conn, rapier_http_head_t *head)
+{
+	rapier_http_finish_t fin;
+	struct iovec iov[2];
+	int rc;
+
+	fill_finish(conn, &fin, RAPIER_HTTP_LENGTH_UNKNOWN);
+	if ((rc = rapier_http_head_finish(head, &fin, iov)) < 0) {
+		return rc;
+	}
+	conn->response_started = true;
+	conn->response_chunked = head->chunked;
+	conn->response_no_body = !head->body_allowed;
+	conn->response_keep_alive = head->keep_alive;
+	return write_all(conn, iov, 2);
+}
+
+int rapier_http_conn_write(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *data, size_t len)
+{
+	char chunk_head[RAPIER_HTTP_CHUNK_HEADER_MAX];
+	struct iovec iov[3];
+	int rc;
+
+	if (!conn->response_started && (rc = send_stream_head(conn, head)) < 0) {
+		return rc;
+	}
+	if (len == 0 || conn->response_no_body) {
+		return 0;
+	}
+	if (!conn->response_chunked) {
+		/* HTTP/1.0: the body ends when the connection closes. */
+		iov[0].iov_base = (void *) data;
+		iov[0].iov_len = len;
+		return write_all(conn, iov, 1);
+	}
+	iov[0].iov_base = chunk_head;
+	iov[0].iov_len = rapier_http_chunk_header(chunk_head, len);
+	iov[1].iov_base = (void *) data;
+	iov[1].iov_len = len;
+	iov[2].iov_base = (void *) RAPIER_HTTP_CHUNK_TAIL;
+	iov[2].iov_len = RAPIER_HTTP_CHUNK_TAIL_LEN;
+	return write_all(conn, iov, 3);
+}
+
+int rapier_http_conn_end_stream(rapier_http_conn_t *conn)
+{
+	struct iovec iov;
+
+	conn->response_ended = true;
+	conn->server->stats.requests++;
+	if (!conn->response_chunked || conn->response_no_body) {
+		if (!conn->response_chunked && !conn->response_no_body) {
+			conn->response_keep_alive = false;
+		}
+		return 0;
+	}
+	iov.iov_base = (void *) RAPIER_HTTP_LAST_CHUNK;
+	iov.iov_len = RAPIER_HTTP_LAST_CHUNK_LEN;
+	return write_all(conn, &iov, 1);
+}
+
+int rapier_http_conn_sendfile(rapier_http_conn_t *conn, rapier_http_head_t *head, int fd, uint64_t offset,
+	uint64_t length)
+{
+	rapier_http_finish_t fin;
+	struct iovec iov[2];
+	off_t off = (off_t) offset;
+	int rc;
+
+	fill_finish(conn, &fin, length);
+	if ((rc = rapier_http_head_finish(head, &fin, iov)) < 0) {
+		return rc;
+	}
+	conn->response_started = true;
+	response_finished(conn, head);
+	if ((rc = write_all(conn, iov, 2)) < 0 || !head->body_allowed) {
+		return rc;
+	}
+	while (length > 0) {
+		ssize_t n = sendfile(conn->fd, fd, &off, length > (1u << 30) ? (1u << 30) : (size_t) length);
+		if (n > 0) {
+			length -= (uint64_t) n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR) {
+			continue;
+		}
+		if (n < 0 && errno == EAGAIN && (rc = wait_writable(conn)) == 0) {
+			continue;
+		}
+		/* The file shrank, the client left, or it stopped reading: the length promised cannot be kept. */
+		conn_close(conn);
+		return n == 0 ? -EIO : (rc < 0 ? rc : -errno);
+	}
+	return 0;
+}
+
+/* After the handler */
+
+static void conn_next_request(rapier_http_conn_t *conn)
+{
+	rapier_http_server_t *server = conn->server;
+
+	if (conn->state == RAPIER_HTTP_CONN_CLOSED) {
+		return;
+	}
+	if (!conn->response_keep_alive || server->draining) {
+		conn_close(conn);
+		return;
+	}
+	conn->state = RAPIER_HTTP_CONN_READING;
+	conn->response_started = false;
+	if (conn->rlen > conn->rpos) {
+		conn->idle = false;
+		/* A pipelined request is already here. */
+		size_t len = conn->rlen - conn->rpos;
+		conn->rlen = conn->rpos = 0;
+		conn_set_timer(conn, server->cfg.read_timeout_ns);
+		conn_process(conn, conn->rbuf, len);
+		if (conn->state == RAPIER_HTTP_CONN_READING) {
+			rapier_io_start(server->loop, &conn->io, RAPIER_IO_READ);
+		}
+		return;
+	}
+	if (conn->rbuf) {
+		efree(conn->rbuf);
+		conn->rbuf = NULL;
+		conn->rcap = 0;
+	}
+	conn->idle = true;
+	rapier_io_start(server->loop, &conn->io, RAPIER_IO_READ);
+	conn_set_timer(conn, server->cfg.keepalive_timeout_ns);
+}
+
+static void dequeue_next(rapier_http_server_t *server)
+{
+	rapier_http_conn_t *next = server->queue_head;
+
+	if (next == NULL || (server->cfg.max_concurrency && server->stats.handling >= server->cfg.max_concurrency)) {
+		return;
+	}
+	server->queue_head = next->queue_next;
+	if (server->queue_head == NULL) {
+		server->queue_tail = NULL;
+	}
+	next->queue_next = NULL;
+	next->state = RAPIER_HTTP_CONN_HANDLING;
+	server->stats.handling++;
+	server->dispatch(next, server->dispatch_data);
+}
+
+void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
+{
+	rapier_http_server_t *server = conn->server;
+
+	server->stats.handling--;
+	if (server->cfg.max_requests && server->stats.requests >= server->cfg.max_requests && !server->draining) {
+		/* Recycling: stop accepting; the worker exits once drained and the master replaces it. */
+		server->draining = true;
+		listener_pause(server, true);
+	}
+	if (conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->response_ended) {
+		if (conn->response_started) {
+			/* A streamed response cut short: the client must not take it as complete. */
+			conn_close(conn);
+		} else {
+			/* The answer closes the connection once written. */
+			conn->state = RAPIER_HTTP_CONN_READING;
+			conn_answer_error(conn, 500, failed ? NULL : "the handler sent no response");
+		}
+	} else {
+		conn_next_request(conn);
+	}
+	dequeue_next(server);
+	check_drained(server);
+}
+
+/* Stopping */
+
+void rapier_http_server_drain(rapier_http_server_t *server, rapier_http_drained_fn on_drained, void *data)
+{
+	rapier_http_conn_t *conn, *next;
+
+	server->draining = true;
+	server->on_drained = on_drained;
+	server->drained_data = data;
+	listener_pause(server, true);
+	if (server->listen_fd >= 0) {
+		close(server->listen_fd);
+		server->listen_fd = -1;
+	}
+	for (conn = server->conns; conn; conn = next) {
+		next = conn->next;
+		if (conn->state == RAPIER_HTTP_CONN_READING && conn->idle) {
+			conn_close(conn);
+		}
+	}
+	check_drained(server);
+}
+
+void rapier_http_server_abort(rapier_http_server_t *server)
+{
+	server->draining = true;
+	listener_pause(server, true);
+	while (server->conns) {
+		conn_close(server->conns);
+	}
+	server->queue_head = server->queue_tail = NULL;
+}
+
+void rapier_http_server_free(rapier_http_server_t *server)
+{
+	rapier_http_server_abort(server);
+	if (server->listen_fd >= 0) {
+		close(server->listen_fd);
+		server->listen_fd = -1;
+	}
+	rapier_gzip_pool_free(&server->gzip_pool);
+	rapier_http_buf_free(&server->scratch);
+}
+
+void rapier_http_conn_peer(const rapier_http_conn_t *conn, char *addr, size_t addr_len, int *port)
+{
+	const struct sockaddr *sa = (const struct sockaddr *) &conn->peer;
+
+	addr[0] = '\0';
+	*port = 0;
+	if (sa->sa_family == AF_INET) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *) sa;
+		inet_ntop(AF_INET, &in->sin_addr, addr, (socklen_t) addr_len);
+		*port = ntohs(in->sin_port);
+	} else if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *) sa;
+		inet_ntop(AF_INET6, &in6->sin6_addr, addr, (socklen_t) addr_len);
+		*port = ntohs(in6->sin6_port);
+	}
+}
+
+/*
+ * Static files (document_root) are served entirely from the loop, without
+ * a coroutine or PHP: the head goes out like an error answer, the body with
+ * sendfile() as the socket drains. A path that is not a file under the root
+ * falls through to the PHP handler, as front controllers expect.
+ */
+static void static_request(const rapier_http_request_t *req, rapier_static_request_t *sr)
+{
+	memset(sr, 0, sizeof(*sr));
+	sr->method = req->method_name;
+	sr->method_len = strlen(req->method_name);
+	sr->if_none_match = rapier_http_request_header(req, "if-none-match", &sr->if_none_match_len);
+	sr->if_modified_since = rapier_http_request_header(req, "if-modified-since", &sr->if_modified_since_len);
+	sr->range = rapier_http_request_header(req, "range", &sr->range_len);
+	sr->if_range = rapier_http_request_header(req, "if-range", &sr->if_range_len);
+}
+
+static bool serve_static(rapier_http_conn_t *conn)
+{
+	rapier_http_server_t *server = conn->server;
+	const rapier_http_request_t *req = rapier_http_conn_request(conn);
+	char path[4096];
+	size_t path_len;
+	rapier_static_file_t file;
+	rapier_static_request_t sr;
+	rapier_static_plan_t plan;
+	rapier_http_head_t head;
+	rapier_http_finish_t fin;
+	struct iovec iov[2];
+
+	if ((req->method != HTTP_GET && req->method != HTTP_HEAD) || req->path_len >= sizeof(path)
+			|| rapier_http_decode_path(req->path, req->path_len, path, &path_len) != 0
+			|| rapier_static_resolve(server->cfg.static_root, path, path_len, &file) != 0) {
+		return false;
+	}
+	static_request(req, &sr);
+	if (rapier_static_plan(&file, &sr, &plan) != 0) {
+		rapier_static_file_close(&file);
+		return false;
+	}
+	rapier_http_buf_reset(&server->scratch);
+	rapier_http_head_init(&head, &server->scratch);
+	rapier_http_head_set_status(&head, plan.status, NULL, 0);
+	rapier_static_add_headers(&file, &plan, &head);
+	fill_finish(conn, &fin, plan.content_length);
+	if (rapier_http_head_finish(&head, &fin, iov) < 0) {
+		rapier_static_file_close(&file);
+		return false;
+	}
+	conn->state = RAPIER_HTTP_CONN_HANDLING;
+	conn->serving_static = true;
+	conn->response_started = true;
+	conn->response_keep_alive = head.keep_alive;
+	conn->response_ended = true;
+	server->stats.requests++;
+	if (plan.length > 0 && head.body_allowed) {
+		conn->file_fd = file.fd;
+		conn->file_offset = plan.offset;
+		conn->file_left = plan.length;
+		file.fd = -1;
+	}
+	rapier_static_file_close(&file);
+	wbuf_append(conn, iov[0].iov_base, iov[0].iov_len);
+	wbuf_append(conn, iov[1].iov_base, iov[1].iov_len);
+	/* flush_wbuf goes on with pump_file once the head is out. */
+	flush_wbuf(conn);
+	return true;
+}
+
+static void pump_file(rapier_http_conn_t *conn)
+{
+	if (conn->wlen > conn->wpos) {
+		return; /* the head first; flush_wbuf comes back here through the next writable event */
+	}
+	while (conn->file_fd >= 0 && conn->file_left > 0) {
+		off_t off = (off_t) conn->file_offset;
+		ssize_t n = sendfile(conn->fd, conn->file_fd, &off,
+			conn->file_left > (1u << 30) ? (1u << 30) : (size_t) conn->file_left);
+		if (n > 0) {
+			conn->file_offset += (uint64_t) n;
+			conn->file_left -= (uint64_t) n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR) {
+			continue;
+		}
+		if (n < 0 && errno == EAGAIN) {
+			rapier_io_start(conn->server->loop, &conn->io, RAPIER_IO_WRITE);
+			conn_set_timer(conn, conn->server->cfg.write_timeout_ns);
+			return;
+		}
+		/* The file shrank or the client left: the promised length cannot be kept. */
+		conn_close(conn);
+		return;
+	}
+	if (conn->file_fd >= 0) {
+		close(conn->file_fd);
+		conn->file_fd = -1;
+	}
+	conn->serving_static = false;
+	rapier_timer_stop(conn->server->loop, &conn->timer);
+	conn_next_request(conn);
+}

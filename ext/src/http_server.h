@@ -1,0 +1,178 @@
+/*
+ * The HTTP/1.1 server of one worker process: a listener, its connections,
+ * request parsing (http_parser), and the response writer. It knows nothing
+ * about PHP objects: a complete request is handed to the dispatch callback
+ * (the binding, which runs the PHP handler in a coroutine), and the binding
+ * answers through rapier_http_conn_respond/write/end.
+ *
+ * A connection handles one request at a time: pipelined requests wait in
+ * the read buffer until the response before them has ended, which keeps
+ * responses in request order as HTTP/1.1 requires.
+ */
+#ifndef RAPIER_HTTP_SERVER_H
+#define RAPIER_HTTP_SERVER_H
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include "php.h"
+
+#include "coroutine.h"
+#include "http_date.h"
+#include "http_gzip.h"
+#include "http_parser.h"
+#include "http_response.h"
+#include "http_static.h"
+#include "loop.h"
+
+typedef struct rapier_http_server_s rapier_http_server_t;
+typedef struct rapier_http_conn_s rapier_http_conn_t;
+
+typedef struct {
+	rapier_http_limits_t limits;
+	int64_t read_timeout_ns;       /* a request must arrive whole within this (slowloris) */
+	int64_t keepalive_timeout_ns;  /* an idle keep-alive connection is closed after this */
+	int64_t write_timeout_ns;      /* a client that accepts no bytes for this long is cut off */
+	uint32_t max_connections;      /* per worker; the listener pauses at the limit */
+	uint32_t max_concurrency;      /* request handlers running at once per worker; 0: no limit */
+	uint64_t max_requests;         /* the worker stops gracefully after this many; 0: never */
+	int backlog;
+	bool gzip;
+	rapier_gzip_config_t gzip_config;
+	const char *server_name;       /* Server header value, or NULL for none */
+	rapier_static_root_t *static_root; /* document_root, or NULL */
+} rapier_http_config_t;
+
+void rapier_http_config_default(rapier_http_config_t *cfg);
+
+typedef enum {
+	RAPIER_HTTP_CONN_READING,      /* waiting for (the rest of) a request */
+	RAPIER_HTTP_CONN_QUEUED,       /* complete request waiting for a handler slot */
+	RAPIER_HTTP_CONN_HANDLING,     /* the request handler runs */
+	RAPIER_HTTP_CONN_CLOSED,
+} rapier_http_conn_state_t;
+
+struct rapier_http_conn_s {
+	rapier_http_server_t *server;
+	int fd;
+	rapier_io_t io;
+	rapier_timer_t timer;
+	rapier_http_conn_state_t state;
+	uint32_t refcount;             /* the server while open, plus each PHP object holding it */
+
+	char *rbuf;                    /* bytes read and not yet parsed */
+	size_t rlen, rpos, rcap;
+	rapier_http_parser_t parser;
+	bool parser_ready;
+	bool idle;                     /* no byte of the next request has arrived yet */
+	bool lingering;                /* answered and shut down: discarding input until close */
+
+	/* The response in progress. */
+	bool response_started;         /* the head was sent */
+	bool response_ended;
+	bool response_chunked;
+	bool response_keep_alive;
+	bool response_no_body;         /* HEAD, 204, 304 */
+	rapier_gzip_t *gzip_stream;    /* streamed gzip body, or NULL */
+	rapier_coro_t *writer;         /* coroutine waiting for the socket to drain */
+	char *wbuf;                    /* bytes the loop must still write (error answers) */
+	size_t wlen, wpos;
+	bool close_after_write;
+	bool serving_static;           /* the loop answers this request from document_root */
+	int file_fd;                   /* the static file being sent, or -1 */
+	uint64_t file_offset, file_left;
+
+	struct sockaddr_storage peer;
+	socklen_t peer_len;
+	int local_port;                /* the port the client connected to */
+	rapier_http_conn_t *prev, *next;      /* the server's connection list */
+	rapier_http_conn_t *queue_next;       /* waiting for a handler slot */
+};
+
+/* Called for each complete request; the binding starts the handler. */
+typedef void (*rapier_http_dispatch_fn)(rapier_http_conn_t *conn, void *data);
+/* Called once the server has stopped and every connection has closed. */
+typedef void (*rapier_http_drained_fn)(rapier_http_server_t *server, void *data);
+
+typedef struct {
+	uint64_t requests;             /* responses ended */
+	uint64_t accepted;
+	uint32_t connections;          /* open now */
+	uint32_t handling;             /* handlers running now */
+} rapier_http_stats_t;
+
+struct rapier_http_server_s {
+	rapier_http_config_t cfg;
+	rapier_loop_t *loop;
+	int listen_fd;
+	rapier_io_t listen_io;
+	bool listening;                /* listen_io active (paused at max_connections) */
+	bool draining;
+	rapier_http_conn_t *conns;
+	rapier_http_conn_t *queue_head, *queue_tail;
+	rapier_http_stats_t stats;
+	rapier_http_dispatch_fn dispatch;
+	void *dispatch_data;
+	rapier_http_drained_fn on_drained;
+	void *drained_data;
+	rapier_http_date_cache_t date;
+	rapier_gzip_pool_t gzip_pool;
+	rapier_http_buf_t scratch;     /* error answers and gzip output */
+};
+
+/*
+ * Creates a listening socket (SO_REUSEPORT so every worker binds its own
+ * and the kernel balances connections). Returns the fd or -errno.
+ */
+int rapier_http_listen(const char *host, int port, int backlog);
+
+/* Starts serving listen_fd on loop. The server owns listen_fd from now on. */
+void rapier_http_server_init(rapier_http_server_t *server, const rapier_http_config_t *cfg, rapier_loop_t *loop,
+	int listen_fd, rapier_http_dispatch_fn dispatch, void *dispatch_data);
+
+/*
+ * Graceful stop: close the listener, close idle connections, let running
+ * handlers finish (their connections close after the response), then call
+ * on_drained. rapier_http_server_abort() closes everything now.
+ */
+void rapier_http_server_drain(rapier_http_server_t *server, rapier_http_drained_fn on_drained, void *data);
+void rapier_http_server_abort(rapier_http_server_t *server);
+void rapier_http_server_free(rapier_http_server_t *server);
+
+/* The request being handled on conn (valid until the response ends). */
+const rapier_http_request_t *rapier_http_conn_request(const rapier_http_conn_t *conn);
+
+void rapier_http_conn_addref(rapier_http_conn_t *conn);
+void rapier_http_conn_release(rapier_http_conn_t *conn);
+
+/*
+ * Sends the whole response: head (with its status and application headers)
+ * and body, gzip-compressed when the request allows it. May suspend the
+ * calling coroutine while the socket is full. Returns 0, or -errno when the
+ * client is gone (the connection is then closed).
+ */
+int rapier_http_conn_respond(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *content_type,
+	size_t content_type_len, const char *body, size_t body_len);
+
+/* Streams: sends the head (chunked) on first use, then one chunk. */
+int rapier_http_conn_write(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *data, size_t len);
+/* Ends a streamed response (the last chunk). */
+int rapier_http_conn_end_stream(rapier_http_conn_t *conn);
+
+/* Sends a file as the whole response with sendfile(). */
+int rapier_http_conn_sendfile(rapier_http_conn_t *conn, rapier_http_head_t *head, int fd, uint64_t offset,
+	uint64_t length);
+
+/*
+ * The handler has finished: answers 500 if it never responded (or aborts
+ * a half-sent response), then reads the next request or closes.
+ */
+void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed);
+
+/* Whether the response can still be written (not ended, client not gone). */
+bool rapier_http_conn_writable(const rapier_http_conn_t *conn);
+
+/* "a.b.c.d" or "v6" text of the peer, and its port. */
+void rapier_http_conn_peer(const rapier_http_conn_t *conn, char *addr, size_t addr_len, int *port);
+
+#endif
