@@ -21,6 +21,7 @@
 
 #include "coroutine.h"
 #include "http.h"
+#include "process.h"
 #include "http_server_arginfo.h"
 
 zend_class_entry *rapier_ce_http_server;
@@ -43,6 +44,9 @@ struct server_s {
 	bool debug;
 	zend_string *document_root;
 	zend_string *server_name;
+	zend_string *pid_file;
+	rapier_master_t master;
+	bool in_child;                  /* this process is a worker forked by the master */
 	rapier_static_root_t static_root;
 	bool static_root_open;
 	zval handlers[EV_COUNT];
@@ -103,6 +107,9 @@ static void server_free(zend_object *obj)
 	if (srv->server_name) {
 		zend_string_release(srv->server_name);
 	}
+	if (srv->pid_file) {
+		zend_string_release(srv->pid_file);
+	}
 	if (srv->static_root_open) {
 		rapier_static_root_close(&srv->static_root);
 	}
@@ -151,6 +158,7 @@ static const option_t options[] = {
 	{ "document_root", OPT_STRING, 0, 0 },
 	{ "debug", OPT_BOOL, 0, 0 },
 	{ "server_name", OPT_STRING, 0, 0 },
+	{ "pid_file", OPT_STRING, 0, 0 },
 };
 
 static const option_t *find_option(zend_string *name)
@@ -224,6 +232,7 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 	else if (!strcmp(n, "gzip_min_length")) srv->cfg.gzip_config.min_length = (size_t) l;
 	else if (!strcmp(n, "debug")) srv->debug = l != 0;
 	else if (!strcmp(n, "document_root")) srv->document_root = zend_string_copy(Z_STR_P(value));
+	else if (!strcmp(n, "pid_file")) srv->pid_file = zend_string_copy(Z_STR_P(value));
 	else if (!strcmp(n, "server_name")) {
 		if (srv->server_name) {
 			zend_string_release(srv->server_name);
@@ -332,8 +341,18 @@ static void on_request_done(rapier_coro_t *co, zval *retval, zend_object *except
 	}
 	OBJ_RELEASE(response);
 	srv = worker_server;
-	if (srv && srv->http_ready && srv->http.draining && !srv->stopping) {
-		/* max_requests reached: this worker retires once its connections are done. */
+	if (srv == NULL || !srv->http_ready) {
+		return;
+	}
+	if (srv->in_child) {
+		rapier_status_self_update(srv->master.self.status, srv->http.stats.requests, srv->http.stats.handling,
+			srv->http.stats.connections, zend_memory_usage(0));
+	}
+	if (srv->http.draining && !srv->stopping) {
+		/* max_requests reached: the master starts a successor; this worker retires once drained. */
+		if (srv->in_child) {
+			rapier_worker_recycle(&srv->master.self);
+		}
 		begin_stop(srv);
 	}
 }
@@ -448,7 +467,14 @@ static void unwatch_signals(server_t *srv)
 		close(srv->signal_fd);
 		srv->signal_fd = -1;
 	}
-	sigprocmask(SIG_SETMASK, &srv->old_mask, NULL);
+	/*
+	 * A forked worker is about to exit: a late SIGTERM from the master (sent
+	 * after a recycle) must not kill it by default action now, so the signals
+	 * stay blocked there.
+	 */
+	if (!srv->in_child) {
+		sigprocmask(SIG_SETMASK, &srv->old_mask, NULL);
+	}
 }
 
 /* A worker's main coroutine. */
@@ -471,6 +497,10 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 	rapier_timer_init(&srv->shutdown_timer, on_shutdown_timeout, srv);
 	watch_signals(srv);
 	call_handler(srv, EV_WORKER_START);
+	if (srv->in_child) {
+		rapier_status_self_update(srv->master.self.status, 0, 0, 0, zend_memory_usage(0));
+		rapier_worker_ready(&srv->master.self);
+	}
 }
 
 static void run_worker(server_t *srv)
@@ -489,6 +519,72 @@ static void run_worker(server_t *srv)
 	rapier_sched_run(&callable, &fcc, NULL, 0, &retval);
 	zval_ptr_dtor(&callable);
 	zval_ptr_dtor(&retval);
+}
+
+static void serve_worker(server_t *srv)
+{
+	run_worker(srv);
+	if (srv->http_ready) {
+		unwatch_signals(srv);
+		rapier_http_server_free(&srv->http);
+		srv->http_ready = false;
+		worker_server = NULL;
+	}
+}
+
+/* In a forked worker: bind, serve until stopped, then end the process (never return to the script). */
+static void child_main(server_t *srv)
+{
+	int fd = rapier_http_listen(ZSTR_VAL(srv->host), (int) srv->port, srv->cfg.backlog);
+
+	srv->in_child = true;
+	srv->worker_id = (zend_long) srv->master.self.index;
+	if (fd < 0) {
+		fprintf(stderr, "Rapier: worker %u cannot listen on %s:" ZEND_LONG_FMT ": %s\n", srv->master.self.index,
+			ZSTR_VAL(srv->host), srv->port, strerror(-fd));
+		rapier_master_free(&srv->master);
+		EG(exit_status) = RAPIER_WORKER_EXIT_FATAL;
+		zend_throw_unwind_exit();
+		return;
+	}
+	srv->listen_fd = fd;
+	serve_worker(srv);
+	rapier_master_free(&srv->master);
+	/* The worker is done: end its script here, with shutdown functions, as exit() would. */
+	if (!EG(exception)) {
+		EG(exit_status) = 0;
+		zend_throw_unwind_exit();
+	}
+}
+
+static void run_master(server_t *srv)
+{
+	rapier_master_config_t mc;
+	int rc;
+
+	rapier_master_config_init(&mc);
+	mc.workers = (unsigned) srv->workers;
+	mc.shutdown_timeout_ms = (uint32_t) (srv->shutdown_timeout_ns / 1000000);
+	mc.pid_file = srv->pid_file ? ZSTR_VAL(srv->pid_file) : NULL;
+	if ((rc = rapier_master_init(&srv->master, &mc)) < 0) {
+		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot start the master process: %s", strerror(-rc));
+		return;
+	}
+	rc = rapier_master_run(&srv->master);
+	if (rc == RAPIER_MASTER_CHILD) {
+		child_main(srv);
+		return;
+	}
+	rapier_master_free(&srv->master);
+	if (rc == -EEXIST) {
+		zend_throw_exception_ex(rapier_ce_exception, 0,
+			"Cannot start: another server is running with pid file %s (stop it, or remove a stale file)",
+			mc.pid_file ? mc.pid_file : "");
+	} else if (rc < 0 && rc != -ECANCELED) {
+		zend_throw_exception_ex(rapier_ce_exception, 0, "The master process failed: %s", strerror(-rc));
+	} else if (rc == -ECANCELED) {
+		zend_throw_exception(rapier_ce_exception, "The server stopped: a worker could not start (see the log)", 0);
+	}
 }
 
 ZEND_METHOD(Rapier_Http_Server, start)
@@ -526,15 +622,15 @@ ZEND_METHOD(Rapier_Http_Server, start)
 		RETURN_THROWS();
 	}
 	srv->started = true;
-	srv->listen_fd = fd;
-	srv->worker_id = 0;
-	run_worker(srv);
-	if (srv->http_ready) {
-		unwatch_signals(srv);
-		rapier_http_server_free(&srv->http);
-		srv->http_ready = false;
-		worker_server = NULL;
+	if (srv->workers == 0) {
+		srv->listen_fd = fd;
+		srv->worker_id = 0;
+		serve_worker(srv);
+		return;
 	}
+	/* The master must not hold a listener: the kernel would queue connections on it too. */
+	close(fd);
+	run_master(srv);
 }
 
 ZEND_METHOD(Rapier_Http_Server, task)

@@ -1,0 +1,1072 @@
+/*
+ * The master: forks and supervises request workers and task workers.
+ *
+ * Model: a logical slot per configured worker (role, index) and a process
+ * record per status-table entry. A slot has at most one "current" process,
+ * the one kept alive, and during a reload one "candidate" of the next
+ * generation; any number of others may be draining. The master's loop is a
+ * rapier_loop_t watching a signalfd (SIGCHLD and the control signals), the
+ * notify pipe (workers report "ready" and "recycle me" as 8-byte records)
+ * and the status socket, plus timers for back-off and deadlines.
+ *
+ * fork() happens only at the top of rapier_master_run()'s loop, never inside
+ * a callback: callbacks mark slots as needing a process, and the run loop
+ * forks between polls. A child can then return RAPIER_MASTER_CHILD straight
+ * away, with no half-dispatched event batch or caller frames of the master
+ * on its stack (the rejected alternative was unwinding every callback).
+ *
+ * Rejected: waitpid(-1) (it would steal statuses of children the PHP script
+ * made itself); a SIGCHLD handler with a self-pipe (signalfd is the same
+ * thing without async-signal-safety rules); per-slot reload swaps (a
+ * reload is all or nothing, so a broken deploy never half-replaces a pool).
+ */
+#ifndef _GNU_SOURCE
+# define _GNU_SOURCE
+#endif
+#include "process.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NS_PER_MS 1000000ull
+
+/*
+ * Status entries per slot: its current process, a reload candidate, and two
+ * more still draining from earlier reloads or recycles. If reloads come
+ * faster than old generations drain, a further reload is refused (logged)
+ * rather than growing the shared table after workers have mapped it.
+ */
+#define PROCS_PER_SLOT 4
+
+/* Hard cap per role: keeps the table small and a typo (workers => 100000) harmless. */
+#define MAX_PER_ROLE 1024
+
+/* The crash counter stops here; beyond it the back-off sits at its cap anyway. */
+#define MAX_FAILURES 32
+
+typedef struct slot_s slot_t;
+
+typedef struct {
+	pid_t pid;                 /* 0: record free */
+	slot_t *slot;
+	uint32_t generation;
+	rapier_proc_state_t state; /* STARTING, READY or DRAINING while pid != 0 */
+	bool candidate;            /* forked by a reload that has not committed */
+	bool retiring;             /* replaced; stopped once the slot's current is ready */
+	bool recycle_wanted;       /* asked for a recycle while a reload was running */
+	uint64_t started_ns;
+	rapier_timer_t deadline;   /* ready deadline while STARTING, SIGKILL deadline while DRAINING */
+	rapier_supervisor_t *sv;
+} proc_t;
+
+struct slot_s {
+	rapier_role_t role;
+	unsigned index;
+	proc_t *current;
+	proc_t *candidate;
+	bool need_current;         /* fork a current process at the next turn of the run loop */
+	bool need_candidate;
+	unsigned failures;         /* consecutive unexpected deaths: drives the back-off */
+	rapier_timer_t backoff;
+	rapier_supervisor_t *sv;
+};
+
+typedef struct {
+	bool active;
+	bool again;                /* another reload was asked for meanwhile */
+	uint32_t generation;
+	unsigned ready;
+	unsigned size;
+} reload_t;
+
+typedef enum { PHASE_IDLE, PHASE_RUNNING, PHASE_STOPPING, PHASE_DONE } phase_t;
+
+struct rapier_supervisor_s {
+	rapier_master_t *m;
+	rapier_master_config_t *cfg;
+	phase_t phase;
+	int result;
+	pid_t pid;
+	bool loop_open;
+	bool mask_blocked;
+	bool pid_file_written;
+	bool all_ready_logged;
+	rapier_loop_t loop;
+	sigset_t old_mask;
+	struct sigaction old_chld;
+	int signal_fd;
+	rapier_io_t signal_io;
+	int notify_rd, notify_wr;
+	rapier_io_t notify_io;
+	rapier_status_server_t *status;
+	uint32_t generation[RAPIER_ROLE_COUNT];      /* serving generation */
+	uint32_t max_generation[RAPIER_ROLE_COUNT];  /* newest ever started */
+	reload_t reload[RAPIER_ROLE_COUNT];
+	unsigned nslots, nprocs;
+	slot_t *slots;
+	proc_t *procs;
+};
+
+/* The master handles these through its signalfd; children get them back at default. */
+static const int handled_signals[] = { SIGCHLD, SIGTERM, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGHUP };
+#define HANDLED_COUNT (sizeof(handled_signals) / sizeof(handled_signals[0]))
+
+static void reload_begin(rapier_supervisor_t *sv, rapier_role_t role);
+static void on_backoff(rapier_timer_t *timer);
+static void on_deadline(rapier_timer_t *timer);
+
+/* Logging. */
+
+static void __attribute__((format(printf, 3, 4))) say(rapier_supervisor_t *sv, rapier_log_level_t level,
+	const char *fmt, ...)
+{
+	char message[1024];
+	va_list ap;
+
+	if (level > sv->cfg->log_level) {
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof(message), fmt, ap);
+	va_end(ap);
+	sv->cfg->log(sv->cfg->log_data, level, message);
+}
+
+static const char *role_label(rapier_role_t role)
+{
+	return role == RAPIER_ROLE_TASK_WORKER ? "task worker" : "worker";
+}
+
+/* Formats "worker #0 (pid 123, generation 1)" for log lines. */
+#define PROC_FMT "%s #%u (pid %d, generation %u)"
+#define PROC_ARGS(p) role_label((p)->slot->role), (p)->slot->index, (int) (p)->pid, (p)->generation
+
+/* Configuration and lifetime. */
+
+void rapier_master_config_init(rapier_master_config_t *config)
+{
+	memset(config, 0, sizeof(*config));
+	config->workers = 1;
+	/*
+	 * 20 s: long enough for slow requests to finish, and shorter than the
+	 * grace periods of Kubernetes (30 s) and systemd (90 s), so our own
+	 * SIGKILL and pid file cleanup run before theirs.
+	 */
+	config->shutdown_timeout_ms = 20000;
+	/* 30 s: workerStart may warm caches or wait for a database. */
+	config->start_timeout_ms = 30000;
+	/* 0, 100 ms, 200 ms... 5 s: an isolated crash is replaced at once, a crash loop costs little CPU. */
+	config->backoff_base_ms = 100;
+	config->backoff_max_ms = 5000;
+	/* A worker that served for 10 s was healthy: its next crash starts the back-off over. */
+	config->backoff_reset_ms = 10000;
+	config->log_level = RAPIER_LOG_INFO;
+}
+
+static int copy_config(rapier_master_config_t *dst, const rapier_master_config_t *src)
+{
+	char *socket_path = NULL;
+
+	*dst = *src;
+	dst->pid_file = src->pid_file != NULL ? strdup(src->pid_file) : NULL;
+	if (src->status_socket != NULL) {
+		socket_path = strdup(src->status_socket);
+	} else if (src->pid_file != NULL && asprintf(&socket_path, "%s.sock", src->pid_file) < 0) {
+		socket_path = NULL;
+	}
+	dst->status_socket = socket_path;
+	if (dst->log == NULL) {
+		dst->log = rapier_status_log_stderr;
+	}
+	if ((src->pid_file != NULL && dst->pid_file == NULL)
+			|| ((src->status_socket != NULL || src->pid_file != NULL) && socket_path == NULL)) {
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void init_slots(rapier_supervisor_t *sv)
+{
+	unsigned n = 0;
+
+	for (unsigned r = 0; r < RAPIER_ROLE_COUNT; r++) {
+		unsigned count = r == RAPIER_ROLE_WORKER ? sv->cfg->workers : sv->cfg->task_workers;
+		for (unsigned i = 0; i < count; i++, n++) {
+			slot_t *s = &sv->slots[n];
+			s->role = (rapier_role_t) r;
+			s->index = i;
+			s->sv = sv;
+			rapier_timer_init(&s->backoff, on_backoff, s);
+		}
+		sv->generation[r] = sv->max_generation[r] = 1;
+		sv->reload[r].size = count;
+	}
+	for (unsigned i = 0; i < sv->nprocs; i++) {
+		sv->procs[i].sv = sv;
+		rapier_timer_init(&sv->procs[i].deadline, on_deadline, &sv->procs[i]);
+	}
+}
+
+static void supervisor_free(rapier_supervisor_t *sv)
+{
+	free(sv->slots);
+	free(sv->procs);
+	free(sv);
+}
+
+int rapier_master_init(rapier_master_t *m, const rapier_master_config_t *config)
+{
+	rapier_supervisor_t *sv;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	m->self.notify_fd = -1;
+	if (config->workers + config->task_workers == 0
+			|| config->workers > MAX_PER_ROLE || config->task_workers > MAX_PER_ROLE) {
+		return -EINVAL;
+	}
+	rc = copy_config(&m->config, config);
+	if (rc < 0) {
+		rapier_master_free(m);
+		return rc;
+	}
+	sv = m->sv = calloc(1, sizeof(*sv));
+	if (sv == NULL) {
+		rapier_master_free(m);
+		return -ENOMEM;
+	}
+	sv->m = m;
+	sv->cfg = &m->config;
+	sv->signal_fd = sv->notify_rd = sv->notify_wr = -1;
+	sv->nslots = config->workers + config->task_workers;
+	sv->nprocs = sv->nslots * PROCS_PER_SLOT;
+	sv->slots = calloc(sv->nslots, sizeof(slot_t));
+	sv->procs = calloc(sv->nprocs, sizeof(proc_t));
+	rc = sv->slots && sv->procs ? rapier_status_table_create(&m->table, sv->nprocs) : -ENOMEM;
+	if (rc < 0) {
+		rapier_master_free(m);
+		return rc;
+	}
+	init_slots(sv);
+	return 0;
+}
+
+/* Pid file: the files themselves are handled in status.c. */
+
+static int pid_file_check(rapier_supervisor_t *sv)
+{
+	pid_t owner = 0;
+	int rc = rapier_pidfile_check(sv->cfg->pid_file, sv->pid, &owner);
+
+	if (rc == -EEXIST) {
+		say(sv, RAPIER_LOG_ERROR, "pid file %s names running process %d: another server seems to be running "
+			"(stop it, or remove the file if it is not a server)", sv->cfg->pid_file, (int) owner);
+	} else if (owner > 0) {
+		say(sv, RAPIER_LOG_NOTICE, "replacing stale pid file %s (process %d is gone)", sv->cfg->pid_file, (int) owner);
+	}
+	return rc;
+}
+
+/* Process records. */
+
+static rapier_status_entry_t *entry_of(rapier_supervisor_t *sv, proc_t *p)
+{
+	return &sv->m->table->entries[p - sv->procs];
+}
+
+static void set_state(rapier_supervisor_t *sv, proc_t *p, rapier_proc_state_t state)
+{
+	p->state = state;
+	rapier_status_entry_set_state(entry_of(sv, p), state);
+}
+
+static proc_t *proc_by_pid(rapier_supervisor_t *sv, pid_t pid)
+{
+	for (unsigned i = 0; i < sv->nprocs; i++) {
+		if (sv->procs[i].pid == pid && pid > 0) {
+			return &sv->procs[i];
+		}
+	}
+	return NULL;
+}
+
+static unsigned live_count(rapier_supervisor_t *sv)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < sv->nprocs; i++) {
+		n += sv->procs[i].pid != 0;
+	}
+	return n;
+}
+
+static void check_done(rapier_supervisor_t *sv)
+{
+	if (sv->phase == PHASE_STOPPING && live_count(sv) == 0) {
+		sv->phase = PHASE_DONE;
+	}
+}
+
+/* SIGTERM, then SIGKILL if it has not exited within shutdown_timeout. */
+static void stop_proc(rapier_supervisor_t *sv, proc_t *p)
+{
+	say(sv, RAPIER_LOG_INFO, "stopping " PROC_FMT, PROC_ARGS(p));
+	kill(p->pid, SIGTERM);
+	set_state(sv, p, RAPIER_PROC_DRAINING);
+	rapier_timer_start(&sv->loop, &p->deadline, sv->cfg->shutdown_timeout_ms * NS_PER_MS, 0);
+}
+
+static void on_deadline(rapier_timer_t *timer)
+{
+	proc_t *p = timer->data;
+	rapier_supervisor_t *sv = p->sv;
+
+	if (p->pid == 0) {
+		return;
+	}
+	if (p->state == RAPIER_PROC_STARTING) {
+		say(sv, RAPIER_LOG_WARNING, PROC_FMT " did not report ready within %u ms: sending SIGKILL",
+			PROC_ARGS(p), sv->cfg->start_timeout_ms);
+	} else {
+		say(sv, RAPIER_LOG_WARNING, PROC_FMT " did not stop within %u ms: sending SIGKILL",
+			PROC_ARGS(p), sv->cfg->shutdown_timeout_ms);
+	}
+	/* The state is kept: a process killed while STARTING died unexpectedly. */
+	kill(p->pid, SIGKILL);
+}
+
+/* Stops the processes a slot's new current process replaces, once it is ready. */
+static void stop_retiring(rapier_supervisor_t *sv, slot_t *s)
+{
+	for (unsigned i = 0; i < sv->nprocs; i++) {
+		proc_t *p = &sv->procs[i];
+		if (p->pid != 0 && p->slot == s && p->retiring && p->state != RAPIER_PROC_DRAINING) {
+			stop_proc(sv, p);
+		}
+	}
+}
+
+/* Back-off. */
+
+static uint64_t backoff_ms(const rapier_master_config_t *cfg, unsigned failures)
+{
+	uint64_t delay;
+
+	if (failures == 0) {
+		return 0;
+	}
+	/* Shifting a 64-bit value by 31 at most cannot overflow a 32-bit base. */
+	delay = (uint64_t) cfg->backoff_base_ms << (failures - 1 < 31 ? failures - 1 : 31);
+	return delay < cfg->backoff_max_ms ? delay : cfg->backoff_max_ms;
+}
+
+static void on_backoff(rapier_timer_t *timer)
+{
+	slot_t *s = timer->data;
+
+	if (s->sv->phase == PHASE_RUNNING && s->current == NULL) {
+		s->need_current = true;
+	}
+}
+
+/* Schedules a new current process for s; lived_ns is how long the last one ran. */
+static void schedule_restart(rapier_supervisor_t *sv, slot_t *s, uint64_t lived_ns)
+{
+	uint64_t delay;
+
+	if (lived_ns >= sv->cfg->backoff_reset_ms * NS_PER_MS) {
+		s->failures = 0;
+	}
+	delay = backoff_ms(sv->cfg, s->failures);
+	if (s->failures < MAX_FAILURES) {
+		s->failures++;
+	}
+	if (delay == 0) {
+		s->need_current = true;
+		say(sv, RAPIER_LOG_NOTICE, "restarting %s #%u now", role_label(s->role), s->index);
+		return;
+	}
+	say(sv, RAPIER_LOG_NOTICE, "restarting %s #%u in %llu ms (%u failures in a row)",
+		role_label(s->role), s->index, (unsigned long long) delay, s->failures);
+	rapier_timer_start(&sv->loop, &s->backoff, delay * NS_PER_MS, 0);
+}
+
+/* Forking. */
+
+static void restore_signals(rapier_supervisor_t *sv)
+{
+	for (size_t i = 0; i < HANDLED_COUNT; i++) {
+		signal(handled_signals[i], SIG_DFL);
+	}
+	sigprocmask(SIG_SETMASK, &sv->old_mask, NULL);
+}
+
+/* In the new child: keep what a worker needs, drop every master-only resource. */
+static void become_child(rapier_supervisor_t *sv, proc_t *p)
+{
+	rapier_master_t *m = sv->m;
+	pid_t master = sv->pid;
+
+	m->self.role = p->slot->role;
+	m->self.index = p->slot->index;
+	m->self.generation = p->generation;
+	m->self.master_pid = master;
+	m->self.notify_fd = sv->notify_wr;
+	m->self.table = m->table;
+	m->self.status = entry_of(sv, p);
+	close(sv->notify_rd);
+	close(sv->signal_fd);
+	/*
+	 * The epoll instance is shared with the master after fork: closing our
+	 * descriptor is harmless, but EPOLL_CTL_DEL (rapier_io_stop) would remove
+	 * the master's registrations. So nothing here stops a watcher.
+	 */
+	rapier_status_server_abandon(sv->status);
+	rapier_loop_close(&sv->loop);
+	/* While the signals are still blocked, so a SIGTERM cannot be lost. */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != master) {
+		/* The master died before prctl() took effect: act as if it had sent it. */
+		kill(getpid(), SIGTERM);
+	}
+	restore_signals(sv);
+	supervisor_free(sv);
+	m->sv = NULL;
+}
+
+static proc_t *proc_alloc(rapier_supervisor_t *sv)
+{
+	for (unsigned i = 0; i < sv->nprocs; i++) {
+		if (sv->procs[i].pid == 0) {
+			return &sv->procs[i];
+		}
+	}
+	return NULL;
+}
+
+static int spawn(rapier_supervisor_t *sv, slot_t *s, uint32_t generation, bool candidate)
+{
+	proc_t *p = proc_alloc(sv);
+	pid_t pid;
+
+	if (p == NULL) {
+		return -EAGAIN;
+	}
+	p->slot = s;
+	p->generation = generation;
+	p->candidate = candidate;
+	p->retiring = p->recycle_wanted = false;
+	p->state = RAPIER_PROC_STARTING;
+	p->started_ns = rapier_now_ns();
+	rapier_status_entry_begin(entry_of(sv, p), s->role, s->index, generation);
+	/* Unwritten stdio buffers would otherwise be written twice, once per process. */
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		int rc = -errno;
+		rapier_status_entry_set_state(entry_of(sv, p), RAPIER_PROC_FREE);
+		return rc;
+	}
+	if (pid == 0) {
+		become_child(sv, p);
+		return RAPIER_MASTER_CHILD;
+	}
+	p->pid = pid;
+	rapier_status_entry_set_pid(entry_of(sv, p), pid);
+	*(candidate ? &s->candidate : &s->current) = p;
+	rapier_timer_start(&sv->loop, &p->deadline, sv->cfg->start_timeout_ms * NS_PER_MS, 0);
+	say(sv, RAPIER_LOG_INFO, "started " PROC_FMT, PROC_ARGS(p));
+	return 0;
+}
+
+/* Reload: the new generation starts, and only when all of it is ready does the old one stop. */
+
+static void recycle(rapier_supervisor_t *sv, proc_t *p)
+{
+	say(sv, RAPIER_LOG_INFO, PROC_FMT " asked to be recycled: starting its successor", PROC_ARGS(p));
+	p->retiring = true;
+	p->recycle_wanted = false;
+	p->slot->current = NULL;
+	p->slot->need_current = true;
+	atomic_fetch_add(&sv->m->table->recycles, 1);
+}
+
+static void reload_finish(rapier_supervisor_t *sv, rapier_role_t role)
+{
+	reload_t *r = &sv->reload[role];
+
+	r->active = false;
+	for (unsigned i = 0; i < sv->nslots; i++) {
+		proc_t *cur = sv->slots[i].current;
+		if (sv->slots[i].role == role && cur != NULL && cur->recycle_wanted && cur->state == RAPIER_PROC_READY) {
+			recycle(sv, cur);
+		}
+	}
+	if (r->again) {
+		r->again = false;
+		reload_begin(sv, role);
+	}
+}
+
+static void reload_commit(rapier_supervisor_t *sv, rapier_role_t role)
+{
+	reload_t *r = &sv->reload[role];
+
+	for (unsigned i = 0; i < sv->nslots; i++) {
+		slot_t *s = &sv->slots[i];
+		if (s->role != role) {
+			continue;
+		}
+		rapier_timer_stop(&sv->loop, &s->backoff);
+		s->need_current = false;
+		s->failures = 0;
+		if (s->current != NULL) {
+			s->current->retiring = true;
+		}
+		s->current = s->candidate;
+		s->candidate = NULL;
+		s->current->candidate = false;
+		stop_retiring(sv, s);
+	}
+	sv->generation[role] = r->generation;
+	atomic_store(&sv->m->table->generation[role], r->generation);
+	say(sv, RAPIER_LOG_NOTICE, "reload of %ss done: generation %u serving, the previous one draining",
+		role_label(role), r->generation);
+	reload_finish(sv, role);
+}
+
+static void reload_abort(rapier_supervisor_t *sv, rapier_role_t role, const char *why)
+{
+	reload_t *r = &sv->reload[role];
+
+	if (!r->active) {
+		return;
+	}
+	for (unsigned i = 0; i < sv->nslots; i++) {
+		slot_t *s = &sv->slots[i];
+		if (s->role != role) {
+			continue;
+		}
+		s->need_candidate = false;
+		if (s->candidate != NULL) {
+			stop_proc(sv, s->candidate);
+			s->candidate = NULL;
+		}
+	}
+	say(sv, RAPIER_LOG_ERROR, "reload of %ss failed (%s): generation %u keeps serving",
+		role_label(role), why, sv->generation[role]);
+	reload_finish(sv, role);
+}
+
+static void reload_begin(rapier_supervisor_t *sv, rapier_role_t role)
+{
+	reload_t *r = &sv->reload[role];
+
+	if (sv->phase != PHASE_RUNNING) {
+		return;
+	}
+	if (r->size == 0) {
+		say(sv, RAPIER_LOG_NOTICE, "no %ss to reload", role_label(role));
+		return;
+	}
+	if (r->active) {
+		r->again = true;
+		say(sv, RAPIER_LOG_NOTICE, "reload of %ss already running: another follows it", role_label(role));
+		return;
+	}
+	r->active = true;
+	r->ready = 0;
+	r->generation = ++sv->max_generation[role];
+	for (unsigned i = 0; i < sv->nslots; i++) {
+		if (sv->slots[i].role == role) {
+			sv->slots[i].need_candidate = true;
+		}
+	}
+	say(sv, RAPIER_LOG_NOTICE, "reloading %ss: starting generation %u", role_label(role), r->generation);
+}
+
+/* Stopping. */
+
+static void enter_stopping(rapier_supervisor_t *sv)
+{
+	sv->phase = PHASE_STOPPING;
+	for (unsigned i = 0; i < sv->nslots; i++) {
+		rapier_timer_stop(&sv->loop, &sv->slots[i].backoff);
+		sv->slots[i].need_current = sv->slots[i].need_candidate = false;
+	}
+	for (unsigned r = 0; r < RAPIER_ROLE_COUNT; r++) {
+		sv->reload[r].active = sv->reload[r].again = false;
+	}
+}
+
+static void graceful_stop(rapier_supervisor_t *sv)
+{
+	if (sv->phase != PHASE_RUNNING) {
+		say(sv, RAPIER_LOG_NOTICE, "already stopping (SIGQUIT stops at once)");
+		return;
+	}
+	enter_stopping(sv);
+	for (unsigned i = 0; i < sv->nprocs; i++) {
+		proc_t *p = &sv->procs[i];
+		if (p->pid != 0 && p->state != RAPIER_PROC_DRAINING) {
+			stop_proc(sv, p);
+		}
+	}
+	check_done(sv);
+}
+
+static void immediate_stop(rapier_supervisor_t *sv)
+{
+	if (sv->phase == PHASE_DONE) {
+		return;
+	}
+	if (sv->phase == PHASE_RUNNING) {
+		enter_stopping(sv);
+	}
+	for (unsigned i = 0; i < sv->nprocs; i++) {
+		proc_t *p = &sv->procs[i];
+		if (p->pid != 0) {
+			kill(p->pid, SIGKILL);
+			set_state(sv, p, RAPIER_PROC_DRAINING);
+			rapier_timer_stop(&sv->loop, &p->deadline);
+		}
+	}
+	check_done(sv);
+}
+
+/* Exits. */
+
+static void log_exit(rapier_supervisor_t *sv, proc_t *p, int status, bool expected)
+{
+	rapier_log_level_t level = expected ? RAPIER_LOG_INFO : RAPIER_LOG_WARNING;
+
+	if (status < 0) {
+		say(sv, level, PROC_FMT " was reaped by someone else (exit status unknown)", PROC_ARGS(p));
+	} else if (WIFEXITED(status)) {
+		say(sv, level, PROC_FMT " exited with code %d", PROC_ARGS(p), WEXITSTATUS(status));
+	} else {
+		const char *name = sigabbrev_np(WTERMSIG(status));
+		say(sv, WTERMSIG(status) == SIGKILL ? RAPIER_LOG_WARNING : level,
+			PROC_FMT " was killed by signal %d (SIG%s)%s", PROC_ARGS(p), WTERMSIG(status),
+			name ? name : "?", WCOREDUMP(status) ? ", core dumped" : "");
+	}
+}
+
+static bool exited_with(int status, int code)
+{
+	return status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == code;
+}
+
+static void on_current_died(rapier_supervisor_t *sv, slot_t *s, proc_t *p, int status)
+{
+	if (exited_with(status, RAPIER_WORKER_EXIT_FATAL)) {
+		say(sv, RAPIER_LOG_ERROR, "%s #%u exited with the fatal code: not restarting it, stopping the server",
+			role_label(s->role), s->index);
+		sv->result = -ECANCELED;
+		graceful_stop(sv);
+		return;
+	}
+	if (exited_with(status, RAPIER_WORKER_EXIT_RECYCLE)) {
+		atomic_fetch_add(&sv->m->table->recycles, 1);
+		s->need_current = true;
+		return;
+	}
+	atomic_fetch_add(&sv->m->table->restarts, 1);
+	schedule_restart(sv, s, rapier_now_ns() - p->started_ns);
+}
+
+static void on_proc_exit(rapier_supervisor_t *sv, proc_t *p, int status)
+{
+	slot_t *s = p->slot;
+	rapier_status_view_t view;
+	bool expected = sv->phase != PHASE_RUNNING || p->state == RAPIER_PROC_DRAINING;
+	bool was_current = s->current == p;
+
+	log_exit(sv, p, status, expected);
+	rapier_status_entry_read(entry_of(sv, p), &view);
+	atomic_fetch_add(&sv->m->table->retired_requests, view.requests);
+	rapier_status_entry_set_state(entry_of(sv, p), RAPIER_PROC_EXITED);
+	rapier_timer_stop(&sv->loop, &p->deadline);
+	p->pid = 0;
+	if (was_current) {
+		s->current = NULL;
+	}
+	if (s->candidate == p) {
+		s->candidate = NULL;
+	}
+	/* A retiring process that leaves early: its successor is already on the way. */
+	if (expected || p->retiring) {
+		return;
+	}
+	if (p->candidate) {
+		reload_abort(sv, s->role, "a new process exited before the whole generation was ready");
+	} else if (was_current) {
+		on_current_died(sv, s, p, status);
+	}
+}
+
+static void reap(rapier_supervisor_t *sv)
+{
+	for (unsigned i = 0; i < sv->nprocs; i++) {
+		proc_t *p = &sv->procs[i];
+		int status;
+		pid_t rc;
+
+		if (p->pid == 0) {
+			continue;
+		}
+		rc = waitpid(p->pid, &status, WNOHANG);
+		if (rc == p->pid) {
+			on_proc_exit(sv, p, status);
+		} else if (rc < 0 && errno == ECHILD) {
+			on_proc_exit(sv, p, -1);
+		}
+	}
+	check_done(sv);
+}
+
+/* Notifications from workers. */
+
+static void log_all_ready(rapier_supervisor_t *sv)
+{
+	if (sv->all_ready_logged) {
+		return;
+	}
+	for (unsigned i = 0; i < sv->nslots; i++) {
+		if (sv->slots[i].current == NULL || sv->slots[i].current->state != RAPIER_PROC_READY) {
+			return;
+		}
+	}
+	sv->all_ready_logged = true;
+	say(sv, RAPIER_LOG_NOTICE, "all %u processes ready", sv->nslots);
+}
+
+static void on_ready(rapier_supervisor_t *sv, proc_t *p)
+{
+	reload_t *r = &sv->reload[p->slot->role];
+
+	if (p->state != RAPIER_PROC_STARTING) {
+		return;
+	}
+	set_state(sv, p, RAPIER_PROC_READY);
+	rapier_timer_stop(&sv->loop, &p->deadline);
+	say(sv, RAPIER_LOG_INFO, PROC_FMT " ready", PROC_ARGS(p));
+	if (p->candidate) {
+		if (r->active && ++r->ready == r->size) {
+			reload_commit(sv, p->slot->role);
+		}
+		return;
+	}
+	if (p->slot->current == p) {
+		stop_retiring(sv, p->slot);
+		log_all_ready(sv);
+	}
+}
+
+static void on_recycle(rapier_supervisor_t *sv, proc_t *p)
+{
+	if (sv->phase != PHASE_RUNNING || p->state != RAPIER_PROC_READY || p->slot->current != p) {
+		return;
+	}
+	if (sv->reload[p->slot->role].active) {
+		/* The reload replaces it anyway; if the reload fails, it is recycled then. */
+		p->recycle_wanted = true;
+		return;
+	}
+	recycle(sv, p);
+}
+
+static void on_notification(void *data, pid_t pid, rapier_notify_kind_t kind)
+{
+	rapier_supervisor_t *sv = data;
+	proc_t *p = proc_by_pid(sv, pid);
+
+	if (p != NULL && kind == RAPIER_NOTIFY_READY) {
+		on_ready(sv, p);
+	} else if (p != NULL && kind == RAPIER_NOTIFY_RECYCLE) {
+		on_recycle(sv, p);
+	}
+}
+
+/* Also run before reaping, so a "ready" or "recycle" sent just before an exit is seen first. */
+static void drain_notify(rapier_supervisor_t *sv)
+{
+	rapier_notify_drain(sv->notify_rd, on_notification, sv);
+}
+
+static void on_notify(rapier_io_t *io, uint32_t events)
+{
+	drain_notify(io->data);
+}
+
+/* Signals. */
+
+static void handle_signal(rapier_supervisor_t *sv, int signo)
+{
+	switch (signo) {
+	case SIGCHLD:
+		drain_notify(sv);
+		reap(sv);
+		break;
+	case SIGTERM:
+	case SIGINT:
+		say(sv, RAPIER_LOG_NOTICE, "SIG%s: stopping gracefully (at most %u ms)",
+			sigabbrev_np(signo), sv->cfg->shutdown_timeout_ms);
+		graceful_stop(sv);
+		break;
+	case SIGQUIT:
+		say(sv, RAPIER_LOG_NOTICE, "SIGQUIT: stopping now");
+		immediate_stop(sv);
+		break;
+	case SIGUSR1:
+		reload_begin(sv, RAPIER_ROLE_WORKER);
+		break;
+	case SIGUSR2:
+		reload_begin(sv, RAPIER_ROLE_TASK_WORKER);
+		break;
+	case SIGHUP:
+		/* A reload, never a stop: a closed terminal must not take the server down. */
+		reload_begin(sv, RAPIER_ROLE_WORKER);
+		reload_begin(sv, RAPIER_ROLE_TASK_WORKER);
+		break;
+	}
+}
+
+static void on_signal(rapier_io_t *io, uint32_t events)
+{
+	rapier_supervisor_t *sv = io->data;
+	struct signalfd_siginfo si;
+
+	while (read(sv->signal_fd, &si, sizeof(si)) == (ssize_t) sizeof(si)) {
+		handle_signal(sv, (int) si.ssi_signo);
+	}
+}
+
+/* The master's resources. */
+
+static int open_signals(rapier_supervisor_t *sv)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < HANDLED_COUNT; i++) {
+		sigaddset(&set, handled_signals[i]);
+	}
+	/* Blocked before the first fork, so no SIGCHLD can be missed. */
+	if (sigprocmask(SIG_BLOCK, &set, &sv->old_mask) < 0) {
+		return -errno;
+	}
+	sv->mask_blocked = true;
+	/*
+	 * With SIGCHLD at SIG_IGN (a PHP script may have set it) the kernel reaps
+	 * children itself and never queues the signal: we would never see a death.
+	 */
+	sigaction(SIGCHLD, &(struct sigaction) { .sa_handler = SIG_DFL }, &sv->old_chld);
+	sv->signal_fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (sv->signal_fd < 0) {
+		return -errno;
+	}
+	rapier_io_init(&sv->signal_io, sv->signal_fd, on_signal, sv);
+	return rapier_io_start(&sv->loop, &sv->signal_io, RAPIER_IO_READ);
+}
+
+static int open_notify(rapier_supervisor_t *sv)
+{
+	int fds[2], rc = rapier_notify_open(fds);
+
+	if (rc < 0) {
+		return rc;
+	}
+	sv->notify_rd = fds[0];
+	sv->notify_wr = fds[1];
+	rapier_io_init(&sv->notify_io, sv->notify_rd, on_notify, sv);
+	return rapier_io_start(&sv->loop, &sv->notify_io, RAPIER_IO_READ);
+}
+
+static int master_open(rapier_supervisor_t *sv)
+{
+	const rapier_master_config_t *cfg = sv->cfg;
+	int rc;
+
+	sv->pid = getpid();
+	if (cfg->pid_file != NULL && (rc = pid_file_check(sv)) < 0) {
+		return rc;
+	}
+	rc = rapier_loop_init(&sv->loop);
+	if (rc < 0) {
+		return rc;
+	}
+	sv->loop_open = true;
+	if ((rc = open_signals(sv)) < 0 || (rc = open_notify(sv)) < 0) {
+		say(sv, RAPIER_LOG_ERROR, "cannot set up the master: %s", strerror(-rc));
+		return rc;
+	}
+	if (cfg->status_socket != NULL
+			&& (rc = rapier_status_server_open(&sv->status, &sv->loop, sv->m->table, cfg->status_socket)) < 0) {
+		say(sv, RAPIER_LOG_ERROR, "cannot listen on status socket %s: %s", cfg->status_socket, strerror(-rc));
+		return rc;
+	}
+	if (cfg->pid_file != NULL) {
+		if ((rc = rapier_pidfile_write(cfg->pid_file, sv->pid)) < 0) {
+			say(sv, RAPIER_LOG_ERROR, "cannot write pid file %s: %s", cfg->pid_file, strerror(-rc));
+			return rc;
+		}
+		sv->pid_file_written = true;
+	}
+	rapier_status_table_publish(sv->m->table, sv->pid, sv->generation);
+	return 0;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0) {
+		close(*fd);
+		*fd = -1;
+	}
+}
+
+static void master_close(rapier_supervisor_t *sv)
+{
+	rapier_status_server_close(sv->status);
+	sv->status = NULL;
+	if (sv->pid_file_written) {
+		rapier_pidfile_remove(sv->cfg->pid_file, sv->pid);
+		sv->pid_file_written = false;
+	}
+	if (sv->loop_open) {
+		rapier_io_stop(&sv->loop, &sv->signal_io);
+		rapier_io_stop(&sv->loop, &sv->notify_io);
+		rapier_loop_close(&sv->loop);
+		sv->loop_open = false;
+	}
+	close_fd(&sv->signal_fd);
+	close_fd(&sv->notify_rd);
+	close_fd(&sv->notify_wr);
+	if (sv->mask_blocked) {
+		sigaction(SIGCHLD, &sv->old_chld, NULL);
+		sigprocmask(SIG_SETMASK, &sv->old_mask, NULL);
+		sv->mask_blocked = false;
+	}
+}
+
+/* Last resort when the loop itself fails: kill and reap synchronously. */
+static void kill_all_and_wait(rapier_supervisor_t *sv)
+{
+	for (unsigned i = 0; i < sv->nprocs; i++) {
+		proc_t *p = &sv->procs[i];
+		if (p->pid != 0) {
+			kill(p->pid, SIGKILL);
+			waitpid(p->pid, NULL, 0);
+			p->pid = 0;
+		}
+	}
+	sv->phase = PHASE_DONE;
+}
+
+/* Forks whatever the callbacks asked for. Returns RAPIER_MASTER_CHILD in a child. */
+static int spawn_pending(rapier_supervisor_t *sv)
+{
+	for (unsigned i = 0; i < sv->nslots && sv->phase == PHASE_RUNNING; i++) {
+		slot_t *s = &sv->slots[i];
+		int rc = 0;
+
+		if (s->need_current) {
+			s->need_current = false;
+			if ((rc = spawn(sv, s, sv->generation[s->role], false)) < 0) {
+				say(sv, RAPIER_LOG_ERROR, "cannot start %s #%u: %s", role_label(s->role), s->index, strerror(-rc));
+				schedule_restart(sv, s, 0);
+			}
+		}
+		if (rc != RAPIER_MASTER_CHILD && s->need_candidate) {
+			s->need_candidate = false;
+			if ((rc = spawn(sv, s, sv->reload[s->role].generation, true)) < 0) {
+				reload_abort(sv, s->role, rc == -EAGAIN ? "too many processes still draining" : strerror(-rc));
+			}
+		}
+		if (rc == RAPIER_MASTER_CHILD) {
+			return rc;
+		}
+	}
+	return 0;
+}
+
+int rapier_master_run(rapier_master_t *m)
+{
+	rapier_supervisor_t *sv = m->sv;
+	int rc;
+
+	if (sv == NULL || sv->phase != PHASE_IDLE) {
+		return -EINVAL;
+	}
+	rc = master_open(sv);
+	if (rc < 0) {
+		master_close(sv);
+		sv->phase = PHASE_DONE;
+		return rc;
+	}
+	sv->phase = PHASE_RUNNING;
+	for (unsigned i = 0; i < sv->nslots; i++) {
+		sv->slots[i].need_current = true;
+	}
+	say(sv, RAPIER_LOG_NOTICE, "master %d started: %u workers, %u task workers%s%s", (int) sv->pid,
+		sv->cfg->workers, sv->cfg->task_workers, sv->cfg->status_socket ? ", status on " : "",
+		sv->cfg->status_socket ? sv->cfg->status_socket : "");
+	for (;;) {
+		if (spawn_pending(sv) == RAPIER_MASTER_CHILD) {
+			return RAPIER_MASTER_CHILD;
+		}
+		if (sv->phase == PHASE_DONE) {
+			break;
+		}
+		rc = rapier_loop_poll(&sv->loop, -1);
+		if (rc < 0) {
+			say(sv, RAPIER_LOG_ERROR, "master loop failed: %s; killing every process", strerror(-rc));
+			sv->result = rc;
+			kill_all_and_wait(sv);
+		}
+	}
+	master_close(sv);
+	say(sv, RAPIER_LOG_NOTICE, "master %d stopped", (int) sv->pid);
+	return sv->result;
+}
+
+void rapier_master_free(rapier_master_t *m)
+{
+	if (m->sv != NULL) {
+		master_close(m->sv);
+		supervisor_free(m->sv);
+		m->sv = NULL;
+	}
+	if (m->self.notify_fd >= 0) {
+		close(m->self.notify_fd);
+		m->self.notify_fd = -1;
+	}
+	rapier_status_table_destroy(m->table);
+	m->table = NULL;
+	free((char *) m->config.pid_file);
+	free((char *) m->config.status_socket);
+	m->config.pid_file = m->config.status_socket = NULL;
+}
+
+/* Worker side. */
+
+int rapier_worker_ready(const rapier_worker_self_t *self)
+{
+	return rapier_notify_send(self->notify_fd, RAPIER_NOTIFY_READY);
+}
+
+int rapier_worker_recycle(const rapier_worker_self_t *self)
+{
+	return rapier_notify_send(self->notify_fd, RAPIER_NOTIFY_RECYCLE);
+}
