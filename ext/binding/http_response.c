@@ -34,6 +34,7 @@ typedef struct {
 	rapier_http_head_t head;
 	zend_string *content_type;     /* as set by the application, for gzip's decision */
 	bool debug;
+	bool done;                     /* the handler returned: conn may already serve the next request */
 	char storage[RESPONSE_INLINE_HEAD];
 	zend_object std;
 } response_t;
@@ -84,6 +85,10 @@ void rapier_http_response_new(zval *out, rapier_http_conn_t *conn, bool debug)
 
 static bool require_unsent(response_t *resp, const char *what)
 {
+	if (resp->done) {
+		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot %s: the response has already ended", what);
+		return false;
+	}
 	if (resp->conn->response_started || resp->conn->response_ended) {
 		zend_throw_exception_ex(rapier_ce_exception, 0,
 			"Cannot %s: the response headers have already been sent", what);
@@ -94,7 +99,7 @@ static bool require_unsent(response_t *resp, const char *what)
 
 static bool require_open(response_t *resp, const char *what)
 {
-	if (resp->conn->response_ended) {
+	if (resp->done || resp->conn->response_ended) {
 		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot %s: the response has already ended", what);
 		return false;
 	}
@@ -192,6 +197,7 @@ void rapier_http_response_handler_done(zend_object *obj, zend_object *exception)
 		/* The handler returned without ending the response: end it as it stands. */
 		finish(resp, "", 0);
 	}
+	resp->done = true;
 	rapier_http_conn_handler_done(conn, exception != NULL);
 }
 
@@ -214,8 +220,9 @@ ZEND_METHOD(Rapier_Http_Response, status)
 		Z_PARAM_STR(reason)
 	ZEND_PARSE_PARAMETERS_END();
 
-	if (status < 100 || status > 599) {
-		zend_argument_value_error(1, "must be between 100 and 599");
+	/* A 1xx is interim: sent as the final answer, the client would take the next response for this one. */
+	if (status < 200 || status > 599) {
+		zend_argument_value_error(1, "must be between 200 and 599");
 		RETURN_THROWS();
 	}
 	if (!require_unsent(resp, "set the status")) {
@@ -377,14 +384,16 @@ ZEND_METHOD(Rapier_Http_Response, json)
 		Z_PARAM_LONG(flags)
 	ZEND_PARSE_PARAMETERS_END();
 
-	if (status < 100 || status > 599) {
-		zend_argument_value_error(2, "must be between 100 and 599");
+	if (status < 200 || status > 599) {
+		zend_argument_value_error(2, "must be between 200 and 599");
 		RETURN_THROWS();
 	}
 	if (!require_unsent(resp, "send JSON")) {
 		RETURN_THROWS();
 	}
-	if (php_json_encode(&json, data, (int) (flags & ~PHP_JSON_THROW_ON_ERROR)) == FAILURE) {
+	/* As json_encode(): NAN and INF fail only through the error code, and partial output is the caller's choice. */
+	php_json_encode(&json, data, (int) (flags & ~PHP_JSON_THROW_ON_ERROR));
+	if (JSON_G(error_code) != PHP_JSON_ERROR_NONE && !(flags & PHP_JSON_PARTIAL_OUTPUT_ON_ERROR)) {
 		/* As json_encode() with JSON_THROW_ON_ERROR. */
 		zend_class_entry *ce = zend_lookup_class(json_exception_name());
 		smart_str_free(&json);
@@ -481,8 +490,10 @@ ZEND_METHOD(Rapier_Http_Response, redirect)
 
 ZEND_METHOD(Rapier_Http_Response, isWritable)
 {
+	response_t *resp = response_from(Z_OBJ_P(ZEND_THIS));
+
 	ZEND_PARSE_PARAMETERS_NONE();
-	RETURN_BOOL(rapier_http_conn_writable(response_from(Z_OBJ_P(ZEND_THIS))->conn));
+	RETURN_BOOL(!resp->done && rapier_http_conn_writable(resp->conn));
 }
 
 void rapier_http_response_class_minit(void)

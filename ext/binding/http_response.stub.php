@@ -9,7 +9,7 @@ namespace Rapier\Http {
         private function __construct() {}
 
         /**
-         * @throws \ValueError for a status outside 100..599 or a reason with control characters
+         * @throws \ValueError for a status outside 200..599 or a reason with control characters
          * @throws \Rapier\Exception once headers were sent
          */
         public function status(int $status, string $reason = ""): static {}

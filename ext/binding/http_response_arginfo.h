@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 4f75cefb7d4145180f4b17e42f4d4e00d40952b4 */
+ * Stub hash: 6c028698d60bc25e9c0fcfe8958aa25070bf0242 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Rapier_Http_Response___construct, 0, 0, 0)
 ZEND_END_ARG_INFO()

@@ -369,6 +369,7 @@ static void dispatch(rapier_http_conn_t *conn, void *data)
 	GC_ADDREF(Z_OBJ(args[1]));
 	co = rapier_coro_spawn_ex(&srv->handlers[EV_REQUEST], &srv->fcc[EV_REQUEST], args, 2, on_request_done,
 		Z_OBJ(args[1]));
+	conn->handler_co = co;
 	if (co == NULL) {
 		zend_clear_exception();
 		rapier_http_response_handler_done(Z_OBJ(args[1]), NULL);
@@ -411,12 +412,23 @@ static void on_drained(rapier_http_server_t *http, void *data)
 	}
 }
 
+/* Cancels the running request handlers (their waits throw) and closes every connection. */
+static void abort_requests(server_t *srv)
+{
+	for (rapier_http_conn_t *conn = srv->http.conns; conn; conn = conn->next) {
+		if (conn->handler_co) {
+			rapier_coro_cancel(conn->handler_co);
+		}
+	}
+	rapier_http_server_abort(&srv->http);
+}
+
 static void on_shutdown_timeout(rapier_timer_t *timer)
 {
 	server_t *srv = timer->data;
 
-	/* Handlers still running past shutdown_timeout lose their clients. */
-	rapier_http_server_abort(&srv->http);
+	/* Handlers still running past shutdown_timeout are canceled and lose their clients. */
+	abort_requests(srv);
 }
 
 static void begin_stop(server_t *srv)
@@ -436,7 +448,7 @@ static void on_signal(rapier_io_t *io, uint32_t events)
 
 	while (read(srv->signal_fd, &info, sizeof(info)) == sizeof(info)) {
 		if (info.ssi_signo == SIGQUIT) {
-			rapier_http_server_abort(&srv->http);
+			abort_requests(srv);
 		}
 		begin_stop(srv);
 	}
@@ -615,7 +627,11 @@ ZEND_METHOD(Rapier_Http_Server, start)
 		}
 		srv->static_root_open = true;
 	}
-	fd = rapier_http_listen(ZSTR_VAL(srv->host), (int) srv->port, srv->cfg.backlog);
+	/* With SO_REUSEPORT a second server would share a taken port silently: check without it first. */
+	fd = srv->port ? rapier_http_check_port(ZSTR_VAL(srv->host), (int) srv->port) : 0;
+	if (fd == 0) {
+		fd = rapier_http_listen(ZSTR_VAL(srv->host), (int) srv->port, srv->cfg.backlog);
+	}
 	if (fd < 0) {
 		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot listen on %s:" ZEND_LONG_FMT ": %s",
 			ZSTR_VAL(srv->host), srv->port, strerror(-fd));

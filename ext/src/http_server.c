@@ -85,7 +85,7 @@ void rapier_http_config_default(rapier_http_config_t *cfg)
 
 /* Listener */
 
-int rapier_http_listen(const char *host, int port, int backlog)
+static int listen_on(const char *host, int port, int backlog, bool reuseport)
 {
 	struct addrinfo hints, *res = NULL, *ai;
 	char service[16];
@@ -106,8 +106,10 @@ int rapier_http_listen(const char *host, int port, int backlog)
 			continue;
 		}
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		/* Every worker binds its own listener; the kernel spreads connections. */
-		setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one));
+		if (reuseport) {
+			/* Every worker binds its own listener; the kernel spreads connections. */
+			setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one));
+		}
 		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, backlog) == 0) {
 			break;
 		}
@@ -117,6 +119,22 @@ int rapier_http_listen(const char *host, int port, int backlog)
 	}
 	freeaddrinfo(res);
 	return fd >= 0 ? fd : err;
+}
+
+int rapier_http_listen(const char *host, int port, int backlog)
+{
+	return listen_on(host, port, backlog, true);
+}
+
+int rapier_http_check_port(const char *host, int port)
+{
+	int fd = listen_on(host, port, 1, false);
+
+	if (fd < 0) {
+		return fd;
+	}
+	close(fd);
+	return 0;
 }
 
 static void listener_pause(rapier_http_server_t *server, bool pause)
@@ -882,6 +900,7 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 {
 	rapier_http_server_t *server = conn->server;
 
+	conn->handler_co = NULL;
 	server->stats.handling--;
 	if (server->cfg.max_requests && server->stats.requests >= server->cfg.max_requests && !server->draining) {
 		/* Recycling: stop accepting; the worker exits once drained and the master replaces it. */
@@ -920,7 +939,8 @@ void rapier_http_server_drain(rapier_http_server_t *server, rapier_http_drained_
 	}
 	for (conn = server->conns; conn; conn = next) {
 		next = conn->next;
-		if (conn->state == RAPIER_HTTP_CONN_READING && conn->idle) {
+		/* Idle, or already answered with an error and only lingering: nothing left to finish. */
+		if (conn->state == RAPIER_HTTP_CONN_READING && (conn->idle || conn->lingering)) {
 			conn_close(conn);
 		}
 	}
@@ -994,10 +1014,19 @@ static bool serve_static(rapier_http_conn_t *conn)
 	rapier_http_head_t head;
 	rapier_http_finish_t fin;
 	struct iovec iov[2];
+	int rc;
 
 	if ((req->method != HTTP_GET && req->method != HTTP_HEAD) || req->path_len >= sizeof(path)
-			|| rapier_http_decode_path(req->path, req->path_len, path, &path_len) != 0
-			|| rapier_static_resolve(server->cfg.static_root, path, path_len, &file) != 0) {
+			|| rapier_http_decode_path(req->path, req->path_len, path, &path_len) != 0) {
+		return false;
+	}
+	rc = rapier_static_resolve(server->cfg.static_root, path, path_len, &file);
+	if (rc == -EINVAL) {
+		/* ".." above the root is an attack, not a route: the application never sees it. */
+		conn_answer_error(conn, 400, "the path leaves the document root");
+		return true;
+	}
+	if (rc != 0) {
 		return false;
 	}
 	static_request(req, &sr);

@@ -59,6 +59,7 @@ struct rapier_http_conn_s {
 	rapier_timer_t timer;
 	rapier_http_conn_state_t state;
 	uint32_t refcount;             /* the server while open, plus each PHP object holding it */
+	rapier_coro_t *handler_co;     /* the coroutine running the request handler, or NULL */
 
 	char *rbuf;                    /* bytes read and not yet parsed */
 	size_t rlen, rpos, rcap;
@@ -125,6 +126,14 @@ struct rapier_http_server_s {
  * and the kernel balances connections). Returns the fd or -errno.
  */
 int rapier_http_listen(const char *host, int port, int backlog);
+
+/*
+ * Whether a new server may take host:port: binds and listens without
+ * SO_REUSEPORT, which fails with EADDRINUSE while anything listens there,
+ * including another server whose listeners set SO_REUSEPORT (which would
+ * otherwise share the port silently). Returns 0 or -errno.
+ */
+int rapier_http_check_port(const char *host, int port);
 
 /* Starts serving listen_fd on loop. The server owns listen_fd from now on. */
 void rapier_http_server_init(rapier_http_server_t *server, const rapier_http_config_t *cfg, rapier_loop_t *loop,

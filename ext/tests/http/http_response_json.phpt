@@ -1,0 +1,43 @@
+--TEST--
+HTTP: Response::json() encodes with flags and status; an unencodable value throws JsonException before anything is sent
+--EXTENSIONS--
+rapier
+--FILE--
+<?php
+require __DIR__ . '/server.inc';
+$srv = http_server_start('function ($req, $res) {
+    switch ($req->path) {
+        case "/flags":
+            $res->json(["url" => "a/b", "u" => "é"], 201, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
+            break;
+        case "/type":
+            $res->header("Content-Type", "application/problem+json");
+            $res->json(["title" => "nope"], 422);
+            break;
+        case "/nan":
+        case "/utf8":
+            try {
+                $res->json(["x" => $req->path === "/nan" ? NAN : "\xff"]);
+            } catch (JsonException $e) {
+                $res->status(500)->end(get_class($e) . " " . $e->getCode());
+            }
+            break;
+        case "/partial":
+            $res->json(["x" => INF, "y" => "\xff", "z" => 1], 200, JSON_PARTIAL_OUTPUT_ON_ERROR);
+            break;
+    }
+}');
+/* As json_encode(): NAN and invalid UTF-8 are errors unless JSON_PARTIAL_OUTPUT_ON_ERROR is given. */
+foreach (['/flags', '/type', '/nan', '/utf8', '/partial'] as $p) {
+    $r = http_get($srv->port, $p);
+    echo $r['status'], ' ', $r['headers']['content-type'][0] ?? '(no type)', ' ', $r['body'], "\n";
+}
+http_report_stop($srv);
+?>
+--EXPECT--
+201 application/json {"url":"a/b","u":"é"}
+422 application/problem+json {"title":"nope"}
+500 (no type) JsonException 7
+500 (no type) JsonException 5
+200 application/json {"x":0,"y":null,"z":1}
+exit: 0

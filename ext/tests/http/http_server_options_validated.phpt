@@ -1,0 +1,62 @@
+--TEST--
+HTTP: Server validates its options, events and state (ValueError for bad values, Rapier\Exception for wrong state)
+--EXTENSIONS--
+rapier
+--FILE--
+<?php
+$try = function (callable $fn) {
+    try {
+        $fn();
+        echo "no error\n";
+    } catch (Throwable $e) {
+        echo get_class($e), ': ', $e->getMessage(), "\n";
+    }
+};
+foreach ([['nope' => 1], [5 => 1], ['workers' => -1], ['workers' => '2'], ['read_timeout' => 0], ['read_timeout' => NAN],
+    ['keepalive_timeout' => 0.25], ['gzip' => 1], ['gzip_level' => 10], ['document_root' => ''], ['max_header_size' => 100],
+    ['max_header_count' => 0], ['max_body_size' => -1], ['concurrency' => 1], ['server_name' => 'rapier-test']] as $o) {
+    echo key($o), ' => ', var_export(current($o), true), ': ';
+    $try(fn() => new Rapier\Http\Server('127.0.0.1', 8080, $o));
+}
+$try(fn() => new Rapier\Http\Server('127.0.0.1', 65536));
+$s = new Rapier\Http\Server('127.0.0.1', 8080, ['workers' => 0]);
+$try(fn() => $s->on('connect', fn() => null));
+$try(fn() => $s->start());
+var_dump($s->workerId());
+$taken = stream_socket_server('tcp://127.0.0.1:0');
+$port = (int) substr(strrchr(stream_socket_get_name($taken, false), ':'), 1);
+$s = new Rapier\Http\Server('127.0.0.1', $port, ['workers' => 0]);
+$s->on('request', fn($req, $res) => null);
+$try(fn() => $s->start());
+$s = new Rapier\Http\Server('127.0.0.1', 0, ['workers' => 0, 'document_root' => '/nonexistent/dir']);
+$s->on('request', fn($req, $res) => null);
+$try(fn() => $s->start());
+$try(fn() => Rapier\run(function () {
+    $s = new Rapier\Http\Server('127.0.0.1', 0, ['workers' => 0]);
+    $s->on('request', fn($req, $res) => null);
+    $s->start();
+}));
+?>
+--EXPECTF--
+nope => 1: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) contains an unknown option "nope" (see docs/http-server.md)
+5 => 1: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) contains an unknown option "(integer key)" (see docs/http-server.md)
+workers => -1: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "workers" must be an integer between 0 and 1024
+workers => '2': ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "workers" must be an integer between 0 and 1024
+read_timeout => 0: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "read_timeout" must be a number of seconds greater than 0
+read_timeout => NAN: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "read_timeout" must be a number of seconds greater than 0
+keepalive_timeout => 0.25: no error
+gzip => 1: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "gzip" must be a bool
+gzip_level => 10: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "gzip_level" must be an integer between 1 and 9
+document_root => '': ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "document_root" must be a non-empty string
+max_header_size => 100: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "max_header_size" must be an integer between 256 and 1048576
+max_header_count => 0: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "max_header_count" must be an integer between 1 and 10000
+max_body_size => -1: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "max_body_size" must be an integer between 0 and %d
+concurrency => 1: no error
+server_name => 'rapier-test': no error
+ValueError: Rapier\Http\Server::__construct(): Argument #2 ($port) must be between 0 and 65535
+ValueError: Rapier\Http\Server::on(): Argument #1 ($event) must be one of "request", "workerStart", "workerStop" or "task"
+Rapier\Exception: Cannot start the server without a request handler: call $server->on('request', fn) first
+int(-1)
+Rapier\Exception: Cannot listen on 127.0.0.1:%d: Address already in use
+Rapier\Exception: Cannot serve document_root /nonexistent/dir: No such file or directory
+Rapier\Exception: Cannot start the server inside Rapier\run()
