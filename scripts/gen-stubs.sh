@@ -15,7 +15,11 @@ ln -s /usr/share/php "$work/PHP-Parser-4.15.1/lib"
 mapfile -t stubs < <(cd "$root" && find ext -name '*.stub.php' | sort)
 if [ "${1:-}" = "--check" ]; then
 	cp -r "$root/ext" "$work/ext"
-	(cd "$work" && php gen_stub.php -f "${stubs[@]}" >/dev/null)
+	# gen_stub.php reports a bad stub on stdout: show it when it fails.
+	if ! (cd "$work" && php gen_stub.php -f "${stubs[@]}" >"$work/gen_stub.log"); then
+		cat "$work/gen_stub.log" >&2
+		exit 1
+	fi
 	status=0
 	for stub in "${stubs[@]}"; do
 		arginfo="${stub%.stub.php}_arginfo.h"

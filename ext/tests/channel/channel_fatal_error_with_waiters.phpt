@@ -2,6 +2,8 @@
 Channel: a fatal error while coroutines wait on a channel leaves it usable in shutdown functions
 --EXTENSIONS--
 rapier
+--XLEAK--
+A fatal error leaves the objects of suspended fibers unfreed, as it does with plain Fibers in stock PHP.
 --FILE--
 <?php
 $ch = new Rapier\Channel(1);

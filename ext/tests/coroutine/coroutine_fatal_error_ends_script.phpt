@@ -2,6 +2,8 @@
 A fatal error inside a coroutine ends the script like stock PHP, without a crash
 --EXTENSIONS--
 rapier
+--XLEAK--
+A fatal error leaves the objects of suspended fibers unfreed, as it does with plain Fibers in stock PHP.
 --FILE--
 <?php
 register_shutdown_function(fn() => print("shutdown ran\n"));

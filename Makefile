@@ -1,0 +1,79 @@
+# Rapier: setup, build and tests on Debian 12.
+#
+#   make serve   install missing packages, build, serve the demo app on :8080
+#   make test    install missing packages, build, run every test stage
+#   make build   build ext/modules/rapier.so (phpize and configure only when needed)
+#   make stubs | unit | phpt | valgrind | phpunit   one test stage
+#   make bench   the coroutine micro-benchmark
+#
+# The extension builds in place in ext/ with phpize; PHP's generated
+# Makefile tracks header dependencies, so a second build is a no-op.
+# Sanitizer builds (make asan, later) configure a separate copy under build/
+# so they never clobber the regular module.
+
+SHELL := /bin/bash
+PHP ?= php
+JOBS ?= 2
+CONFIGURE_FLAGS ?=
+EXT_SO := ext/modules/rapier.so
+PHP_EXT := $(PHP) -d extension=$(CURDIR)/$(EXT_SO)
+
+# Top-level steps run in order (deps before build before tests) even under
+# make -j; the compile itself runs with -j$(JOBS) inside ext/.
+.NOTPARALLEL:
+
+.PHONY: all deps build serve examples test stubs unit phpt valgrind phpunit bench clean distclean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+# phpize writes configure and the build scaffolding beside config.m4. Its
+# autoconf chatter (obsolete-macro warnings from PHP's own m4) is shown only
+# when it fails.
+ext/configure: ext/config.m4
+	@echo "phpize (ext/)"
+	@cd ext && { out=$$(phpize 2>&1) || { echo "$$out" >&2; exit 1; }; }
+
+ext/Makefile: ext/configure
+	@echo "configure $(CONFIGURE_FLAGS) (ext/)"
+	@cd ext && { out=$$(./configure $(CONFIGURE_FLAGS) 2>&1) || { echo "$$out" >&2; exit 1; }; }
+
+# A module with an undefined symbol links fine and only fails when loaded.
+build: ext/Makefile
+	@$(MAKE) --no-print-directory -C ext -j$(JOBS) >/dev/null
+	@$(PHP_EXT) -r 'exit(extension_loaded("rapier") ? 0 : 1);' \
+		|| { echo "$(EXT_SO) does not load" >&2; exit 1; }
+
+# The demo app (examples/demo): a JSON API over SQLite on http://127.0.0.1:8080/.
+PORT ?= 8080
+serve: deps build
+	@RAPIER_DEMO_PORT=$(PORT) $(PHP_EXT) examples/demo/server.php
+
+# The coroutine demos, one after another.
+examples: build
+	@for demo in examples/*.php; do \
+		echo "== $$demo"; \
+		$(PHP_EXT) $$demo || exit 1; \
+	done
+
+test: deps build
+	@scripts/test.sh
+
+stubs unit:
+	@scripts/test.sh $@
+
+phpt valgrind phpunit: build
+	@scripts/test.sh $@
+
+bench: build
+	$(PHP_EXT) bench/coroutine.php
+
+clean:
+	@if [ -f ext/Makefile ]; then $(MAKE) --no-print-directory -C ext clean >/dev/null; fi
+	@if [ -f ext/tests/unit/Makefile ]; then $(MAKE) --no-print-directory -C ext/tests/unit clean >/dev/null; fi
+
+distclean:
+	@if [ -f ext/Makefile ]; then cd ext && phpize --clean >/dev/null; fi
+	rm -rf .run build

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Rapier needs to build, test and serve.
+# Only missing packages are installed, and apt-get update runs at most once,
+# so a machine that already has everything never touches the network.
+set -euo pipefail
+
+packages=(
+	php8.2-cli php8.2-dev php8.2-mysql php8.2-sqlite3 php8.2-redis
+	php8.2-mbstring php8.2-xml php8.2-curl phpunit php-parser
+	node-llhttp mariadb-server redis-server redis-tools
+	build-essential autoconf pkg-config libssl-dev zlib1g-dev valgrind
+)
+
+missing=()
+for pkg in "${packages[@]}"; do
+	status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
+	if [ "$status" != "install ok installed" ]; then
+		missing+=("$pkg")
+	fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+	exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: missing packages: ${missing[*]}" >&2
+	echo "install-deps: run as root (or install them yourself)" >&2
+	exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+# Package scripts must not start the system MariaDB/Redis services: the
+# tests run their own throwaway instances on free loopback ports.
+policy=/usr/sbin/policy-rc.d
+created_policy=0
+if [ ! -e "$policy" ]; then
+	printf '#!/bin/sh\nexit 101\n' > "$policy"
+	chmod 755 "$policy"
+	created_policy=1
+fi
+cleanup() {
+	if [ "$created_policy" = 1 ]; then
+		rm -f "$policy"
+	fi
+}
+trap cleanup EXIT
+
+apt-get update -q </dev/null
+apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null

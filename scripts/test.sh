@@ -1,0 +1,240 @@
+#!/usr/bin/env bash
+# Rapier's test run, in stages:
+#   stubs     scripts/gen-stubs.sh --check (arginfo matches the stubs)
+#   unit      the engine's C unit tests in ext/tests/unit (ASan, no PHP)
+#   phpt      ext/tests with php-src's run-tests.php
+#   valgrind  the same phpt suite under valgrind memcheck
+#   phpunit   tests/ against throwaway MariaDB and Redis on loopback
+# Every selected stage runs even when an earlier one failed. The last line
+# printed is "N passed, N failed" (CI reads it); the exit status is non-zero
+# when anything failed.
+#
+# Usage: scripts/test.sh [stubs|unit|phpt|valgrind|phpunit]...   (default: all)
+# Expects ext/modules/rapier.so to be built (make test does that first).
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+ext_so=$root/ext/modules/rapier.so
+php_bin=$(command -v php)
+run_tests=$(php-config --extension-dir)/build/run-tests.php
+phpunit_bin=$(command -v phpunit)
+jobs=${RAPIER_TEST_JOBS:-2}
+
+# run-tests.php's -m runs valgrind with -q and only the default leak summary,
+# which -q hides: a leaking test would pass. A full leak check makes every
+# leak an error in the log, and any byte in the log marks the test LEAK.
+export VALGRIND_OPTS="--leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible"
+
+total_passed=0
+total_failed=0
+total_skipped=0
+
+# Long runners run in a process group of their own, in the background, so
+# that SIGINT/SIGTERM reach this script's trap at once (bash defers traps
+# while a foreground command runs); the trap stops that group, and the EXIT
+# trap then stops the services and removes the scratch directory.
+child=
+run_child() {
+	local status
+	setsid "$@" &
+	child=$!
+	wait "$child"
+	status=$?
+	child=
+	return $status
+}
+
+on_signal() {
+	if [ -n "$child" ]; then
+		kill -TERM -- "-$child" 2>/dev/null
+		wait "$child" 2>/dev/null
+	fi
+	exit "$1"
+}
+
+# Adds a stage's counts ("passed failed skipped" from the given command);
+# a runner that failed without reporting a failing test (a crash, a bad
+# option, no report) counts as one failure.
+tally() {
+	local stage=$1 status=$2 passed=0 failed=0 skipped=0 counts
+	shift 2
+	if counts=$("$@"); then
+		read -r passed failed skipped <<<"$counts"
+	else
+		echo "  FAILED: $stage left no readable report"
+		failed=1
+	fi
+	if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
+		echo "  FAILED: $stage runner exited with status $status"
+		failed=1
+	fi
+	echo "== $stage: $passed passed, $failed failed, $skipped skipped"
+	total_passed=$((total_passed + passed))
+	total_failed=$((total_failed + failed))
+	total_skipped=$((total_skipped + skipped))
+}
+
+# run-tests.php -W writes "RESULT<tab>test" per test. Counted as passed:
+# PASSED; XFAILED (an --XFAIL-- section: a known bug); XLEAKED under valgrind
+# (an --XLEAK-- section: a leak PHP itself has, e.g. after a fatal error); and
+# WARNED for a test with an --XLEAK-- section that did not leak. Without
+# valgrind, run-tests.php also reports an --XLEAK-- test whose output is wrong
+# as XLEAKED, so there it is a failure. Everything else (FAILED, BORKED,
+# LEAKED, other WARNED) is a failure.
+phpt_counts() {
+	local stage=$1 dir=$2 result test
+	local -i passed=0 failed=0 skipped=0 total
+	[ -f "$dir/results" ] || return 1
+	while IFS=$'\t' read -r result test; do
+		case $result:$stage in
+		PASSED:*|XFAILED:*|XLEAKED:valgrind) passed+=1 ;;
+		SKIPPED:*) skipped+=1 ;;
+		WARNED:*)
+			if grep -q '^--XLEAK--' "$test"; then
+				passed+=1
+			else
+				failed+=1
+				echo "  FAILED: ${test#"$dir/"} ($result)" >&2
+			fi
+			;;
+		*)
+			failed+=1
+			echo "  FAILED: ${test#"$dir/"} ($result)" >&2
+			;;
+		esac
+	done <"$dir/results"
+	# run-tests.php stops early on some internal errors; a test that never
+	# reported a result did not pass.
+	total=$(find "$dir/tests" -name '*.phpt' | wc -l)
+	if [ $((passed + failed + skipped)) -lt "$total" ]; then
+		echo "  FAILED: $((total - passed - failed - skipped)) of $total tests reported no result" >&2
+		failed+=$((total - passed - failed - skipped))
+	fi
+	echo "$passed $failed $skipped"
+}
+
+# A module that is missing or fails to load (an undefined symbol) would make
+# run-tests.php skip every test instead of failing it.
+module_loads() {
+	"$php_bin" -d extension="$ext_so" -r 'exit(extension_loaded("rapier") ? 0 : 1);'
+}
+
+stage_stubs() {
+	echo "== stubs: scripts/gen-stubs.sh --check"
+	if "$root/scripts/gen-stubs.sh" --check; then
+		total_passed=$((total_passed + 1))
+		echo "== stubs: 1 passed, 0 failed"
+	else
+		total_failed=$((total_failed + 1))
+		echo "== stubs: 0 passed, 1 failed"
+	fi
+}
+
+# ext/tests/unit's Makefile builds each NAME_test.c and ends its run with
+# "unit: N passed, N failed" (one per test binary).
+unit_counts() {
+	sed -n 's/^unit: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2 0/p' "$1" | grep .
+}
+
+stage_unit() {
+	local status
+	echo "== unit: ext/tests/unit"
+	make -s --no-print-directory -C "$root/ext/tests/unit" run </dev/null 2>&1 | tee "$work/unit.log"
+	status=${PIPESTATUS[0]}
+	tally unit "$status" unit_counts "$work/unit.log"
+}
+
+# The suite runs from a private copy of ext/tests: run-tests.php writes and
+# deletes files beside each test (.out, .diff, .mem...), and a second run on
+# the same directory (another checkout's build, the other stage) would
+# delete them under this one. --show-diff and --show-mem put what a failure
+# left behind in the log instead.
+run_phpt() {
+	local stage=$1 status color=--no-color dir=$work/$stage
+	shift
+	[ -t 1 ] && color=--color
+	mkdir -p "$dir"
+	cp -r "$root/ext/tests" "$dir/"
+	echo "== $stage: run-tests.php $* ext/tests"
+	TEST_PHP_EXECUTABLE=$php_bin run_child "$php_bin" "$run_tests" -q --no-progress $color \
+		--show-diff --show-slow 2000 -j"$jobs" -W "$dir/results" "$@" \
+		-d extension="$ext_so" "$dir/tests" </dev/null
+	status=$?
+	tally "$stage" $status phpt_counts "$stage" "$dir"
+}
+
+stage_phpunit() {
+	local status
+	echo "== phpunit: tests/"
+	# PHPUnit resolves the paths in its configuration against the file's directory.
+	run_child "$php_bin" -d extension="$ext_so" "$phpunit_bin" \
+		-c "$root/phpunit.xml.dist" --log-junit "$work/phpunit.xml" </dev/null
+	status=$?
+	tally phpunit $status "$php_bin" "$root/scripts/junit-summary.php" "$work/phpunit.xml"
+}
+
+start_services() {
+	if ! "$root/scripts/services.sh" start "$services"; then
+		total_failed=$((total_failed + 1))
+		echo "  FAILED: MariaDB/Redis did not start"
+		return 1
+	fi
+	# shellcheck source=/dev/null
+	. "$services/env"
+	export RAPIER_TEST_EXTENSION=$ext_so
+}
+
+# The whole run is one function, so bash has parsed all of it before it
+# starts: editing this file during a run cannot change the running script.
+main() {
+	stages=("$@")
+	[ ${#stages[@]} -gt 0 ] || stages=(stubs unit phpt valgrind phpunit)
+
+	work=$(mktemp -d -t rapier-test.XXXXXX)
+	services=$work/services
+	cleanup() {
+		"$root/scripts/services.sh" stop "$services"
+		rm -rf "$work"
+	}
+	trap cleanup EXIT
+	trap 'on_signal 130' INT
+	trap 'on_signal 143' TERM
+
+	for stage in "${stages[@]}"; do
+		case $stage in
+		stubs|unit|phpt|valgrind|phpunit) ;;
+		*)
+			echo "test: unknown stage '$stage'" >&2
+			exit 2
+			;;
+		esac
+	done
+
+	ready=unknown
+	for stage in "${stages[@]}"; do
+		if [ "$stage" != stubs ] && [ "$stage" != unit ] && [ $ready = unknown ]; then
+			ready=yes
+			if ! module_loads; then
+				echo "  FAILED: $ext_so does not load (make build)"
+				total_failed=$((total_failed + 1))
+				ready=no
+			elif ! start_services; then
+				ready=no
+			fi
+		fi
+		case $stage in
+		stubs) stage_stubs ;;
+		unit) stage_unit ;;
+		phpt) [ $ready = yes ] && run_phpt phpt ;;
+		valgrind) [ $ready = yes ] && run_phpt valgrind -m --show-mem ;;
+		phpunit) [ $ready = yes ] && stage_phpunit ;;
+		esac
+	done
+
+	[ $total_skipped -eq 0 ] || echo "($total_skipped skipped)"
+	echo "$total_passed passed, $total_failed failed"
+	[ $total_failed -eq 0 ]
+}
+
+main "$@"
+exit
