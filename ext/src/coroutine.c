@@ -34,10 +34,14 @@
 
 /*
  * Idle fibers kept for reuse. Each holds a touched C stack (about 11 KiB of
- * RSS) and a 16 KiB VM stack counted by memory_limit: 256 cover the bursts
- * of a busy worker and cost under 7 MiB when the burst is over.
+ * RSS) and a 16 KiB VM stack counted by memory_limit. A busy worker keeps
+ * as many as its bursts need, up to the cap; once a burst is over, a
+ * once-a-second trim frees half of those that stayed idle the whole second,
+ * down to the floor, so memory returns to an idle worker's size.
  */
-#define RAPIER_CORO_POOL_MAX 256
+#define RAPIER_CORO_POOL_MAX 4096
+#define RAPIER_CORO_POOL_FLOOR 64
+#define RAPIER_CORO_POOL_TRIM_NS 1000000000
 
 /*
  * Coroutines resumed per scheduler pass before the loop is polled again, so
@@ -57,6 +61,8 @@ typedef struct {
 	rapier_coro_t *ready_tail;
 	rapier_coro_t *pool;             /* finished records whose fiber idles */
 	uint32_t pool_size;
+	uint32_t pool_low_water;         /* fewest idle since the last trim */
+	rapier_timer_t pool_trim;
 	zval main_result;
 	zend_object *main_exception;
 	bool main_done;
@@ -329,7 +335,9 @@ rapier_coro_t *rapier_coro_spawn_ex(zval *callable, zend_fcall_info_cache *fcc, 
 	}
 	if (co) {
 		sched.pool = co->next;
-		sched.pool_size--;
+		if (--sched.pool_size < sched.pool_low_water) {
+			sched.pool_low_water = sched.pool_size;
+		}
 		co->pooled = false;
 	} else {
 		co = record_new();
@@ -575,6 +583,21 @@ static void run_ready(void)
 	}
 }
 
+static void trim_pool(rapier_timer_t *timer)
+{
+	uint32_t idle = sched.pool_low_water > RAPIER_CORO_POOL_FLOOR ? sched.pool_low_water - RAPIER_CORO_POOL_FLOOR : 0;
+
+	for (uint32_t n = (idle + 1) / 2; n > 0 && sched.pool; n--) {
+		rapier_coro_t *co = sched.pool;
+		sched.pool = co->next;
+		sched.pool_size--;
+		co->pooled = false;
+		co->state = RAPIER_CORO_DONE;
+		record_free(co);
+	}
+	sched.pool_low_water = sched.pool_size;
+}
+
 static void drain_pool(void)
 {
 	rapier_coro_t *co;
@@ -698,6 +721,11 @@ static void sched_start(void)
 	sched.ready_head = sched.ready_tail = NULL;
 	sched.pool = NULL;
 	sched.pool_size = 0;
+	sched.pool_low_water = 0;
+	rapier_timer_init(&sched.pool_trim, trim_pool, NULL);
+	/* The trim must not keep a finished run alive. */
+	sched.pool_trim.unref = true;
+	rapier_timer_start(&sched.loop, &sched.pool_trim, RAPIER_CORO_POOL_TRIM_NS, RAPIER_CORO_POOL_TRIM_NS);
 	ZVAL_UNDEF(&sched.main_result);
 	sched.main_exception = NULL;
 	sched.main_done = false;
