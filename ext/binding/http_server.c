@@ -45,6 +45,10 @@ struct server_s {
 	zend_string *document_root;
 	zend_string *server_name;
 	zend_string *pid_file;
+	zend_string *access_log_path;
+	int access_log_format;          /* rapier_access_log_format_t, -1 when invalid */
+	rapier_access_log_t access_log;
+	bool access_log_open;
 	rapier_master_t master;
 	bool in_child;                  /* this process is a worker forked by the master */
 	rapier_static_root_t static_root;
@@ -110,6 +114,9 @@ static void server_free(zend_object *obj)
 	if (srv->pid_file) {
 		zend_string_release(srv->pid_file);
 	}
+	if (srv->access_log_path) {
+		zend_string_release(srv->access_log_path);
+	}
 	if (srv->static_root_open) {
 		rapier_static_root_close(&srv->static_root);
 	}
@@ -159,6 +166,8 @@ static const option_t options[] = {
 	{ "debug", OPT_BOOL, 0, 0 },
 	{ "server_name", OPT_STRING, 0, 0 },
 	{ "pid_file", OPT_STRING, 0, 0 },
+	{ "access_log", OPT_STRING, 0, 0 },
+	{ "access_log_format", OPT_STRING, 0, 0 },
 };
 
 static const option_t *find_option(zend_string *name)
@@ -233,6 +242,11 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 	else if (!strcmp(n, "debug")) srv->debug = l != 0;
 	else if (!strcmp(n, "document_root")) srv->document_root = zend_string_copy(Z_STR_P(value));
 	else if (!strcmp(n, "pid_file")) srv->pid_file = zend_string_copy(Z_STR_P(value));
+	else if (!strcmp(n, "access_log")) srv->access_log_path = zend_string_copy(Z_STR_P(value));
+	else if (!strcmp(n, "access_log_format")) {
+		srv->access_log_format = zend_string_equals_literal(Z_STR_P(value), "json") ? RAPIER_ACCESS_LOG_JSON
+			: zend_string_equals_literal(Z_STR_P(value), "common") ? RAPIER_ACCESS_LOG_COMMON : -1;
+	}
 	else if (!strcmp(n, "server_name")) {
 		if (srv->server_name) {
 			zend_string_release(srv->server_name);
@@ -262,6 +276,10 @@ static bool parse_options(server_t *srv, HashTable *opts)
 		}
 		apply_option(srv, opt, value, l, d);
 	} ZEND_HASH_FOREACH_END();
+	if (srv->access_log_format < 0) {
+		zend_argument_value_error(3, "option \"access_log_format\" must be \"common\" or \"json\"");
+		return false;
+	}
 	/* The URL is part of the head: it cannot be longer than the head may be. */
 	if (srv->cfg.limits.max_url_size > srv->cfg.limits.max_header_size) {
 		srv->cfg.limits.max_url_size = srv->cfg.limits.max_header_size;
@@ -502,6 +520,19 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 	if (srv->static_root_open) {
 		srv->cfg.static_root = &srv->static_root;
 	}
+	if (srv->access_log_path) {
+		int rc = rapier_access_log_open(&srv->access_log, ZSTR_VAL(srv->access_log_path),
+			(rapier_access_log_format_t) srv->access_log_format);
+		if (rc < 0) {
+			zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot open access_log %s: %s",
+				ZSTR_VAL(srv->access_log_path), strerror(-rc));
+			RETURN_THROWS();
+		}
+		srv->access_log_open = true;
+		rapier_access_log_attach(&srv->access_log, rapier_sched_loop());
+		srv->cfg.access_log = &srv->access_log;
+	}
+	srv->cfg.worker_id = (int) srv->worker_id;
 	rapier_http_server_init(&srv->http, &srv->cfg, rapier_sched_loop(), srv->listen_fd, dispatch, srv);
 	srv->listen_fd = -1;
 	srv->http_ready = true;
@@ -536,6 +567,11 @@ static void run_worker(server_t *srv)
 static void serve_worker(server_t *srv)
 {
 	run_worker(srv);
+	if (srv->access_log_open) {
+		rapier_access_log_close(&srv->access_log);
+		srv->access_log_open = false;
+		srv->cfg.access_log = NULL;
+	}
 	if (srv->http_ready) {
 		unwatch_signals(srv);
 		rapier_http_server_free(&srv->http);

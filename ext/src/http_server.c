@@ -69,6 +69,7 @@ static void conn_on_io(rapier_io_t *io, uint32_t events);
 static bool serve_static(rapier_http_conn_t *conn);
 static void pump_file(rapier_http_conn_t *conn);
 static void conn_next_request(rapier_http_conn_t *conn);
+static void log_access(rapier_http_conn_t *conn, int status, uint64_t bytes);
 
 void rapier_http_config_default(rapier_http_config_t *cfg)
 {
@@ -186,6 +187,7 @@ static void conn_open(rapier_http_server_t *server, int fd, struct sockaddr_stor
 	conn->refcount = 1;
 	conn->state = RAPIER_HTTP_CONN_READING;
 	conn->idle = true;
+	conn->request_start_ns = rapier_now_ns();
 	conn->file_fd = -1;
 	conn->peer = *peer;
 	conn->peer_len = peer_len;
@@ -427,8 +429,29 @@ static void conn_answer_error(rapier_http_conn_t *conn, int status, const char *
 		status, text ? text : "", body_len,
 		rapier_http_date_cache_line(&conn->server->date, (int64_t) time(NULL)), body_len, body);
 	conn->response_started = true;
+	log_access(conn, status, (uint64_t) body_len);
 	conn_set_timer(conn, RAPIER_HTTP_LINGER_NS);
 	loop_write(conn, buf, (size_t) len, true);
+}
+
+static void log_access(rapier_http_conn_t *conn, int status, uint64_t bytes)
+{
+	rapier_access_log_t *log = conn->server->cfg.access_log;
+	rapier_access_entry_t entry;
+	char addr[64];
+	int port;
+
+	if (log == NULL) {
+		return;
+	}
+	rapier_http_conn_peer(conn, addr, sizeof(addr), &port);
+	entry.remote = addr;
+	entry.status = status;
+	entry.bytes = bytes;
+	entry.duration_ns = (int64_t) (rapier_now_ns() - conn->request_start_ns);
+	entry.wall_time = (int64_t) time(NULL);
+	entry.worker_id = conn->server->cfg.worker_id;
+	rapier_access_log_write(log, rapier_http_conn_request(conn), &entry);
 }
 
 /* Reading and parsing */
@@ -521,6 +544,7 @@ static void conn_read(rapier_http_conn_t *conn)
 			if (conn->idle) {
 				/* First byte of the next request: the whole of it must arrive within read_timeout. */
 				conn->idle = false;
+				conn->request_start_ns = rapier_now_ns();
 				conn_set_timer(conn, conn->server->cfg.read_timeout_ns);
 			}
 			conn_process(conn, read_buffer, (size_t) n);
@@ -701,8 +725,9 @@ static rapier_gzip_decision_t gzip_decide(rapier_http_conn_t *conn, rapier_http_
 	return rapier_gzip_decide(&conn->server->cfg.gzip_config, &in);
 }
 
-static void response_finished(rapier_http_conn_t *conn, rapier_http_head_t *head)
+static void response_finished(rapier_http_conn_t *conn, rapier_http_head_t *head, uint64_t bytes)
 {
+	log_access(conn, head->status, head->body_allowed ? bytes : 0);
 	conn->response_ended = true;
 	conn->response_keep_alive = head->keep_alive;
 	conn->server->stats.requests++;
@@ -741,7 +766,7 @@ int rapier_http_conn_respond(rapier_http_conn_t *conn, rapier_http_head_t *head,
 		iovcnt = 3;
 	}
 	conn->response_started = true;
-	response_finished(conn, head);
+	response_finished(conn, head, body_len);
 	return write_all(conn, iov, iovcnt);
 }
 
@@ -756,6 +781,8 @@ static int send_stream_head(rapier_http_conn_t *conn, rapier_http_head_t *head)
 		return rc;
 	}
 	conn->response_started = true;
+	conn->response_status = head->status;
+	conn->response_bytes = 0;
 	conn->response_chunked = head->chunked;
 	conn->response_no_body = !head->body_allowed;
 	conn->response_keep_alive = head->keep_alive;
@@ -774,6 +801,7 @@ int rapier_http_conn_write(rapier_http_conn_t *conn, rapier_http_head_t *head, c
 	if (len == 0 || conn->response_no_body) {
 		return 0;
 	}
+	conn->response_bytes += len;
 	if (!conn->response_chunked) {
 		/* HTTP/1.0: the body ends when the connection closes. */
 		iov[0].iov_base = (void *) data;
@@ -795,6 +823,7 @@ int rapier_http_conn_end_stream(rapier_http_conn_t *conn)
 
 	conn->response_ended = true;
 	conn->server->stats.requests++;
+	log_access(conn, conn->response_status, conn->response_bytes);
 	if (!conn->response_chunked || conn->response_no_body) {
 		if (!conn->response_chunked && !conn->response_no_body) {
 			conn->response_keep_alive = false;
@@ -819,7 +848,7 @@ int rapier_http_conn_sendfile(rapier_http_conn_t *conn, rapier_http_head_t *head
 		return rc;
 	}
 	conn->response_started = true;
-	response_finished(conn, head);
+	response_finished(conn, head, length);
 	if ((rc = write_all(conn, iov, 2)) < 0 || !head->body_allowed) {
 		return rc;
 	}
@@ -859,6 +888,7 @@ static void conn_next_request(rapier_http_conn_t *conn)
 	conn->response_started = false;
 	if (conn->rlen > conn->rpos) {
 		conn->idle = false;
+		conn->request_start_ns = rapier_now_ns();
 		/* A pipelined request is already here. */
 		size_t len = conn->rlen - conn->rpos;
 		conn->rlen = conn->rpos = 0;
@@ -1049,6 +1079,7 @@ static bool serve_static(rapier_http_conn_t *conn)
 	conn->response_keep_alive = head.keep_alive;
 	conn->response_ended = true;
 	server->stats.requests++;
+	log_access(conn, plan.status, head.body_allowed ? plan.length : 0);
 	if (plan.length > 0 && head.body_allowed) {
 		conn->file_fd = file.fd;
 		conn->file_offset = plan.offset;

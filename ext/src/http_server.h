@@ -20,6 +20,7 @@
 #include "coroutine.h"
 #include "http_date.h"
 #include "http_gzip.h"
+#include "http_log.h"
 #include "http_parser.h"
 #include "http_response.h"
 #include "http_static.h"
@@ -41,6 +42,8 @@ typedef struct {
 	rapier_gzip_config_t gzip_config;
 	const char *server_name;       /* Server header value, or NULL for none */
 	rapier_static_root_t *static_root; /* document_root, or NULL */
+	rapier_access_log_t *access_log;   /* or NULL */
+	int worker_id;                     /* for the access log */
 } rapier_http_config_t;
 
 void rapier_http_config_default(rapier_http_config_t *cfg);
@@ -74,6 +77,9 @@ struct rapier_http_conn_s {
 	bool response_chunked;
 	bool response_keep_alive;
 	bool response_no_body;         /* HEAD, 204, 304 */
+	int response_status;
+	uint64_t response_bytes;       /* body bytes written */
+	uint64_t request_start_ns;     /* the request's first byte, for the access log */
 	rapier_gzip_t *gzip_stream;    /* streamed gzip body, or NULL */
 	rapier_coro_t *writer;         /* coroutine waiting for the socket to drain */
 	char *wbuf;                    /* bytes the loop must still write (error answers) */
