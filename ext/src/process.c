@@ -1,29 +1,26 @@
 /*
- * The master: forks and supervises request workers and task workers.
+ * The supervisor's policy: forks request workers and task workers, restarts
+ * them with a back-off, reloads them one generation at a time and stops
+ * them. master.c holds the run loop and the master's own resources; both
+ * files share the structures in process_internal.h.
  *
  * Model: a logical slot per configured worker (role, index) and a process
  * record per status-table entry. A slot has at most one "current" process,
  * the one kept alive, and during a reload one "candidate" of the next
- * generation; any number of others may be draining. The master's loop is a
- * rapier_loop_t watching a signalfd (SIGCHLD and the control signals), the
- * notify pipe (workers report "ready" and "recycle me" as 8-byte records)
- * and the status socket, plus timers for back-off and deadlines.
- *
- * fork() happens only at the top of rapier_master_run()'s loop, never inside
- * a callback: callbacks mark slots as needing a process, and the run loop
- * forks between polls. A child can then return RAPIER_MASTER_CHILD straight
- * away, with no half-dispatched event batch or caller frames of the master
- * on its stack (the rejected alternative was unwinding every callback).
+ * generation; any number of others may be draining. Everything here runs in
+ * callbacks of the master's loop: SIGCHLD and the control signals, "ready"
+ * and "recycle me" records from workers, and timers for back-off and
+ * deadlines. The callbacks never fork: they mark slots as needing a process,
+ * and master.c's run loop forks between polls (its design note says why).
  *
  * Rejected: waitpid(-1) (it would steal statuses of children the PHP script
- * made itself); a SIGCHLD handler with a self-pipe (signalfd is the same
- * thing without async-signal-safety rules); per-slot reload swaps (a
- * reload is all or nothing, so a broken deploy never half-replaces a pool).
+ * made itself); per-slot reload swaps (a reload is all or nothing, so a
+ * broken deploy never half-replaces a pool).
  */
 #ifndef _GNU_SOURCE
 # define _GNU_SOURCE
 #endif
-#include "process.h"
+#include "process_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -55,72 +52,17 @@
 /* The crash counter stops here; beyond it the back-off sits at its cap anyway. */
 #define MAX_FAILURES 32
 
-typedef struct slot_s slot_t;
-
-typedef struct {
-	pid_t pid;                 /* 0: record free */
-	slot_t *slot;
-	uint32_t generation;
-	rapier_proc_state_t state; /* STARTING, READY or DRAINING while pid != 0 */
-	bool candidate;            /* forked by a reload that has not committed */
-	bool retiring;             /* replaced; stopped once the slot's current is ready */
-	bool recycle_wanted;       /* asked for a recycle while a reload was running */
-	uint64_t started_ns;
-	rapier_timer_t deadline;   /* ready deadline while STARTING, SIGKILL deadline while DRAINING */
-	rapier_supervisor_t *sv;
-} proc_t;
-
-struct slot_s {
-	rapier_role_t role;
-	unsigned index;
-	proc_t *current;
-	proc_t *candidate;
-	bool need_current;         /* fork a current process at the next turn of the run loop */
-	bool need_candidate;
-	unsigned failures;         /* consecutive unexpected deaths: drives the back-off */
-	rapier_timer_t backoff;
-	rapier_supervisor_t *sv;
-};
-
-typedef struct {
-	bool active;
-	bool again;                /* another reload was asked for meanwhile */
-	uint32_t generation;
-	unsigned ready;
-	unsigned size;
-} reload_t;
-
-typedef enum { PHASE_IDLE, PHASE_RUNNING, PHASE_STOPPING, PHASE_DONE } phase_t;
-
-struct rapier_supervisor_s {
-	rapier_master_t *m;
-	rapier_master_config_t *cfg;
-	phase_t phase;
-	int result;
-	pid_t pid;
-	bool loop_open;
-	bool mask_blocked;
-	bool pid_file_written;
-	bool all_ready_logged;
-	rapier_loop_t loop;
-	sigset_t old_mask;
-	struct sigaction old_chld;
-	int signal_fd;
-	rapier_io_t signal_io;
-	int notify_rd, notify_wr;
-	rapier_io_t notify_io;
-	rapier_status_server_t *status;
-	uint32_t generation[RAPIER_ROLE_COUNT];      /* serving generation */
-	uint32_t max_generation[RAPIER_ROLE_COUNT];  /* newest ever started */
-	reload_t reload[RAPIER_ROLE_COUNT];
-	unsigned nslots, nprocs;
-	slot_t *slots;
-	proc_t *procs;
-};
-
 /* The master handles these through its signalfd; children get them back at default. */
 static const int handled_signals[] = { SIGCHLD, SIGTERM, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGHUP };
 #define HANDLED_COUNT (sizeof(handled_signals) / sizeof(handled_signals[0]))
+
+void rapier__process_signal_set(sigset_t *set)
+{
+	sigemptyset(set);
+	for (size_t i = 0; i < HANDLED_COUNT; i++) {
+		sigaddset(set, handled_signals[i]);
+	}
+}
 
 static void reload_begin(rapier_supervisor_t *sv, rapier_role_t role);
 static void on_backoff(rapier_timer_t *timer);
@@ -128,8 +70,7 @@ static void on_deadline(rapier_timer_t *timer);
 
 /* Logging. */
 
-static void __attribute__((format(printf, 3, 4))) say(rapier_supervisor_t *sv, rapier_log_level_t level,
-	const char *fmt, ...)
+void rapier__process_log(rapier_supervisor_t *sv, rapier_log_level_t level, const char *fmt, ...)
 {
 	char message[1024];
 	va_list ap;
@@ -143,14 +84,14 @@ static void __attribute__((format(printf, 3, 4))) say(rapier_supervisor_t *sv, r
 	sv->cfg->log(sv->cfg->log_data, level, message);
 }
 
-static const char *role_label(rapier_role_t role)
+const char *rapier__process_role_label(rapier_role_t role)
 {
 	return role == RAPIER_ROLE_TASK_WORKER ? "task worker" : "worker";
 }
 
 /* Formats "worker #0 (pid 123, generation 1)" for log lines. */
 #define PROC_FMT "%s #%u (pid %d, generation %u)"
-#define PROC_ARGS(p) role_label((p)->slot->role), (p)->slot->index, (int) (p)->pid, (p)->generation
+#define PROC_ARGS(p) rapier__process_role_label((p)->slot->role), (p)->slot->index, (int) (p)->pid, (p)->generation
 
 /* Configuration and lifetime. */
 
@@ -218,7 +159,7 @@ static void init_slots(rapier_supervisor_t *sv)
 	}
 }
 
-static void supervisor_free(rapier_supervisor_t *sv)
+void rapier__process_supervisor_free(rapier_supervisor_t *sv)
 {
 	free(sv->slots);
 	free(sv->procs);
@@ -264,16 +205,17 @@ int rapier_master_init(rapier_master_t *m, const rapier_master_config_t *config)
 
 /* Pid file: the files themselves are handled in status.c. */
 
-static int pid_file_check(rapier_supervisor_t *sv)
+int rapier__process_pid_file_check(rapier_supervisor_t *sv)
 {
 	pid_t owner = 0;
 	int rc = rapier_pidfile_check(sv->cfg->pid_file, sv->pid, &owner);
 
 	if (rc == -EEXIST) {
-		say(sv, RAPIER_LOG_ERROR, "pid file %s names running process %d: another server seems to be running "
-			"(stop it, or remove the file if it is not a server)", sv->cfg->pid_file, (int) owner);
+		rapier__process_log(sv, RAPIER_LOG_ERROR, "pid file %s names running process %d: another server seems to "
+			"be running (stop it, or remove the file if it is not a server)", sv->cfg->pid_file, (int) owner);
 	} else if (owner > 0) {
-		say(sv, RAPIER_LOG_NOTICE, "replacing stale pid file %s (process %d is gone)", sv->cfg->pid_file, (int) owner);
+		rapier__process_log(sv, RAPIER_LOG_NOTICE, "replacing stale pid file %s (process %d is gone)",
+			sv->cfg->pid_file, (int) owner);
 	}
 	return rc;
 }
@@ -321,7 +263,7 @@ static void check_done(rapier_supervisor_t *sv)
 /* SIGTERM, then SIGKILL if it has not exited within shutdown_timeout. */
 static void stop_proc(rapier_supervisor_t *sv, proc_t *p)
 {
-	say(sv, RAPIER_LOG_INFO, "stopping " PROC_FMT, PROC_ARGS(p));
+	rapier__process_log(sv, RAPIER_LOG_INFO, "stopping " PROC_FMT, PROC_ARGS(p));
 	kill(p->pid, SIGTERM);
 	set_state(sv, p, RAPIER_PROC_DRAINING);
 	rapier_timer_start(&sv->loop, &p->deadline, sv->cfg->shutdown_timeout_ms * NS_PER_MS, 0);
@@ -336,10 +278,10 @@ static void on_deadline(rapier_timer_t *timer)
 		return;
 	}
 	if (p->state == RAPIER_PROC_STARTING) {
-		say(sv, RAPIER_LOG_WARNING, PROC_FMT " did not report ready within %u ms: sending SIGKILL",
+		rapier__process_log(sv, RAPIER_LOG_WARNING, PROC_FMT " did not report ready within %u ms: sending SIGKILL",
 			PROC_ARGS(p), sv->cfg->start_timeout_ms);
 	} else {
-		say(sv, RAPIER_LOG_WARNING, PROC_FMT " did not stop within %u ms: sending SIGKILL",
+		rapier__process_log(sv, RAPIER_LOG_WARNING, PROC_FMT " did not stop within %u ms: sending SIGKILL",
 			PROC_ARGS(p), sv->cfg->shutdown_timeout_ms);
 	}
 	/* The state is kept: a process killed while STARTING died unexpectedly. */
@@ -381,7 +323,7 @@ static void on_backoff(rapier_timer_t *timer)
 }
 
 /* Schedules a new current process for s; lived_ns is how long the last one ran. */
-static void schedule_restart(rapier_supervisor_t *sv, slot_t *s, uint64_t lived_ns)
+void rapier__process_schedule_restart(rapier_supervisor_t *sv, slot_t *s, uint64_t lived_ns)
 {
 	uint64_t delay;
 
@@ -394,11 +336,12 @@ static void schedule_restart(rapier_supervisor_t *sv, slot_t *s, uint64_t lived_
 	}
 	if (delay == 0) {
 		s->need_current = true;
-		say(sv, RAPIER_LOG_NOTICE, "restarting %s #%u now", role_label(s->role), s->index);
+		rapier__process_log(sv, RAPIER_LOG_NOTICE, "restarting %s #%u now",
+			rapier__process_role_label(s->role), s->index);
 		return;
 	}
-	say(sv, RAPIER_LOG_NOTICE, "restarting %s #%u in %llu ms (%u failures in a row)",
-		role_label(s->role), s->index, (unsigned long long) delay, s->failures);
+	rapier__process_log(sv, RAPIER_LOG_NOTICE, "restarting %s #%u in %llu ms (%u failures in a row)",
+		rapier__process_role_label(s->role), s->index, (unsigned long long) delay, s->failures);
 	rapier_timer_start(&sv->loop, &s->backoff, delay * NS_PER_MS, 0);
 }
 
@@ -441,7 +384,7 @@ static void become_child(rapier_supervisor_t *sv, proc_t *p)
 		kill(getpid(), SIGTERM);
 	}
 	restore_signals(sv);
-	supervisor_free(sv);
+	rapier__process_supervisor_free(sv);
 	m->sv = NULL;
 }
 
@@ -455,7 +398,7 @@ static proc_t *proc_alloc(rapier_supervisor_t *sv)
 	return NULL;
 }
 
-static int spawn(rapier_supervisor_t *sv, slot_t *s, uint32_t generation, bool candidate)
+int rapier__process_spawn(rapier_supervisor_t *sv, slot_t *s, uint32_t generation, bool candidate)
 {
 	proc_t *p = proc_alloc(sv);
 	pid_t pid;
@@ -486,7 +429,7 @@ static int spawn(rapier_supervisor_t *sv, slot_t *s, uint32_t generation, bool c
 	rapier_status_entry_set_pid(entry_of(sv, p), pid);
 	*(candidate ? &s->candidate : &s->current) = p;
 	rapier_timer_start(&sv->loop, &p->deadline, sv->cfg->start_timeout_ms * NS_PER_MS, 0);
-	say(sv, RAPIER_LOG_INFO, "started " PROC_FMT, PROC_ARGS(p));
+	rapier__process_log(sv, RAPIER_LOG_INFO, "started " PROC_FMT, PROC_ARGS(p));
 	return 0;
 }
 
@@ -494,7 +437,7 @@ static int spawn(rapier_supervisor_t *sv, slot_t *s, uint32_t generation, bool c
 
 static void recycle(rapier_supervisor_t *sv, proc_t *p)
 {
-	say(sv, RAPIER_LOG_INFO, PROC_FMT " asked to be recycled: starting its successor", PROC_ARGS(p));
+	rapier__process_log(sv, RAPIER_LOG_INFO, PROC_FMT " asked to be recycled: starting its successor", PROC_ARGS(p));
 	p->retiring = true;
 	p->recycle_wanted = false;
 	p->slot->current = NULL;
@@ -541,12 +484,12 @@ static void reload_commit(rapier_supervisor_t *sv, rapier_role_t role)
 	}
 	sv->generation[role] = r->generation;
 	atomic_store(&sv->m->table->generation[role], r->generation);
-	say(sv, RAPIER_LOG_NOTICE, "reload of %ss done: generation %u serving, the previous one draining",
-		role_label(role), r->generation);
+	rapier__process_log(sv, RAPIER_LOG_NOTICE, "reload of %ss done: generation %u serving, the previous one draining",
+		rapier__process_role_label(role), r->generation);
 	reload_finish(sv, role);
 }
 
-static void reload_abort(rapier_supervisor_t *sv, rapier_role_t role, const char *why)
+void rapier__process_reload_abort(rapier_supervisor_t *sv, rapier_role_t role, const char *why)
 {
 	reload_t *r = &sv->reload[role];
 
@@ -564,8 +507,8 @@ static void reload_abort(rapier_supervisor_t *sv, rapier_role_t role, const char
 			s->candidate = NULL;
 		}
 	}
-	say(sv, RAPIER_LOG_ERROR, "reload of %ss failed (%s): generation %u keeps serving",
-		role_label(role), why, sv->generation[role]);
+	rapier__process_log(sv, RAPIER_LOG_ERROR, "reload of %ss failed (%s): generation %u keeps serving",
+		rapier__process_role_label(role), why, sv->generation[role]);
 	reload_finish(sv, role);
 }
 
@@ -577,12 +520,13 @@ static void reload_begin(rapier_supervisor_t *sv, rapier_role_t role)
 		return;
 	}
 	if (r->size == 0) {
-		say(sv, RAPIER_LOG_NOTICE, "no %ss to reload", role_label(role));
+		rapier__process_log(sv, RAPIER_LOG_NOTICE, "no %ss to reload", rapier__process_role_label(role));
 		return;
 	}
 	if (r->active) {
 		r->again = true;
-		say(sv, RAPIER_LOG_NOTICE, "reload of %ss already running: another follows it", role_label(role));
+		rapier__process_log(sv, RAPIER_LOG_NOTICE, "reload of %ss already running: another follows it",
+			rapier__process_role_label(role));
 		return;
 	}
 	r->active = true;
@@ -593,7 +537,8 @@ static void reload_begin(rapier_supervisor_t *sv, rapier_role_t role)
 			sv->slots[i].need_candidate = true;
 		}
 	}
-	say(sv, RAPIER_LOG_NOTICE, "reloading %ss: starting generation %u", role_label(role), r->generation);
+	rapier__process_log(sv, RAPIER_LOG_NOTICE, "reloading %ss: starting generation %u",
+		rapier__process_role_label(role), r->generation);
 }
 
 /* Stopping. */
@@ -613,7 +558,7 @@ static void enter_stopping(rapier_supervisor_t *sv)
 static void graceful_stop(rapier_supervisor_t *sv)
 {
 	if (sv->phase != PHASE_RUNNING) {
-		say(sv, RAPIER_LOG_NOTICE, "already stopping (SIGQUIT stops at once)");
+		rapier__process_log(sv, RAPIER_LOG_NOTICE, "already stopping (SIGQUIT stops at once)");
 		return;
 	}
 	enter_stopping(sv);
@@ -652,12 +597,12 @@ static void log_exit(rapier_supervisor_t *sv, proc_t *p, int status, bool expect
 	rapier_log_level_t level = expected ? RAPIER_LOG_INFO : RAPIER_LOG_WARNING;
 
 	if (status < 0) {
-		say(sv, level, PROC_FMT " was reaped by someone else (exit status unknown)", PROC_ARGS(p));
+		rapier__process_log(sv, level, PROC_FMT " was reaped by someone else (exit status unknown)", PROC_ARGS(p));
 	} else if (WIFEXITED(status)) {
-		say(sv, level, PROC_FMT " exited with code %d", PROC_ARGS(p), WEXITSTATUS(status));
+		rapier__process_log(sv, level, PROC_FMT " exited with code %d", PROC_ARGS(p), WEXITSTATUS(status));
 	} else {
 		const char *name = sigabbrev_np(WTERMSIG(status));
-		say(sv, WTERMSIG(status) == SIGKILL ? RAPIER_LOG_WARNING : level,
+		rapier__process_log(sv, WTERMSIG(status) == SIGKILL ? RAPIER_LOG_WARNING : level,
 			PROC_FMT " was killed by signal %d (SIG%s)%s", PROC_ARGS(p), WTERMSIG(status),
 			name ? name : "?", WCOREDUMP(status) ? ", core dumped" : "");
 	}
@@ -671,8 +616,9 @@ static bool exited_with(int status, int code)
 static void on_current_died(rapier_supervisor_t *sv, slot_t *s, proc_t *p, int status)
 {
 	if (exited_with(status, RAPIER_WORKER_EXIT_FATAL)) {
-		say(sv, RAPIER_LOG_ERROR, "%s #%u exited with the fatal code: not restarting it, stopping the server",
-			role_label(s->role), s->index);
+		rapier__process_log(sv, RAPIER_LOG_ERROR,
+			"%s #%u exited with the fatal code: not restarting it, stopping the server",
+			rapier__process_role_label(s->role), s->index);
 		sv->result = -ECANCELED;
 		graceful_stop(sv);
 		return;
@@ -683,7 +629,7 @@ static void on_current_died(rapier_supervisor_t *sv, slot_t *s, proc_t *p, int s
 		return;
 	}
 	atomic_fetch_add(&sv->m->table->restarts, 1);
-	schedule_restart(sv, s, rapier_now_ns() - p->started_ns);
+	rapier__process_schedule_restart(sv, s, rapier_now_ns() - p->started_ns);
 }
 
 static void on_proc_exit(rapier_supervisor_t *sv, proc_t *p, int status)
@@ -710,7 +656,7 @@ static void on_proc_exit(rapier_supervisor_t *sv, proc_t *p, int status)
 		return;
 	}
 	if (p->candidate) {
-		reload_abort(sv, s->role, "a new process exited before the whole generation was ready");
+		rapier__process_reload_abort(sv, s->role, "a new process exited before the whole generation was ready");
 	} else if (was_current) {
 		on_current_died(sv, s, p, status);
 	}
@@ -749,7 +695,7 @@ static void log_all_ready(rapier_supervisor_t *sv)
 		}
 	}
 	sv->all_ready_logged = true;
-	say(sv, RAPIER_LOG_NOTICE, "all %u processes ready", sv->nslots);
+	rapier__process_log(sv, RAPIER_LOG_NOTICE, "all %u processes ready", sv->nslots);
 }
 
 static void on_ready(rapier_supervisor_t *sv, proc_t *p)
@@ -761,7 +707,7 @@ static void on_ready(rapier_supervisor_t *sv, proc_t *p)
 	}
 	set_state(sv, p, RAPIER_PROC_READY);
 	rapier_timer_stop(&sv->loop, &p->deadline);
-	say(sv, RAPIER_LOG_INFO, PROC_FMT " ready", PROC_ARGS(p));
+	rapier__process_log(sv, RAPIER_LOG_INFO, PROC_FMT " ready", PROC_ARGS(p));
 	if (p->candidate) {
 		if (r->active && ++r->ready == r->size) {
 			reload_commit(sv, p->slot->role);
@@ -805,7 +751,7 @@ static void drain_notify(rapier_supervisor_t *sv)
 	rapier_notify_drain(sv->notify_rd, on_notification, sv);
 }
 
-static void on_notify(rapier_io_t *io, uint32_t events)
+void rapier__process_on_notify(rapier_io_t *io, uint32_t events)
 {
 	drain_notify(io->data);
 }
@@ -821,12 +767,12 @@ static void handle_signal(rapier_supervisor_t *sv, int signo)
 		break;
 	case SIGTERM:
 	case SIGINT:
-		say(sv, RAPIER_LOG_NOTICE, "SIG%s: stopping gracefully (at most %u ms)",
+		rapier__process_log(sv, RAPIER_LOG_NOTICE, "SIG%s: stopping gracefully (at most %u ms)",
 			sigabbrev_np(signo), sv->cfg->shutdown_timeout_ms);
 		graceful_stop(sv);
 		break;
 	case SIGQUIT:
-		say(sv, RAPIER_LOG_NOTICE, "SIGQUIT: stopping now");
+		rapier__process_log(sv, RAPIER_LOG_NOTICE, "SIGQUIT: stopping now");
 		immediate_stop(sv);
 		break;
 	case SIGUSR1:
@@ -843,7 +789,7 @@ static void handle_signal(rapier_supervisor_t *sv, int signo)
 	}
 }
 
-static void on_signal(rapier_io_t *io, uint32_t events)
+void rapier__process_on_signal(rapier_io_t *io, uint32_t events)
 {
 	rapier_supervisor_t *sv = io->data;
 	struct signalfd_siginfo si;
@@ -851,212 +797,6 @@ static void on_signal(rapier_io_t *io, uint32_t events)
 	while (read(sv->signal_fd, &si, sizeof(si)) == (ssize_t) sizeof(si)) {
 		handle_signal(sv, (int) si.ssi_signo);
 	}
-}
-
-/* The master's resources. */
-
-static int open_signals(rapier_supervisor_t *sv)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	for (size_t i = 0; i < HANDLED_COUNT; i++) {
-		sigaddset(&set, handled_signals[i]);
-	}
-	/* Blocked before the first fork, so no SIGCHLD can be missed. */
-	if (sigprocmask(SIG_BLOCK, &set, &sv->old_mask) < 0) {
-		return -errno;
-	}
-	sv->mask_blocked = true;
-	/*
-	 * With SIGCHLD at SIG_IGN (a PHP script may have set it) the kernel reaps
-	 * children itself and never queues the signal: we would never see a death.
-	 */
-	sigaction(SIGCHLD, &(struct sigaction) { .sa_handler = SIG_DFL }, &sv->old_chld);
-	sv->signal_fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
-	if (sv->signal_fd < 0) {
-		return -errno;
-	}
-	rapier_io_init(&sv->signal_io, sv->signal_fd, on_signal, sv);
-	return rapier_io_start(&sv->loop, &sv->signal_io, RAPIER_IO_READ);
-}
-
-static int open_notify(rapier_supervisor_t *sv)
-{
-	int fds[2], rc = rapier_notify_open(fds);
-
-	if (rc < 0) {
-		return rc;
-	}
-	sv->notify_rd = fds[0];
-	sv->notify_wr = fds[1];
-	rapier_io_init(&sv->notify_io, sv->notify_rd, on_notify, sv);
-	return rapier_io_start(&sv->loop, &sv->notify_io, RAPIER_IO_READ);
-}
-
-static int master_open(rapier_supervisor_t *sv)
-{
-	const rapier_master_config_t *cfg = sv->cfg;
-	int rc;
-
-	sv->pid = getpid();
-	if (cfg->pid_file != NULL && (rc = pid_file_check(sv)) < 0) {
-		return rc;
-	}
-	rc = rapier_loop_init(&sv->loop);
-	if (rc < 0) {
-		return rc;
-	}
-	sv->loop_open = true;
-	if ((rc = open_signals(sv)) < 0 || (rc = open_notify(sv)) < 0) {
-		say(sv, RAPIER_LOG_ERROR, "cannot set up the master: %s", strerror(-rc));
-		return rc;
-	}
-	if (cfg->status_socket != NULL
-			&& (rc = rapier_status_server_open(&sv->status, &sv->loop, sv->m->table, cfg->status_socket)) < 0) {
-		say(sv, RAPIER_LOG_ERROR, "cannot listen on status socket %s: %s", cfg->status_socket, strerror(-rc));
-		return rc;
-	}
-	if (cfg->pid_file != NULL) {
-		if ((rc = rapier_pidfile_write(cfg->pid_file, sv->pid)) < 0) {
-			say(sv, RAPIER_LOG_ERROR, "cannot write pid file %s: %s", cfg->pid_file, strerror(-rc));
-			return rc;
-		}
-		sv->pid_file_written = true;
-	}
-	rapier_status_table_publish(sv->m->table, sv->pid, sv->generation);
-	return 0;
-}
-
-static void close_fd(int *fd)
-{
-	if (*fd >= 0) {
-		close(*fd);
-		*fd = -1;
-	}
-}
-
-static void master_close(rapier_supervisor_t *sv)
-{
-	rapier_status_server_close(sv->status);
-	sv->status = NULL;
-	if (sv->pid_file_written) {
-		rapier_pidfile_remove(sv->cfg->pid_file, sv->pid);
-		sv->pid_file_written = false;
-	}
-	if (sv->loop_open) {
-		rapier_io_stop(&sv->loop, &sv->signal_io);
-		rapier_io_stop(&sv->loop, &sv->notify_io);
-		rapier_loop_close(&sv->loop);
-		sv->loop_open = false;
-	}
-	close_fd(&sv->signal_fd);
-	close_fd(&sv->notify_rd);
-	close_fd(&sv->notify_wr);
-	if (sv->mask_blocked) {
-		sigaction(SIGCHLD, &sv->old_chld, NULL);
-		sigprocmask(SIG_SETMASK, &sv->old_mask, NULL);
-		sv->mask_blocked = false;
-	}
-}
-
-/* Last resort when the loop itself fails: kill and reap synchronously. */
-static void kill_all_and_wait(rapier_supervisor_t *sv)
-{
-	for (unsigned i = 0; i < sv->nprocs; i++) {
-		proc_t *p = &sv->procs[i];
-		if (p->pid != 0) {
-			kill(p->pid, SIGKILL);
-			waitpid(p->pid, NULL, 0);
-			p->pid = 0;
-		}
-	}
-	sv->phase = PHASE_DONE;
-}
-
-/* Forks whatever the callbacks asked for. Returns RAPIER_MASTER_CHILD in a child. */
-static int spawn_pending(rapier_supervisor_t *sv)
-{
-	for (unsigned i = 0; i < sv->nslots && sv->phase == PHASE_RUNNING; i++) {
-		slot_t *s = &sv->slots[i];
-		int rc = 0;
-
-		if (s->need_current) {
-			s->need_current = false;
-			if ((rc = spawn(sv, s, sv->generation[s->role], false)) < 0) {
-				say(sv, RAPIER_LOG_ERROR, "cannot start %s #%u: %s", role_label(s->role), s->index, strerror(-rc));
-				schedule_restart(sv, s, 0);
-			}
-		}
-		if (rc != RAPIER_MASTER_CHILD && s->need_candidate) {
-			s->need_candidate = false;
-			if ((rc = spawn(sv, s, sv->reload[s->role].generation, true)) < 0) {
-				reload_abort(sv, s->role, rc == -EAGAIN ? "too many processes still draining" : strerror(-rc));
-			}
-		}
-		if (rc == RAPIER_MASTER_CHILD) {
-			return rc;
-		}
-	}
-	return 0;
-}
-
-int rapier_master_run(rapier_master_t *m)
-{
-	rapier_supervisor_t *sv = m->sv;
-	int rc;
-
-	if (sv == NULL || sv->phase != PHASE_IDLE) {
-		return -EINVAL;
-	}
-	rc = master_open(sv);
-	if (rc < 0) {
-		master_close(sv);
-		sv->phase = PHASE_DONE;
-		return rc;
-	}
-	sv->phase = PHASE_RUNNING;
-	for (unsigned i = 0; i < sv->nslots; i++) {
-		sv->slots[i].need_current = true;
-	}
-	say(sv, RAPIER_LOG_NOTICE, "master %d started: %u workers, %u task workers%s%s", (int) sv->pid,
-		sv->cfg->workers, sv->cfg->task_workers, sv->cfg->status_socket ? ", status on " : "",
-		sv->cfg->status_socket ? sv->cfg->status_socket : "");
-	for (;;) {
-		if (spawn_pending(sv) == RAPIER_MASTER_CHILD) {
-			return RAPIER_MASTER_CHILD;
-		}
-		if (sv->phase == PHASE_DONE) {
-			break;
-		}
-		rc = rapier_loop_poll(&sv->loop, -1);
-		if (rc < 0) {
-			say(sv, RAPIER_LOG_ERROR, "master loop failed: %s; killing every process", strerror(-rc));
-			sv->result = rc;
-			kill_all_and_wait(sv);
-		}
-	}
-	master_close(sv);
-	say(sv, RAPIER_LOG_NOTICE, "master %d stopped", (int) sv->pid);
-	return sv->result;
-}
-
-void rapier_master_free(rapier_master_t *m)
-{
-	if (m->sv != NULL) {
-		master_close(m->sv);
-		supervisor_free(m->sv);
-		m->sv = NULL;
-	}
-	if (m->self.notify_fd >= 0) {
-		close(m->self.notify_fd);
-		m->self.notify_fd = -1;
-	}
-	rapier_status_table_destroy(m->table);
-	m->table = NULL;
-	free((char *) m->config.pid_file);
-	free((char *) m->config.status_socket);
-	m->config.pid_file = m->config.status_socket = NULL;
 }
 
 /* Worker side. */

@@ -21,6 +21,7 @@
 #include "loop.c"
 #include "status.c"
 #include "process.c"
+#include "master.c"
 
 #ifdef __SANITIZE_ADDRESS__
 /* From ASan's runtime (GCC installs no header for it). */
