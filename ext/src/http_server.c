@@ -9,13 +9,12 @@
  * into a buffer of the connection's own.
  *
  * A complete request is dispatched to the binding, which runs the PHP
- * handler in a coroutine. Responses are written from that coroutine with
- * sendmsg (MSG_NOSIGNAL, so a vanished client is an error, not SIGPIPE);
- * when the socket is full the coroutine waits for it to drain, bounded by
- * write_timeout. Answers the server gives itself (400, 408, 413, 431...)
- * are written from the loop, with whatever does not fit kept until the
- * socket drains, then the connection is closed with a lingering close so
- * the client reads the answer instead of a reset.
+ * handler in a coroutine; its response is written from that coroutine
+ * (http_writer.c). Answers the server gives itself (400, 408, 413, 431...)
+ * and static files are written from the loop, with whatever does not fit
+ * kept until the socket drains; after an error answer the connection is
+ * closed with a lingering close so the client reads the answer instead of
+ * a reset.
  *
  * A connection is freed when it is closed and no PHP object (Request,
  * Response) still holds it.
@@ -37,6 +36,7 @@
 #include <unistd.h>
 
 #include "http_server.h"
+#include "http_server_internal.h"
 
 /*
  * Bytes read per read() call. Large enough for a typical request with its
@@ -63,13 +63,11 @@
 
 static char read_buffer[RAPIER_HTTP_READ_CHUNK];
 
-static void conn_close(rapier_http_conn_t *conn);
 static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len);
 static void conn_on_io(rapier_io_t *io, uint32_t events);
 static bool serve_static(rapier_http_conn_t *conn);
 static void pump_file(rapier_http_conn_t *conn);
 static void conn_next_request(rapier_http_conn_t *conn);
-static void log_access(rapier_http_conn_t *conn, int status, uint64_t bytes);
 
 void rapier_http_config_default(rapier_http_config_t *cfg)
 {
@@ -302,7 +300,7 @@ static void check_drained(rapier_http_server_t *server)
 	}
 }
 
-static void conn_close(rapier_http_conn_t *conn)
+void rapier__http_conn_close(rapier_http_conn_t *conn)
 {
 	rapier_http_server_t *server = conn->server;
 
@@ -352,7 +350,7 @@ static void conn_close(rapier_http_conn_t *conn)
 static void conn_linger(rapier_http_conn_t *conn)
 {
 	if (shutdown(conn->fd, SHUT_WR) < 0) {
-		conn_close(conn);
+		rapier__http_conn_close(conn);
 		return;
 	}
 	conn->lingering = true;
@@ -373,7 +371,7 @@ static void flush_wbuf(rapier_http_conn_t *conn)
 				rapier_io_start(conn->server->loop, &conn->io, RAPIER_IO_READ | RAPIER_IO_WRITE);
 				return;
 			}
-			conn_close(conn);
+			rapier__http_conn_close(conn);
 			return;
 		}
 		conn->wpos += (size_t) n;
@@ -416,7 +414,7 @@ static void conn_answer_error(rapier_http_conn_t *conn, int status, const char *
 	int body_len, len;
 
 	if (status == 0) {
-		conn_close(conn);
+		rapier__http_conn_close(conn);
 		return;
 	}
 	body_len = snprintf(body, sizeof(body), "%d %s%s%s\n", status, text ? text : "",
@@ -429,12 +427,12 @@ static void conn_answer_error(rapier_http_conn_t *conn, int status, const char *
 		status, text ? text : "", body_len,
 		rapier_http_date_cache_line(&conn->server->date, (int64_t) time(NULL)), body_len, body);
 	conn->response_started = true;
-	log_access(conn, status, (uint64_t) body_len);
+	rapier__http_log_access(conn, status, (uint64_t) body_len);
 	conn_set_timer(conn, RAPIER_HTTP_LINGER_NS);
 	loop_write(conn, buf, (size_t) len, true);
 }
 
-static void log_access(rapier_http_conn_t *conn, int status, uint64_t bytes)
+void rapier__http_log_access(rapier_http_conn_t *conn, int status, uint64_t bytes)
 {
 	rapier_access_log_t *log = conn->server->cfg.access_log;
 	rapier_access_entry_t entry;
@@ -557,7 +555,7 @@ static void conn_read(rapier_http_conn_t *conn)
 			return;
 		}
 		/* End of stream or error. A request cut short gets no answer: nobody reads it. */
-		conn_close(conn);
+		rapier__http_conn_close(conn);
 		return;
 	}
 }
@@ -594,7 +592,7 @@ static void on_conn_timer(rapier_timer_t *timer)
 	}
 	if (conn->idle || conn->lingering || conn->wlen > conn->wpos) {
 		/* Idle keep-alive, or an answer the client does not read: just close. */
-		conn_close(conn);
+		rapier__http_conn_close(conn);
 		return;
 	}
 	/* Part of a request arrived, the rest did not in time (slowloris). */
@@ -613,263 +611,16 @@ bool rapier_http_conn_writable(const rapier_http_conn_t *conn)
 	return conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->response_ended;
 }
 
-static void unlink_writer(rapier_coro_t *co, void *data)
-{
-	rapier_http_conn_t *conn = data;
 
-	if (conn->writer == co) {
-		conn->writer = NULL;
-	}
-	if (conn->state != RAPIER_HTTP_CONN_CLOSED) {
-		rapier_io_stop(conn->server->loop, &conn->io);
-	}
-}
 
-/* Waits for the socket to accept more bytes. 0, or -errno. */
-static int wait_writable(rapier_http_conn_t *conn)
-{
-	rapier_wake_t why;
 
-	if (!rapier_coro_can_yield() || conn->writer) {
-		struct pollfd pfd = { .fd = conn->fd, .events = POLLOUT };
-		int ms = (int) (conn->server->cfg.write_timeout_ns / 1000000);
-		return poll(&pfd, 1, ms) > 0 ? 0 : -ETIMEDOUT;
-	}
-	conn->writer = rapier_coro_current();
-	rapier_io_start(conn->server->loop, &conn->io, RAPIER_IO_WRITE);
-	why = rapier_coro_wait(conn->server->cfg.write_timeout_ns, unlink_writer, conn, "a client write");
-	if (conn->state != RAPIER_HTTP_CONN_CLOSED) {
-		rapier_io_stop(conn->server->loop, &conn->io);
-	}
-	switch (why) {
-		case RAPIER_WAKE_OK:
-			return 0;
-		case RAPIER_WAKE_TIMEOUT:
-			return -ETIMEDOUT;
-		case RAPIER_WAKE_CLOSED:
-			return -EPIPE;
-		default:
-			return -ECANCELED;
-	}
-}
 
-/* Writes every byte of iov, waiting while the socket is full. 0, or -errno (connection closed). */
-static int write_all(rapier_http_conn_t *conn, struct iovec *iov, int iovcnt)
-{
-	while (iovcnt > 0) {
-		struct msghdr msg = { .msg_iov = iov, .msg_iovlen = (size_t) iovcnt };
-		ssize_t n;
 
-		if (conn->state == RAPIER_HTTP_CONN_CLOSED) {
-			return -EPIPE;
-		}
-		n = sendmsg(conn->fd, &msg, MSG_NOSIGNAL);
-		if (n < 0) {
-			int err = errno, rc;
-			if (err == EINTR) {
-				continue;
-			}
-			if (err != EAGAIN || (rc = wait_writable(conn)) < 0) {
-				conn_close(conn);
-				return err == EAGAIN ? -ETIMEDOUT : -err;
-			}
-			continue;
-		}
-		while (iovcnt > 0 && (size_t) n >= iov->iov_len) {
-			n -= (ssize_t) iov->iov_len;
-			iov++;
-			iovcnt--;
-		}
-		if (iovcnt > 0) {
-			iov->iov_base = (char *) iov->iov_base + n;
-			iov->iov_len -= (size_t) n;
-		}
-	}
-	return 0;
-}
 
-static void fill_finish(rapier_http_conn_t *conn, rapier_http_finish_t *fin, uint64_t content_length)
-{
-	rapier_http_server_t *server = conn->server;
-	const rapier_http_request_t *req = rapier_http_conn_request(conn);
 
-	memset(fin, 0, sizeof(*fin));
-	fin->content_length = content_length;
-	fin->version_minor = req->version_minor;
-	fin->request_keep_alive = req->keep_alive;
-	fin->server_close = server->draining
-		|| (server->cfg.max_requests && server->stats.requests + 1 >= server->cfg.max_requests);
-	fin->head_request = req->method == HTTP_HEAD;
-	fin->date_line = rapier_http_date_cache_line(&server->date, (int64_t) time(NULL));
-	if (server->cfg.server_name) {
-		fin->server = server->cfg.server_name;
-		fin->server_len = strlen(server->cfg.server_name);
-	}
-}
 
-static rapier_gzip_decision_t gzip_decide(rapier_http_conn_t *conn, rapier_http_head_t *head,
-	const char *content_type, size_t content_type_len, uint64_t body_len)
-{
-	const rapier_http_request_t *req = rapier_http_conn_request(conn);
-	rapier_gzip_input_t in;
 
-	if (!conn->server->cfg.gzip) {
-		return RAPIER_GZIP_NO;
-	}
-	memset(&in, 0, sizeof(in));
-	in.status = head->status;
-	in.accept_encoding = rapier_http_request_header(req, "accept-encoding", &in.accept_encoding_len);
-	in.content_type = content_type;
-	in.content_type_len = content_type_len;
-	in.body_len = body_len;
-	return rapier_gzip_decide(&conn->server->cfg.gzip_config, &in);
-}
 
-static void response_finished(rapier_http_conn_t *conn, rapier_http_head_t *head, uint64_t bytes)
-{
-	log_access(conn, head->status, head->body_allowed ? bytes : 0);
-	conn->response_ended = true;
-	conn->response_keep_alive = head->keep_alive;
-	conn->server->stats.requests++;
-}
-
-int rapier_http_conn_respond(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *content_type,
-	size_t content_type_len, const char *body, size_t body_len)
-{
-	rapier_http_server_t *server = conn->server;
-	rapier_http_finish_t fin;
-	struct iovec iov[3];
-	int iovcnt = 2, rc;
-	rapier_gzip_decision_t gz = gzip_decide(conn, head, content_type, content_type_len, body_len);
-
-	if (gz == RAPIER_GZIP_YES) {
-		rapier_gzip_t *z = rapier_gzip_pool_get(&server->gzip_pool);
-		rapier_http_buf_reset(&server->scratch);
-		if (z && rapier_gzip_compress(z, body, body_len, &server->scratch) == 0) {
-			rapier_http_head_add_line(head, RAPIER_GZIP_HEADERS, sizeof(RAPIER_GZIP_HEADERS) - 1);
-			body = server->scratch.data;
-			body_len = server->scratch.len;
-		}
-		if (z) {
-			rapier_gzip_pool_put(&server->gzip_pool, z);
-		}
-	} else if (gz == RAPIER_GZIP_VARY) {
-		rapier_http_head_add_line(head, RAPIER_GZIP_VARY_HEADER, sizeof(RAPIER_GZIP_VARY_HEADER) - 1);
-	}
-	fill_finish(conn, &fin, body_len);
-	if ((rc = rapier_http_head_finish(head, &fin, iov)) < 0) {
-		return rc;
-	}
-	if (head->body_allowed && body_len > 0) {
-		iov[2].iov_base = (void *) body;
-		iov[2].iov_len = body_len;
-		iovcnt = 3;
-	}
-	conn->response_started = true;
-	response_finished(conn, head, body_len);
-	return write_all(conn, iov, iovcnt);
-}
-
-static int send_stream_head(rapier_http_conn_t *conn, rapier_http_head_t *head)
-{
-	rapier_http_finish_t fin;
-	struct iovec iov[2];
-	int rc;
-
-	fill_finish(conn, &fin, RAPIER_HTTP_LENGTH_UNKNOWN);
-	if ((rc = rapier_http_head_finish(head, &fin, iov)) < 0) {
-		return rc;
-	}
-	conn->response_started = true;
-	conn->response_status = head->status;
-	conn->response_bytes = 0;
-	conn->response_chunked = head->chunked;
-	conn->response_no_body = !head->body_allowed;
-	conn->response_keep_alive = head->keep_alive;
-	return write_all(conn, iov, 2);
-}
-
-int rapier_http_conn_write(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *data, size_t len)
-{
-	char chunk_head[RAPIER_HTTP_CHUNK_HEADER_MAX];
-	struct iovec iov[3];
-	int rc;
-
-	if (!conn->response_started && (rc = send_stream_head(conn, head)) < 0) {
-		return rc;
-	}
-	if (len == 0 || conn->response_no_body) {
-		return 0;
-	}
-	conn->response_bytes += len;
-	if (!conn->response_chunked) {
-		/* HTTP/1.0: the body ends when the connection closes. */
-		iov[0].iov_base = (void *) data;
-		iov[0].iov_len = len;
-		return write_all(conn, iov, 1);
-	}
-	iov[0].iov_base = chunk_head;
-	iov[0].iov_len = rapier_http_chunk_header(chunk_head, len);
-	iov[1].iov_base = (void *) data;
-	iov[1].iov_len = len;
-	iov[2].iov_base = (void *) RAPIER_HTTP_CHUNK_TAIL;
-	iov[2].iov_len = RAPIER_HTTP_CHUNK_TAIL_LEN;
-	return write_all(conn, iov, 3);
-}
-
-int rapier_http_conn_end_stream(rapier_http_conn_t *conn)
-{
-	struct iovec iov;
-
-	conn->response_ended = true;
-	conn->server->stats.requests++;
-	log_access(conn, conn->response_status, conn->response_bytes);
-	if (!conn->response_chunked || conn->response_no_body) {
-		if (!conn->response_chunked && !conn->response_no_body) {
-			conn->response_keep_alive = false;
-		}
-		return 0;
-	}
-	iov.iov_base = (void *) RAPIER_HTTP_LAST_CHUNK;
-	iov.iov_len = RAPIER_HTTP_LAST_CHUNK_LEN;
-	return write_all(conn, &iov, 1);
-}
-
-int rapier_http_conn_sendfile(rapier_http_conn_t *conn, rapier_http_head_t *head, int fd, uint64_t offset,
-	uint64_t length)
-{
-	rapier_http_finish_t fin;
-	struct iovec iov[2];
-	off_t off = (off_t) offset;
-	int rc;
-
-	fill_finish(conn, &fin, length);
-	if ((rc = rapier_http_head_finish(head, &fin, iov)) < 0) {
-		return rc;
-	}
-	conn->response_started = true;
-	response_finished(conn, head, length);
-	if ((rc = write_all(conn, iov, 2)) < 0 || !head->body_allowed) {
-		return rc;
-	}
-	while (length > 0) {
-		ssize_t n = sendfile(conn->fd, fd, &off, length > (1u << 30) ? (1u << 30) : (size_t) length);
-		if (n > 0) {
-			length -= (uint64_t) n;
-			continue;
-		}
-		if (n < 0 && errno == EINTR) {
-			continue;
-		}
-		if (n < 0 && errno == EAGAIN && (rc = wait_writable(conn)) == 0) {
-			continue;
-		}
-		/* The file shrank, the client left, or it stopped reading: the length promised cannot be kept. */
-		conn_close(conn);
-		return n == 0 ? -EIO : (rc < 0 ? rc : -errno);
-	}
-	return 0;
-}
 
 /* After the handler */
 
@@ -881,7 +632,7 @@ static void conn_next_request(rapier_http_conn_t *conn)
 		return;
 	}
 	if (!conn->response_keep_alive || server->draining) {
-		conn_close(conn);
+		rapier__http_conn_close(conn);
 		return;
 	}
 	conn->state = RAPIER_HTTP_CONN_READING;
@@ -940,7 +691,7 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 	if (conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->response_ended) {
 		if (conn->response_started) {
 			/* A streamed response cut short: the client must not take it as complete. */
-			conn_close(conn);
+			rapier__http_conn_close(conn);
 		} else {
 			/* The answer closes the connection once written. */
 			conn->state = RAPIER_HTTP_CONN_READING;
@@ -971,7 +722,7 @@ void rapier_http_server_drain(rapier_http_server_t *server, rapier_http_drained_
 		next = conn->next;
 		/* Idle, or already answered with an error and only lingering: nothing left to finish. */
 		if (conn->state == RAPIER_HTTP_CONN_READING && (conn->idle || conn->lingering)) {
-			conn_close(conn);
+			rapier__http_conn_close(conn);
 		}
 	}
 	check_drained(server);
@@ -982,7 +733,7 @@ void rapier_http_server_abort(rapier_http_server_t *server)
 	server->draining = true;
 	listener_pause(server, true);
 	while (server->conns) {
-		conn_close(server->conns);
+		rapier__http_conn_close(server->conns);
 	}
 	server->queue_head = server->queue_tail = NULL;
 }
@@ -1068,7 +819,7 @@ static bool serve_static(rapier_http_conn_t *conn)
 	rapier_http_head_init(&head, &server->scratch);
 	rapier_http_head_set_status(&head, plan.status, NULL, 0);
 	rapier_static_add_headers(&file, &plan, &head);
-	fill_finish(conn, &fin, plan.content_length);
+	rapier__http_fill_finish(conn, &fin, plan.content_length);
 	if (rapier_http_head_finish(&head, &fin, iov) < 0) {
 		rapier_static_file_close(&file);
 		return false;
@@ -1079,7 +830,7 @@ static bool serve_static(rapier_http_conn_t *conn)
 	conn->response_keep_alive = head.keep_alive;
 	conn->response_ended = true;
 	server->stats.requests++;
-	log_access(conn, plan.status, head.body_allowed ? plan.length : 0);
+	rapier__http_log_access(conn, plan.status, head.body_allowed ? plan.length : 0);
 	if (plan.length > 0 && head.body_allowed) {
 		conn->file_fd = file.fd;
 		conn->file_offset = plan.offset;
@@ -1117,7 +868,7 @@ static void pump_file(rapier_http_conn_t *conn)
 			return;
 		}
 		/* The file shrank or the client left: the promised length cannot be kept. */
-		conn_close(conn);
+		rapier__http_conn_close(conn);
 		return;
 	}
 	if (conn->file_fd >= 0) {

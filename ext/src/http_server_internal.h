@@ -1,0 +1,19 @@
+/*
+ * What http_server.c (connections, reading, the loop's own answers) and
+ * http_writer.c (responses from coroutines) share. Not an API.
+ */
+#ifndef RAPIER_HTTP_SERVER_INTERNAL_H
+#define RAPIER_HTTP_SERVER_INTERNAL_H
+
+#include "http_server.h"
+
+/* Closes the connection now: stops its watchers, wakes a waiting writer, drops the server's reference. */
+void rapier__http_conn_close(rapier_http_conn_t *conn);
+
+/* Writes the access log line of the response that just ended, if there is an access log. */
+void rapier__http_log_access(rapier_http_conn_t *conn, int status, uint64_t bytes);
+
+/* Fills the framing inputs of a response on conn (version, keep-alive, Date, Server). */
+void rapier__http_fill_finish(rapier_http_conn_t *conn, rapier_http_finish_t *fin, uint64_t content_length);
+
+#endif

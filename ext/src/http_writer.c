@@ -1,0 +1,282 @@
+/*
+ * Writing responses from the handler's coroutine: the head built by the
+ * binding, bodies whole or chunked, gzip, and files with sendfile().
+ *
+ * Everything goes out with sendmsg(MSG_NOSIGNAL), so a vanished client is
+ * an error, not SIGPIPE. When the socket is full the coroutine waits for it
+ * to drain, bounded by write_timeout; outside a coroutine (or when another
+ * coroutine already waits on the connection) the wait is a poll(). A
+ * failed write closes the connection: the rest of a response that cannot
+ * be delivered whole must not be taken for complete.
+ */
+#ifndef _GNU_SOURCE
+# define _GNU_SOURCE
+#endif
+#include "php_rapier.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <sys/sendfile.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "http_server.h"
+#include "http_server_internal.h"
+
+static void unlink_writer(rapier_coro_t *co, void *data)
+{
+	rapier_http_conn_t *conn = data;
+
+	if (conn->writer == co) {
+		conn->writer = NULL;
+	}
+	if (conn->state != RAPIER_HTTP_CONN_CLOSED) {
+		rapier_io_stop(conn->server->loop, &conn->io);
+	}
+}
+
+/* Waits for the socket to accept more bytes. 0, or -errno. */
+static int wait_writable(rapier_http_conn_t *conn)
+{
+	rapier_wake_t why;
+
+	if (!rapier_coro_can_yield() || conn->writer) {
+		struct pollfd pfd = { .fd = conn->fd, .events = POLLOUT };
+		int ms = (int) (conn->server->cfg.write_timeout_ns / 1000000);
+		return poll(&pfd, 1, ms) > 0 ? 0 : -ETIMEDOUT;
+	}
+	conn->writer = rapier_coro_current();
+	rapier_io_start(conn->server->loop, &conn->io, RAPIER_IO_WRITE);
+	why = rapier_coro_wait(conn->server->cfg.write_timeout_ns, unlink_writer, conn, "a client write");
+	if (conn->state != RAPIER_HTTP_CONN_CLOSED) {
+		rapier_io_stop(conn->server->loop, &conn->io);
+	}
+	switch (why) {
+		case RAPIER_WAKE_OK:
+			return 0;
+		case RAPIER_WAKE_TIMEOUT:
+			return -ETIMEDOUT;
+		case RAPIER_WAKE_CLOSED:
+			return -EPIPE;
+		default:
+			return -ECANCELED;
+	}
+}
+
+/* Writes every byte of iov, waiting while the socket is full. 0, or -errno (connection closed). */
+static int write_all(rapier_http_conn_t *conn, struct iovec *iov, int iovcnt)
+{
+	while (iovcnt > 0) {
+		struct msghdr msg = { .msg_iov = iov, .msg_iovlen = (size_t) iovcnt };
+		ssize_t n;
+
+		if (conn->state == RAPIER_HTTP_CONN_CLOSED) {
+			return -EPIPE;
+		}
+		n = sendmsg(conn->fd, &msg, MSG_NOSIGNAL);
+		if (n < 0) {
+			int err = errno, rc;
+			if (err == EINTR) {
+				continue;
+			}
+			if (err != EAGAIN || (rc = wait_writable(conn)) < 0) {
+				rapier__http_conn_close(conn);
+				return err == EAGAIN ? -ETIMEDOUT : -err;
+			}
+			continue;
+		}
+		while (iovcnt > 0 && (size_t) n >= iov->iov_len) {
+			n -= (ssize_t) iov->iov_len;
+			iov++;
+			iovcnt--;
+		}
+		if (iovcnt > 0) {
+			iov->iov_base = (char *) iov->iov_base + n;
+			iov->iov_len -= (size_t) n;
+		}
+	}
+	return 0;
+}
+
+void rapier__http_fill_finish(rapier_http_conn_t *conn, rapier_http_finish_t *fin, uint64_t content_length)
+{
+	rapier_http_server_t *server = conn->server;
+	const rapier_http_request_t *req = rapier_http_conn_request(conn);
+
+	memset(fin, 0, sizeof(*fin));
+	fin->content_length = content_length;
+	fin->version_minor = req->version_minor;
+	fin->request_keep_alive = req->keep_alive;
+	fin->server_close = server->draining
+		|| (server->cfg.max_requests && server->stats.requests + 1 >= server->cfg.max_requests);
+	fin->head_request = req->method == HTTP_HEAD;
+	fin->date_line = rapier_http_date_cache_line(&server->date, (int64_t) time(NULL));
+	if (server->cfg.server_name) {
+		fin->server = server->cfg.server_name;
+		fin->server_len = strlen(server->cfg.server_name);
+	}
+}
+
+static rapier_gzip_decision_t gzip_decide(rapier_http_conn_t *conn, rapier_http_head_t *head,
+	const char *content_type, size_t content_type_len, uint64_t body_len)
+{
+	const rapier_http_request_t *req = rapier_http_conn_request(conn);
+	rapier_gzip_input_t in;
+
+	if (!conn->server->cfg.gzip) {
+		return RAPIER_GZIP_NO;
+	}
+	memset(&in, 0, sizeof(in));
+	in.status = head->status;
+	in.accept_encoding = rapier_http_request_header(req, "accept-encoding", &in.accept_encoding_len);
+	in.content_type = content_type;
+	in.content_type_len = content_type_len;
+	in.body_len = body_len;
+	return rapier_gzip_decide(&conn->server->cfg.gzip_config, &in);
+}
+
+static void response_finished(rapier_http_conn_t *conn, rapier_http_head_t *head, uint64_t bytes)
+{
+	rapier__http_log_access(conn, head->status, head->body_allowed ? bytes : 0);
+	conn->response_ended = true;
+	conn->response_keep_alive = head->keep_alive;
+	conn->server->stats.requests++;
+}
+
+int rapier_http_conn_respond(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *content_type,
+	size_t content_type_len, const char *body, size_t body_len)
+{
+	rapier_http_server_t *server = conn->server;
+	rapier_http_finish_t fin;
+	struct iovec iov[3];
+	int iovcnt = 2, rc;
+	rapier_gzip_decision_t gz = gzip_decide(conn, head, content_type, content_type_len, body_len);
+
+	if (gz == RAPIER_GZIP_YES) {
+		rapier_gzip_t *z = rapier_gzip_pool_get(&server->gzip_pool);
+		rapier_http_buf_reset(&server->scratch);
+		if (z && rapier_gzip_compress(z, body, body_len, &server->scratch) == 0) {
+			rapier_http_head_add_line(head, RAPIER_GZIP_HEADERS, sizeof(RAPIER_GZIP_HEADERS) - 1);
+			body = server->scratch.data;
+			body_len = server->scratch.len;
+		}
+		if (z) {
+			rapier_gzip_pool_put(&server->gzip_pool, z);
+		}
+	} else if (gz == RAPIER_GZIP_VARY) {
+		rapier_http_head_add_line(head, RAPIER_GZIP_VARY_HEADER, sizeof(RAPIER_GZIP_VARY_HEADER) - 1);
+	}
+	rapier__http_fill_finish(conn, &fin, body_len);
+	if ((rc = rapier_http_head_finish(head, &fin, iov)) < 0) {
+		return rc;
+	}
+	if (head->body_allowed && body_len > 0) {
+		iov[2].iov_base = (void *) body;
+		iov[2].iov_len = body_len;
+		iovcnt = 3;
+	}
+	conn->response_started = true;
+	response_finished(conn, head, body_len);
+	return write_all(conn, iov, iovcnt);
+}
+
+static int send_stream_head(rapier_http_conn_t *conn, rapier_http_head_t *head)
+{
+	rapier_http_finish_t fin;
+	struct iovec iov[2];
+	int rc;
+
+	rapier__http_fill_finish(conn, &fin, RAPIER_HTTP_LENGTH_UNKNOWN);
+	if ((rc = rapier_http_head_finish(head, &fin, iov)) < 0) {
+		return rc;
+	}
+	conn->response_started = true;
+	conn->response_status = head->status;
+	conn->response_bytes = 0;
+	conn->response_chunked = head->chunked;
+	conn->response_no_body = !head->body_allowed;
+	conn->response_keep_alive = head->keep_alive;
+	return write_all(conn, iov, 2);
+}
+
+int rapier_http_conn_write(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *data, size_t len)
+{
+	char chunk_head[RAPIER_HTTP_CHUNK_HEADER_MAX];
+	struct iovec iov[3];
+	int rc;
+
+	if (!conn->response_started && (rc = send_stream_head(conn, head)) < 0) {
+		return rc;
+	}
+	if (len == 0 || conn->response_no_body) {
+		return 0;
+	}
+	conn->response_bytes += len;
+	if (!conn->response_chunked) {
+		/* HTTP/1.0: the body ends when the connection closes. */
+		iov[0].iov_base = (void *) data;
+		iov[0].iov_len = len;
+		return write_all(conn, iov, 1);
+	}
+	iov[0].iov_base = chunk_head;
+	iov[0].iov_len = rapier_http_chunk_header(chunk_head, len);
+	iov[1].iov_base = (void *) data;
+	iov[1].iov_len = len;
+	iov[2].iov_base = (void *) RAPIER_HTTP_CHUNK_TAIL;
+	iov[2].iov_len = RAPIER_HTTP_CHUNK_TAIL_LEN;
+	return write_all(conn, iov, 3);
+}
+
+int rapier_http_conn_end_stream(rapier_http_conn_t *conn)
+{
+	struct iovec iov;
+
+	conn->response_ended = true;
+	conn->server->stats.requests++;
+	rapier__http_log_access(conn, conn->response_status, conn->response_bytes);
+	if (!conn->response_chunked || conn->response_no_body) {
+		if (!conn->response_chunked && !conn->response_no_body) {
+			conn->response_keep_alive = false;
+		}
+		return 0;
+	}
+	iov.iov_base = (void *) RAPIER_HTTP_LAST_CHUNK;
+	iov.iov_len = RAPIER_HTTP_LAST_CHUNK_LEN;
+	return write_all(conn, &iov, 1);
+}
+
+int rapier_http_conn_sendfile(rapier_http_conn_t *conn, rapier_http_head_t *head, int fd, uint64_t offset,
+	uint64_t length)
+{
+	rapier_http_finish_t fin;
+	struct iovec iov[2];
+	off_t off = (off_t) offset;
+	int rc;
+
+	rapier__http_fill_finish(conn, &fin, length);
+	if ((rc = rapier_http_head_finish(head, &fin, iov)) < 0) {
+		return rc;
+	}
+	conn->response_started = true;
+	response_finished(conn, head, length);
+	if ((rc = write_all(conn, iov, 2)) < 0 || !head->body_allowed) {
+		return rc;
+	}
+	while (length > 0) {
+		ssize_t n = sendfile(conn->fd, fd, &off, length > (1u << 30) ? (1u << 30) : (size_t) length);
+		if (n > 0) {
+			length -= (uint64_t) n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR) {
+			continue;
+		}
+		if (n < 0 && errno == EAGAIN && (rc = wait_writable(conn)) == 0) {
+			continue;
+		}
+		/* The file shrank, the client left, or it stopped reading: the length promised cannot be kept. */
+		rapier__http_conn_close(conn);
+		return n == 0 ? -EIO : (rc < 0 ? rc : -errno);
+	}
+	return 0;
+}
