@@ -226,7 +226,9 @@ main() {
 		stubs) stage_stubs ;;
 		unit) stage_unit ;;
 		phpt) [ $ready = yes ] && run_phpt phpt ;;
-		valgrind) [ $ready = yes ] && run_phpt valgrind -m --show-mem ;;
+		# PCRE's JIT reads 16 bytes at a time past the end of subject strings,
+		# which memcheck reports as invalid reads in every test using preg_*.
+		valgrind) [ $ready = yes ] && run_phpt valgrind -m --show-mem -d pcre.jit=0 ;;
 		phpunit) [ $ready = yes ] && stage_phpunit ;;
 		esac
 	done
