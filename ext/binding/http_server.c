@@ -3,8 +3,9 @@
  *
  * start() binds once in the calling process to report a taken port at
  * once, then either serves in this process ("workers" => 0) or forks the
- * workers under the supervisor (src/process.c). Each worker binds its own
- * SO_REUSEPORT listener and runs a scheduler whose main coroutine is the
+ * workers under the supervisor (src/process.c). The master opens one
+ * SO_REUSEPORT listener per worker slot and keeps it; each worker serves
+ * its slot's listener and runs a scheduler whose main coroutine is the
  * private workerMain(): it starts the HTTP engine on the worker's loop,
  * watches SIGTERM/SIGINT/SIGQUIT through a signalfd, and runs the
  * workerStart handler. Every request then runs the request handler in a
@@ -31,6 +32,13 @@ typedef struct server_s server_t;
 /* The server this worker process runs (one per process). */
 static server_t *worker_server;
 
+/*
+ * A worker that asked to be recycled retires by itself after the master's
+ * start_timeout plus this, if no SIGTERM came: by then the successor has
+ * either reported ready or been killed by the master.
+ */
+#define RECYCLE_GRACE_MS 1000
+
 enum { EV_REQUEST, EV_WORKER_START, EV_WORKER_STOP, EV_TASK, EV_COUNT };
 static const char *event_names[EV_COUNT] = { "request", "workerStart", "workerStop", "task" };
 
@@ -50,6 +58,8 @@ struct server_s {
 	rapier_access_log_t access_log;
 	bool access_log_open;
 	rapier_master_t master;
+	int *slot_fds;                  /* the master's listener per worker slot, inherited by its workers */
+	unsigned slot_count;
 	bool in_child;                  /* this process is a worker forked by the master */
 	rapier_static_root_t static_root;
 	bool static_root_open;
@@ -66,6 +76,7 @@ struct server_s {
 	int signal_fd;
 	rapier_io_t signal_io;
 	rapier_timer_t shutdown_timer;
+	rapier_timer_t recycle_timer;
 	sigset_t old_mask;
 
 	zend_object std;
@@ -348,6 +359,34 @@ ZEND_METHOD(Rapier_Http_Server, on)
 
 static void begin_stop(server_t *srv);
 
+/* The master did not answer a recycle request in time: retire without waiting for the successor. */
+static void on_recycle_timeout(rapier_timer_t *timer)
+{
+	begin_stop(timer->data);
+}
+
+/*
+ * max_requests reached: the engine has stopped accepting. A forked worker
+ * keeps its listener open, so new connections wait in its backlog, until
+ * the master has a successor ready and sends SIGTERM; closing it now would
+ * leave the port without a listener while the successor starts (refused
+ * connections with one worker). The timer covers a master that never
+ * answers (the recycle is only acted on for a ready, current process).
+ */
+static void recycle_self(server_t *srv)
+{
+	if (!srv->in_child) {
+		begin_stop(srv);
+		return;
+	}
+	if (rapier_timer_is_active(&srv->recycle_timer)) {
+		return;
+	}
+	rapier_worker_recycle(&srv->master.self);
+	rapier_timer_start(rapier_sched_loop(), &srv->recycle_timer,
+		((uint64_t) srv->master.config.start_timeout_ms + RECYCLE_GRACE_MS) * 1000000, 0);
+}
+
 static void on_request_done(rapier_coro_t *co, zval *retval, zend_object *exception, void *data)
 {
 	zend_object *response = data;
@@ -367,11 +406,7 @@ static void on_request_done(rapier_coro_t *co, zval *retval, zend_object *except
 			srv->http.stats.connections, zend_memory_usage(0));
 	}
 	if (srv->http.draining && !srv->stopping) {
-		/* max_requests reached: the master starts a successor; this worker retires once drained. */
-		if (srv->in_child) {
-			rapier_worker_recycle(&srv->master.self);
-		}
-		begin_stop(srv);
+		recycle_self(srv);
 	}
 }
 
@@ -419,6 +454,7 @@ static void on_drained(rapier_http_server_t *http, void *data)
 	server_t *srv = data;
 
 	rapier_timer_stop(rapier_sched_loop(), &srv->shutdown_timer);
+	rapier_timer_stop(rapier_sched_loop(), &srv->recycle_timer);
 	if (srv->signal_fd >= 0) {
 		rapier_io_stop(rapier_sched_loop(), &srv->signal_io);
 	}
@@ -538,6 +574,7 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 	srv->http_ready = true;
 	worker_server = srv;
 	rapier_timer_init(&srv->shutdown_timer, on_shutdown_timeout, srv);
+	rapier_timer_init(&srv->recycle_timer, on_recycle_timeout, srv);
 	watch_signals(srv);
 	call_handler(srv, EV_WORKER_START);
 	if (srv->in_child) {
@@ -581,12 +618,36 @@ static void serve_worker(server_t *srv)
 }
 
 /* In a forked worker: bind, serve until stopped, then end the process (never return to the script). */
+static void close_slot_fds(server_t *srv, int keep)
+{
+	for (unsigned i = 0; i < srv->slot_count; i++) {
+		if (srv->slot_fds[i] >= 0 && srv->slot_fds[i] != keep) {
+			close(srv->slot_fds[i]);
+		}
+	}
+	efree(srv->slot_fds);
+	srv->slot_fds = NULL;
+	srv->slot_count = 0;
+}
+
 static void child_main(server_t *srv)
 {
-	int fd = rapier_http_listen(ZSTR_VAL(srv->host), (int) srv->port, srv->cfg.backlog);
+	unsigned index = srv->master.self.index;
+	int fd = index < srv->slot_count ? srv->slot_fds[index] : -EBADF;
 
+	/* This worker serves its slot's listener only. */
+	close_slot_fds(srv, fd);
 	srv->in_child = true;
 	srv->worker_id = (zend_long) srv->master.self.index;
+	/*
+	 * Signals meant for the master that reach the whole process group (a
+	 * closed terminal sends SIGHUP to it; kill -USR1 -PGID): at SIG_DFL they
+	 * would kill every worker at once, each death counted as a crash. The
+	 * master acts on them for everyone (docs/design/processes.md).
+	 */
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGUSR1, SIG_IGN);
+	signal(SIGUSR2, SIG_IGN);
 	if (fd < 0) {
 		fprintf(stderr, "Rapier: worker %u cannot listen on %s:" ZEND_LONG_FMT ": %s\n", srv->master.self.index,
 			ZSTR_VAL(srv->host), srv->port, strerror(-fd));
@@ -610,11 +671,34 @@ static void run_master(server_t *srv)
 	rapier_master_config_t mc;
 	int rc;
 
+	/*
+	 * One SO_REUSEPORT listener per worker slot, opened here and kept by the
+	 * master for the server's whole life; every worker of a slot (the
+	 * replacement of a crashed one, the next generation of a reload)
+	 * inherits the same socket. A worker that drains or dies therefore
+	 * never destroys a listen queue: connections the kernel put there wait
+	 * for the slot's next worker instead of being reset.
+	 */
+	srv->slot_count = (unsigned) srv->workers;
+	srv->slot_fds = safe_emalloc(srv->slot_count, sizeof(int), 0);
+	for (unsigned i = 0; i < srv->slot_count; i++) {
+		srv->slot_fds[i] = -1;
+	}
+	for (unsigned i = 0; i < srv->slot_count; i++) {
+		srv->slot_fds[i] = rapier_http_listen(ZSTR_VAL(srv->host), (int) srv->port, srv->cfg.backlog);
+		if (srv->slot_fds[i] < 0) {
+			zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot listen on %s:" ZEND_LONG_FMT ": %s",
+				ZSTR_VAL(srv->host), srv->port, strerror(-srv->slot_fds[i]));
+			close_slot_fds(srv, -1);
+			return;
+		}
+	}
 	rapier_master_config_init(&mc);
 	mc.workers = (unsigned) srv->workers;
 	mc.shutdown_timeout_ms = (uint32_t) (srv->shutdown_timeout_ns / 1000000);
 	mc.pid_file = srv->pid_file ? ZSTR_VAL(srv->pid_file) : NULL;
 	if ((rc = rapier_master_init(&srv->master, &mc)) < 0) {
+		close_slot_fds(srv, -1);
 		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot start the master process: %s", strerror(-rc));
 		return;
 	}
@@ -623,6 +707,7 @@ static void run_master(server_t *srv)
 		child_main(srv);
 		return;
 	}
+	close_slot_fds(srv, -1);
 	rapier_master_free(&srv->master);
 	if (rc == -EEXIST) {
 		zend_throw_exception_ex(rapier_ce_exception, 0,
@@ -680,7 +765,7 @@ ZEND_METHOD(Rapier_Http_Server, start)
 		serve_worker(srv);
 		return;
 	}
-	/* The master must not hold a listener: the kernel would queue connections on it too. */
+	/* This probe is no slot's listener: the kernel would queue connections on it that nobody accepts. */
 	close(fd);
 	run_master(srv);
 }

@@ -27,6 +27,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <netdb.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -50,6 +51,14 @@
  * wait for the next loop iteration (the listener is level-triggered).
  */
 #define RAPIER_HTTP_ACCEPT_BATCH 64
+
+/*
+ * When the server drains, a new connection whose first request has not
+ * arrived yet gets this long for it (less if read_timeout ends sooner): a
+ * client that has just connected is served, while a speculative preconnect
+ * that may never send anything delays the stop by this much at most.
+ */
+#define RAPIER_HTTP_DRAIN_FIRST_REQUEST_NS (1000 * 1000000ll)
 
 /* Reads per connection event, for the same reason. */
 #define RAPIER_HTTP_READS_PER_EVENT 4
@@ -207,11 +216,10 @@ static void conn_open(rapier_http_server_t *server, int fd, struct sockaddr_stor
 	conn_set_timer(conn, server->cfg.read_timeout_ns);
 }
 
-static void on_accept(rapier_io_t *io, uint32_t events)
+/* Accepts up to max waiting connections: fewer when the backlog empties or max_connections is reached. */
+static void accept_some(rapier_http_server_t *server, int max)
 {
-	rapier_http_server_t *server = io->data;
-
-	for (int i = 0; i < RAPIER_HTTP_ACCEPT_BATCH; i++) {
+	for (int i = 0; i < max; i++) {
 		struct sockaddr_storage peer;
 		socklen_t peer_len = sizeof(peer);
 		int fd;
@@ -231,6 +239,11 @@ static void on_accept(rapier_io_t *io, uint32_t events)
 		}
 		conn_open(server, fd, &peer, peer_len);
 	}
+}
+
+static void on_accept(rapier_io_t *io, uint32_t events)
+{
+	accept_some(io->data, RAPIER_HTTP_ACCEPT_BATCH);
 }
 
 void rapier_http_server_init(rapier_http_server_t *server, const rapier_http_config_t *cfg, rapier_loop_t *loop,
@@ -656,6 +669,7 @@ static void conn_next_request(rapier_http_conn_t *conn)
 		conn->rcap = 0;
 	}
 	conn->idle = true;
+	conn->kept_alive = true;
 	rapier_io_start(server->loop, &conn->io, RAPIER_IO_READ);
 	conn_set_timer(conn, server->cfg.keepalive_timeout_ns);
 }
@@ -706,6 +720,18 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 
 /* Stopping */
 
+/* What is left of a new connection's time for its first request once the server drains. */
+static int64_t first_request_grace(rapier_http_server_t *server, rapier_http_conn_t *conn)
+{
+	int64_t left = (int64_t) (conn->request_start_ns - rapier_now_ns()) + server->cfg.read_timeout_ns;
+
+	if (left > RAPIER_HTTP_DRAIN_FIRST_REQUEST_NS) {
+		return RAPIER_HTTP_DRAIN_FIRST_REQUEST_NS;
+	}
+	/* conn_set_timer() takes 0 as "no timer": one nanosecond closes it at the next loop turn. */
+	return left > 0 ? left : 1;
+}
+
 void rapier_http_server_drain(rapier_http_server_t *server, rapier_http_drained_fn on_drained, void *data)
 {
 	rapier_http_conn_t *conn, *next;
@@ -713,6 +739,14 @@ void rapier_http_server_drain(rapier_http_server_t *server, rapier_http_drained_
 	server->draining = true;
 	server->on_drained = on_drained;
 	server->drained_data = data;
+	if (server->listen_fd >= 0) {
+		/*
+		 * Closing a SO_REUSEPORT listener resets the connections still in its
+		 * backlog (unless net.ipv4.tcp_migrate_req hands them to another
+		 * listener of the port): accept them first, and serve them.
+		 */
+		accept_some(server, INT_MAX);
+	}
 	listener_pause(server, true);
 	if (server->listen_fd >= 0) {
 		close(server->listen_fd);
@@ -720,9 +754,16 @@ void rapier_http_server_drain(rapier_http_server_t *server, rapier_http_drained_
 	}
 	for (conn = server->conns; conn; conn = next) {
 		next = conn->next;
-		/* Idle, or already answered with an error and only lingering: nothing left to finish. */
-		if (conn->state == RAPIER_HTTP_CONN_READING && (conn->idle || conn->lingering)) {
+		/*
+		 * Idle between keep-alive requests, or answered with an error and only
+		 * lingering: nothing left to finish. A new connection whose first
+		 * request has not arrived yet is not idle: its client connected to
+		 * send one, and gets it answered (with Connection: close).
+		 */
+		if (conn->state == RAPIER_HTTP_CONN_READING && ((conn->idle && conn->kept_alive) || conn->lingering)) {
 			rapier__http_conn_close(conn);
+		} else if (conn->state == RAPIER_HTTP_CONN_READING && conn->idle) {
+			conn_set_timer(conn, first_request_grace(server, conn));
 		}
 	}
 	check_drained(server);

@@ -69,6 +69,7 @@ struct rapier_http_conn_s {
 	rapier_http_parser_t parser;
 	bool parser_ready;
 	bool idle;                     /* no byte of the next request has arrived yet */
+	bool kept_alive;               /* has answered a request: idle means between keep-alive requests */
 	bool lingering;                /* answered and shut down: discarding input until close */
 
 	/* The response in progress. */

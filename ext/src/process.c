@@ -722,7 +722,15 @@ static void on_ready(rapier_supervisor_t *sv, proc_t *p)
 
 static void on_recycle(rapier_supervisor_t *sv, proc_t *p)
 {
-	if (sv->phase != PHASE_RUNNING || p->state != RAPIER_PROC_READY || p->slot->current != p) {
+	if (sv->phase != PHASE_RUNNING || p->state != RAPIER_PROC_READY) {
+		return;
+	}
+	if (p->candidate && p->slot->candidate == p) {
+		/* A new process already at its max_requests: recycled once the reload has made it current. */
+		p->recycle_wanted = true;
+		return;
+	}
+	if (p->slot->current != p) {
 		return;
 	}
 	if (sv->reload[p->slot->role].active) {
