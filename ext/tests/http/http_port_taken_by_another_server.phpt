@@ -7,7 +7,7 @@ rapier
 require __DIR__ . '/server.inc';
 $first = http_server_start('function ($req, $res) { $res->end("first"); }');
 $s = new Rapier\Http\Server('127.0.0.1', $first->port, ['workers' => 0]);
-$s->on('workerStart', function () use ($s) {
+$s->on('workerStart', function () {
     /* Reached only when the bind wrongly succeeded: stop at once. */
     echo "second server started\n";
     exec("kill -TERM " . getmypid());
