@@ -164,7 +164,7 @@ void rapier_http_request_new(zval *out, rapier_http_conn_t *conn)
 	const rapier_http_request_t *hr = rapier_http_conn_request(conn);
 	zend_object *obj;
 	request_t *req;
-	char addr[INET6_ADDRSTRLEN];
+	const char *addr;
 	int port;
 
 	object_init_ex(out, rapier_ce_http_request);
@@ -174,7 +174,7 @@ void rapier_http_request_new(zval *out, rapier_http_conn_t *conn)
 	ZVAL_STRINGL(OBJ_PROP_NUM(obj, PROP_URI), hr->target, hr->target_len);
 	ZVAL_STR(OBJ_PROP_NUM(obj, PROP_PATH), decoded_path(hr));
 	build_headers(OBJ_PROP_NUM(obj, PROP_HEADERS), hr);
-	rapier_http_conn_peer(conn, addr, sizeof(addr), &port);
+	addr = rapier_http_conn_peer(conn, &port);
 	ZVAL_STRING(OBJ_PROP_NUM(obj, PROP_REMOTE_ADDRESS), addr);
 	ZVAL_LONG(OBJ_PROP_NUM(obj, PROP_REMOTE_PORT), port);
 

@@ -168,6 +168,24 @@ static void conn_set_timer(rapier_http_conn_t *conn, int64_t timeout_ns)
 
 static void on_conn_timer(rapier_timer_t *timer);
 
+/* inet_ntop formats with sprintf: once per connection, not once per request. */
+static void format_peer(rapier_http_conn_t *conn)
+{
+	const struct sockaddr *sa = (const struct sockaddr *) &conn->peer;
+
+	conn->peer_text[0] = '\0';
+	conn->peer_port = 0;
+	if (sa->sa_family == AF_INET) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *) sa;
+		inet_ntop(AF_INET, &in->sin_addr, conn->peer_text, sizeof(conn->peer_text));
+		conn->peer_port = ntohs(in->sin_port);
+	} else if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *) sa;
+		inet_ntop(AF_INET6, &in6->sin6_addr, conn->peer_text, sizeof(conn->peer_text));
+		conn->peer_port = ntohs(in6->sin6_port);
+	}
+}
+
 static int local_port(int fd)
 {
 	struct sockaddr_storage local;
@@ -199,6 +217,7 @@ static void conn_open(rapier_http_server_t *server, int fd, struct sockaddr_stor
 	conn->peer = *peer;
 	conn->peer_len = peer_len;
 	conn->local_port = local_port(fd);
+	format_peer(conn);
 	rapier_http_parser_init(&conn->parser, &server->cfg.limits);
 	conn->parser_ready = true;
 	rapier_io_init(&conn->io, fd, conn_on_io, conn);
@@ -449,14 +468,12 @@ void rapier__http_log_access(rapier_http_conn_t *conn, int status, uint64_t byte
 {
 	rapier_access_log_t *log = conn->server->cfg.access_log;
 	rapier_access_entry_t entry;
-	char addr[64];
 	int port;
 
 	if (log == NULL) {
 		return;
 	}
-	rapier_http_conn_peer(conn, addr, sizeof(addr), &port);
-	entry.remote = addr;
+	entry.remote = rapier_http_conn_peer(conn, &port);
 	entry.status = status;
 	entry.bytes = bytes;
 	entry.duration_ns = (int64_t) (rapier_now_ns() - conn->request_start_ns);
@@ -790,21 +807,10 @@ void rapier_http_server_free(rapier_http_server_t *server)
 	rapier_http_buf_free(&server->scratch);
 }
 
-void rapier_http_conn_peer(const rapier_http_conn_t *conn, char *addr, size_t addr_len, int *port)
+const char *rapier_http_conn_peer(const rapier_http_conn_t *conn, int *port)
 {
-	const struct sockaddr *sa = (const struct sockaddr *) &conn->peer;
-
-	addr[0] = '\0';
-	*port = 0;
-	if (sa->sa_family == AF_INET) {
-		const struct sockaddr_in *in = (const struct sockaddr_in *) sa;
-		inet_ntop(AF_INET, &in->sin_addr, addr, (socklen_t) addr_len);
-		*port = ntohs(in->sin_port);
-	} else if (sa->sa_family == AF_INET6) {
-		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *) sa;
-		inet_ntop(AF_INET6, &in6->sin6_addr, addr, (socklen_t) addr_len);
-		*port = ntohs(in6->sin6_port);
-	}
+	*port = conn->peer_port;
+	return conn->peer_text;
 }
 
 /*

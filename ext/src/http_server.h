@@ -92,6 +92,8 @@ struct rapier_http_conn_s {
 
 	struct sockaddr_storage peer;
 	socklen_t peer_len;
+	char peer_text[48];            /* the peer's address as text, formatted once per connection */
+	int peer_port;
 	int local_port;                /* the port the client connected to */
 	rapier_http_conn_t *prev, *next;      /* the server's connection list */
 	rapier_http_conn_t *queue_next;       /* waiting for a handler slot */
@@ -188,7 +190,7 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed);
 /* Whether the response can still be written (not ended, client not gone). */
 bool rapier_http_conn_writable(const rapier_http_conn_t *conn);
 
-/* "a.b.c.d" or "v6" text of the peer, and its port. */
-void rapier_http_conn_peer(const rapier_http_conn_t *conn, char *addr, size_t addr_len, int *port);
+/* "a.b.c.d" or IPv6 text of the peer (valid while conn lives), and its port. */
+const char *rapier_http_conn_peer(const rapier_http_conn_t *conn, int *port);
 
 #endif
