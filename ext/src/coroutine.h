@@ -21,6 +21,8 @@
 #ifndef RAPIER_COROUTINE_H
 #define RAPIER_COROUTINE_H
 
+#include <errno.h>
+
 #include "php.h"
 #include "zend_fibers.h"
 
@@ -104,6 +106,25 @@ bool rapier_coro_can_yield(void);
  * fiber is being destroyed) and the caller must return at once.
  */
 rapier_wake_t rapier_coro_wait(int64_t timeout_ns, rapier_wait_unlink_fn unlink, void *data, const char *what);
+
+/*
+ * A wait's outcome as a libuv-style result: 0, -ETIMEDOUT, -ECANCELED, or
+ * closed_errno when what it waited on was closed (-EBADF for a descriptor,
+ * -EPIPE for a peer that went away).
+ */
+static inline int rapier_wake_errno(rapier_wake_t why, int closed_errno)
+{
+	switch (why) {
+		case RAPIER_WAKE_OK:
+			return 0;
+		case RAPIER_WAKE_TIMEOUT:
+			return -ETIMEDOUT;
+		case RAPIER_WAKE_CLOSED:
+			return closed_errno;
+		default:
+			return -ECANCELED;
+	}
+}
 
 /* Makes a waiting coroutine ready; the waker has already unlinked it. */
 void rapier_coro_wake(rapier_coro_t *co, rapier_wake_t reason);

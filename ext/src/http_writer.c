@@ -51,16 +51,7 @@ static int wait_writable(rapier_http_conn_t *conn)
 	if (conn->state != RAPIER_HTTP_CONN_CLOSED) {
 		rapier_io_stop(conn->server->loop, &conn->io);
 	}
-	switch (why) {
-		case RAPIER_WAKE_OK:
-			return 0;
-		case RAPIER_WAKE_TIMEOUT:
-			return -ETIMEDOUT;
-		case RAPIER_WAKE_CLOSED:
-			return -EPIPE;
-		default:
-			return -ECANCELED;
-	}
+	return rapier_wake_errno(why, -EPIPE);
 }
 
 /* Writes every byte of iov, waiting while the socket is full. 0, or -errno (connection closed). */

@@ -138,20 +138,6 @@ static void on_unlink(rapier_coro_t *co, void *data)
 	}
 }
 
-static int wake_reason_errno(rapier_wake_t why)
-{
-	switch (why) {
-		case RAPIER_WAKE_OK:
-			return 0;
-		case RAPIER_WAKE_TIMEOUT:
-			return -ETIMEDOUT;
-		case RAPIER_WAKE_CLOSED:
-			return -EBADF;
-		default:
-			return -ECANCELED;
-	}
-}
-
 static socket_waiter_t *slot(socket_record_t *rec, uint32_t events)
 {
 	return (events & RAPIER_IO_READ) ? &rec->reader : &rec->writer;
@@ -216,8 +202,8 @@ int rapier_socket_wait(int fd, uint32_t events, int64_t timeout_ns)
 	w->waiting = true;
 	err = update_interest(rec);
 	if (err == 0) {
-		err = wake_reason_errno(rapier_coro_wait(timeout_ns, on_unlink, w,
-			(events & RAPIER_IO_READ) ? "a socket to read" : "a socket to write"));
+		err = rapier_wake_errno(rapier_coro_wait(timeout_ns, on_unlink, w,
+			(events & RAPIER_IO_READ) ? "a socket to read" : "a socket to write"), -EBADF);
 	} else {
 		w->waiting = false;
 		update_interest(rec);
