@@ -522,8 +522,7 @@ static void keep_leftover(rapier_http_conn_t *conn, const char *data, size_t len
 		efree(conn->rbuf);
 	}
 	conn->rbuf = copy;
-	conn->rlen = conn->rcap = len;
-	conn->rpos = 0;
+	conn->rlen = len;
 }
 
 static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len)
@@ -549,8 +548,8 @@ static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len)
 		if (p->state == RAPIER_HTTP_MESSAGE_COMPLETE) {
 			if (len > 0) {
 				keep_leftover(conn, data, len);
-			} else if (conn->rbuf) {
-				conn->rlen = conn->rpos = 0;
+			} else {
+				conn->rlen = 0;
 			}
 			conn_dispatch(conn);
 			return;
@@ -667,12 +666,12 @@ static void conn_next_request(rapier_http_conn_t *conn)
 	}
 	conn->state = RAPIER_HTTP_CONN_READING;
 	conn->response_started = false;
-	if (conn->rlen > conn->rpos) {
+	if (conn->rlen > 0) {
 		conn->idle = false;
 		conn->request_start_ns = rapier_now_ns();
 		/* A pipelined request is already here. */
-		size_t len = conn->rlen - conn->rpos;
-		conn->rlen = conn->rpos = 0;
+		size_t len = conn->rlen;
+		conn->rlen = 0;
 		conn_set_timer(conn, server->cfg.read_timeout_ns);
 		conn_process(conn, conn->rbuf, len);
 		if (conn->state == RAPIER_HTTP_CONN_READING) {
@@ -683,7 +682,6 @@ static void conn_next_request(rapier_http_conn_t *conn)
 	if (conn->rbuf) {
 		efree(conn->rbuf);
 		conn->rbuf = NULL;
-		conn->rcap = 0;
 	}
 	conn->idle = true;
 	conn->kept_alive = true;

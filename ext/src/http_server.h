@@ -65,7 +65,7 @@ struct rapier_http_conn_s {
 	rapier_coro_t *handler_co;     /* the coroutine running the request handler, or NULL */
 
 	char *rbuf;                    /* bytes read and not yet parsed */
-	size_t rlen, rpos, rcap;
+	size_t rlen;
 	rapier_http_parser_t parser;
 	bool parser_ready;
 	bool idle;                     /* no byte of the next request has arrived yet */
