@@ -232,21 +232,6 @@ rapier_wake_t rapier_coro_wait(int64_t timeout_ns, rapier_wait_unlink_fn unlink,
 	return co->wake_reason;
 }
 
-void rapier_coro_yield(void)
-{
-	rapier_coro_t *co = rapier_coro_current();
-
-	if (co == NULL || !rapier_coro_can_yield()) {
-		return;
-	}
-	co->state = RAPIER_CORO_WAITING;
-	rapier_coro_wake(co, RAPIER_WAKE_OK);
-	fiber_suspend();
-	if (UNEXPECTED(co->state != RAPIER_CORO_RUNNING)) {
-		co->state = RAPIER_CORO_RUNNING;
-	}
-}
-
 bool rapier_coro_cancel(rapier_coro_t *co)
 {
 	if (co->state != RAPIER_CORO_WAITING) {

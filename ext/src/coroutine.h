@@ -129,9 +129,6 @@ static inline int rapier_wake_errno(rapier_wake_t why, int closed_errno)
 /* Makes a waiting coroutine ready; the waker has already unlinked it. */
 void rapier_coro_wake(rapier_coro_t *co, rapier_wake_t reason);
 
-/* Gives other ready coroutines a turn (a wait that is woken at once). */
-void rapier_coro_yield(void);
-
 /*
  * Starts a coroutine running callable with args; it runs from the next
  * scheduler turn. Returns it, or NULL with an exception thrown.
