@@ -150,35 +150,61 @@ static HashTable *server_get_gc(zend_object *obj, zval **table, int *n)
 
 typedef enum { OPT_INT, OPT_SIZE, OPT_SECONDS, OPT_BOOL, OPT_STRING } option_kind_t;
 
+typedef enum {
+	O_WORKERS,
+	O_TASK_WORKERS,
+	O_CONCURRENCY,
+	O_MAX_REQUESTS,
+	O_MAX_CONNECTIONS,
+	O_MAX_HEADER_SIZE,
+	O_MAX_HEADER_COUNT,
+	O_MAX_BODY_SIZE,
+	O_READ_TIMEOUT,
+	O_KEEPALIVE_TIMEOUT,
+	O_WRITE_TIMEOUT,
+	O_SHUTDOWN_TIMEOUT,
+	O_BACKLOG,
+	O_GZIP,
+	O_GZIP_LEVEL,
+	O_GZIP_MIN_LENGTH,
+	O_DOCUMENT_ROOT,
+	O_DEBUG,
+	O_SERVER_NAME,
+	O_PID_FILE,
+	O_ACCESS_LOG,
+	O_ACCESS_LOG_FORMAT,
+} option_id_t;
+
 typedef struct {
 	const char *name;
+	option_id_t id;
 	option_kind_t kind;
 	zend_long min, max;
 } option_t;
 
 static const option_t options[] = {
-	{ "workers", OPT_INT, 0, 1024 },
-	{ "task_workers", OPT_INT, 0, 1024 },
-	{ "concurrency", OPT_INT, 0, 1000000 },
-	{ "max_requests", OPT_INT, 0, ZEND_LONG_MAX },
-	{ "max_connections", OPT_INT, 1, 10000000 },
-	{ "max_header_size", OPT_SIZE, 256, 1 << 20 },
-	{ "max_header_count", OPT_INT, 1, 10000 },
-	{ "max_body_size", OPT_SIZE, 0, ZEND_LONG_MAX },
-	{ "read_timeout", OPT_SECONDS, 0, 0 },
-	{ "keepalive_timeout", OPT_SECONDS, 0, 0 },
-	{ "write_timeout", OPT_SECONDS, 0, 0 },
-	{ "shutdown_timeout", OPT_SECONDS, 0, 0 },
-	{ "backlog", OPT_INT, 1, 65535 },
-	{ "gzip", OPT_BOOL, 0, 0 },
-	{ "gzip_level", OPT_INT, 1, 9 },
-	{ "gzip_min_length", OPT_INT, 0, ZEND_LONG_MAX },
-	{ "document_root", OPT_STRING, 0, 0 },
-	{ "debug", OPT_BOOL, 0, 0 },
-	{ "server_name", OPT_STRING, 0, 0 },
-	{ "pid_file", OPT_STRING, 0, 0 },
-	{ "access_log", OPT_STRING, 0, 0 },
-	{ "access_log_format", OPT_STRING, 0, 0 },
+	{ "workers", O_WORKERS, OPT_INT, 0, 1024 },
+	{ "task_workers", O_TASK_WORKERS, OPT_INT, 0, 1024 },
+	{ "concurrency", O_CONCURRENCY, OPT_INT, 0, 1000000 },
+	{ "max_requests", O_MAX_REQUESTS, OPT_INT, 0, ZEND_LONG_MAX },
+	{ "max_connections", O_MAX_CONNECTIONS, OPT_INT, 1, 10000000 },
+	{ "max_header_size", O_MAX_HEADER_SIZE, OPT_SIZE, 256, 1 << 20 },
+	{ "max_header_count", O_MAX_HEADER_COUNT, OPT_INT, 1, 10000 },
+	{ "max_body_size", O_MAX_BODY_SIZE, OPT_SIZE, 0, ZEND_LONG_MAX },
+	{ "read_timeout", O_READ_TIMEOUT, OPT_SECONDS, 0, 0 },
+	{ "keepalive_timeout", O_KEEPALIVE_TIMEOUT, OPT_SECONDS, 0, 0 },
+	{ "write_timeout", O_WRITE_TIMEOUT, OPT_SECONDS, 0, 0 },
+	{ "shutdown_timeout", O_SHUTDOWN_TIMEOUT, OPT_SECONDS, 0, 0 },
+	{ "backlog", O_BACKLOG, OPT_INT, 1, 65535 },
+	{ "gzip", O_GZIP, OPT_BOOL, 0, 0 },
+	{ "gzip_level", O_GZIP_LEVEL, OPT_INT, 1, 9 },
+	{ "gzip_min_length", O_GZIP_MIN_LENGTH, OPT_INT, 0, ZEND_LONG_MAX },
+	{ "document_root", O_DOCUMENT_ROOT, OPT_STRING, 0, 0 },
+	{ "debug", O_DEBUG, OPT_BOOL, 0, 0 },
+	{ "server_name", O_SERVER_NAME, OPT_STRING, 0, 0 },
+	{ "pid_file", O_PID_FILE, OPT_STRING, 0, 0 },
+	{ "access_log", O_ACCESS_LOG, OPT_STRING, 0, 0 },
+	{ "access_log_format", O_ACCESS_LOG_FORMAT, OPT_STRING, 0, 0 },
 };
 
 static const option_t *find_option(zend_string *name)
@@ -229,41 +255,48 @@ static bool check_option(const option_t *opt, zval *value, zend_long *lval, doub
 	return false;
 }
 
+static void set_string(zend_string **slot, zval *value)
+{
+	if (*slot) {
+		zend_string_release(*slot);
+	}
+	*slot = zend_string_copy(Z_STR_P(value));
+}
+
+/* Stores a value check_option() accepted. */
 static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_long l, double d)
 {
 	int64_t ns = (int64_t) (d * 1e9);
-	const char *n = opt->name;
 
-	if (!strcmp(n, "workers")) srv->workers = l;
-	else if (!strcmp(n, "task_workers")) srv->task_workers = l;
-	else if (!strcmp(n, "concurrency")) srv->cfg.max_concurrency = (uint32_t) l;
-	else if (!strcmp(n, "max_requests")) srv->cfg.max_requests = (uint64_t) l;
-	else if (!strcmp(n, "max_connections")) srv->cfg.max_connections = (uint32_t) l;
-	else if (!strcmp(n, "max_header_size")) srv->cfg.limits.max_header_size = (size_t) l;
-	else if (!strcmp(n, "max_header_count")) srv->cfg.limits.max_header_count = (size_t) l;
-	else if (!strcmp(n, "max_body_size")) srv->cfg.limits.max_body_size = (size_t) l;
-	else if (!strcmp(n, "read_timeout")) srv->cfg.read_timeout_ns = ns;
-	else if (!strcmp(n, "keepalive_timeout")) srv->cfg.keepalive_timeout_ns = ns;
-	else if (!strcmp(n, "write_timeout")) srv->cfg.write_timeout_ns = ns;
-	else if (!strcmp(n, "shutdown_timeout")) srv->shutdown_timeout_ns = ns;
-	else if (!strcmp(n, "backlog")) srv->cfg.backlog = (int) l;
-	else if (!strcmp(n, "gzip")) srv->cfg.gzip = l != 0;
-	else if (!strcmp(n, "gzip_level")) srv->cfg.gzip_config.level = (int) l;
-	else if (!strcmp(n, "gzip_min_length")) srv->cfg.gzip_config.min_length = (size_t) l;
-	else if (!strcmp(n, "debug")) srv->debug = l != 0;
-	else if (!strcmp(n, "document_root")) srv->document_root = zend_string_copy(Z_STR_P(value));
-	else if (!strcmp(n, "pid_file")) srv->pid_file = zend_string_copy(Z_STR_P(value));
-	else if (!strcmp(n, "access_log")) srv->access_log_path = zend_string_copy(Z_STR_P(value));
-	else if (!strcmp(n, "access_log_format")) {
-		srv->access_log_format = zend_string_equals_literal(Z_STR_P(value), "json") ? RAPIER_ACCESS_LOG_JSON
-			: zend_string_equals_literal(Z_STR_P(value), "common") ? RAPIER_ACCESS_LOG_COMMON : -1;
-	}
-	else if (!strcmp(n, "server_name")) {
-		if (srv->server_name) {
-			zend_string_release(srv->server_name);
-		}
-		srv->server_name = zend_string_copy(Z_STR_P(value));
-		srv->cfg.server_name = ZSTR_VAL(srv->server_name);
+	switch (opt->id) {
+		case O_WORKERS: srv->workers = l; break;
+		case O_TASK_WORKERS: srv->task_workers = l; break;
+		case O_CONCURRENCY: srv->cfg.max_concurrency = (uint32_t) l; break;
+		case O_MAX_REQUESTS: srv->cfg.max_requests = (uint64_t) l; break;
+		case O_MAX_CONNECTIONS: srv->cfg.max_connections = (uint32_t) l; break;
+		case O_MAX_HEADER_SIZE: srv->cfg.limits.max_header_size = (size_t) l; break;
+		case O_MAX_HEADER_COUNT: srv->cfg.limits.max_header_count = (size_t) l; break;
+		case O_MAX_BODY_SIZE: srv->cfg.limits.max_body_size = (size_t) l; break;
+		case O_READ_TIMEOUT: srv->cfg.read_timeout_ns = ns; break;
+		case O_KEEPALIVE_TIMEOUT: srv->cfg.keepalive_timeout_ns = ns; break;
+		case O_WRITE_TIMEOUT: srv->cfg.write_timeout_ns = ns; break;
+		case O_SHUTDOWN_TIMEOUT: srv->shutdown_timeout_ns = ns; break;
+		case O_BACKLOG: srv->cfg.backlog = (int) l; break;
+		case O_GZIP: srv->cfg.gzip = l != 0; break;
+		case O_GZIP_LEVEL: srv->cfg.gzip_config.level = (int) l; break;
+		case O_GZIP_MIN_LENGTH: srv->cfg.gzip_config.min_length = (size_t) l; break;
+		case O_DEBUG: srv->debug = l != 0; break;
+		case O_DOCUMENT_ROOT: set_string(&srv->document_root, value); break;
+		case O_PID_FILE: set_string(&srv->pid_file, value); break;
+		case O_ACCESS_LOG: set_string(&srv->access_log_path, value); break;
+		case O_ACCESS_LOG_FORMAT:
+			srv->access_log_format = zend_string_equals_literal(Z_STR_P(value), "json") ? RAPIER_ACCESS_LOG_JSON
+				: zend_string_equals_literal(Z_STR_P(value), "common") ? RAPIER_ACCESS_LOG_COMMON : -1;
+			break;
+		case O_SERVER_NAME:
+			set_string(&srv->server_name, value);
+			srv->cfg.server_name = ZSTR_VAL(srv->server_name);
+			break;
 	}
 }
 
