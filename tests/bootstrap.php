@@ -13,6 +13,8 @@ if (!extension_loaded('rapier')) {
     exit(1);
 }
 
+require dirname(__DIR__) . '/src/autoload.php';
+
 spl_autoload_register(static function (string $class): void {
     $prefix = 'Rapier\\Tests\\';
     if (strncmp($class, $prefix, strlen($prefix)) !== 0) {
