@@ -29,4 +29,12 @@ void rapier_http_response_new(zval *out, rapier_http_conn_t *conn, bool debug);
  */
 void rapier_http_response_handler_done(zend_object *response, zend_object *exception);
 
+/*
+ * While a worker serves: header(), setcookie(), header_remove(),
+ * headers_list() and http_response_code() work as under php-fpm (the CLI
+ * SAPI drops headers). end() restores the CLI behaviour.
+ */
+void rapier_http_sapi_capture_begin(void);
+void rapier_http_sapi_capture_end(void);
+
 #endif

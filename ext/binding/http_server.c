@@ -636,7 +636,9 @@ static void run_worker(server_t *srv)
 
 static void serve_worker(server_t *srv)
 {
+	rapier_http_sapi_capture_begin();
 	run_worker(srv);
+	rapier_http_sapi_capture_end();
 	if (srv->access_log_open) {
 		rapier_access_log_close(&srv->access_log);
 		srv->access_log_open = false;

@@ -1,0 +1,56 @@
+/*
+ * PHP's own header(), setcookie(), header_remove(), headers_list() and
+ * http_response_code() inside a server worker.
+ *
+ * The CLI SAPI drops every header(): its header handler answers "do not
+ * add", and it marks the headers as sent before the script starts. Code
+ * written for php-fpm (and the framework adapters, which collect what that
+ * code set) needs them kept. While a worker serves, we answer "add" instead
+ * and clear headers_sent, so the headers land in SAPI's list exactly as
+ * under php-fpm; no_headers stays set, so PHP never tries to send them
+ * itself. The list is process-wide, not per coroutine: adapters that rely
+ * on it run with concurrency 1 (docs/frameworks.md).
+ */
+#include "php_rapier.h"
+#include "SAPI.h"
+
+#include "http.h"
+
+static int (*saved_header_handler)(sapi_header_struct *, sapi_header_op_enum, sapi_headers_struct *);
+static bool saved_headers_sent;
+static bool saved_no_headers;
+static bool capturing;
+
+static int keep_header(sapi_header_struct *header, sapi_header_op_enum op, sapi_headers_struct *headers)
+{
+	(void) header;
+	(void) op;
+	(void) headers;
+	return SAPI_HEADER_ADD;
+}
+
+void rapier_http_sapi_capture_begin(void)
+{
+	if (capturing) {
+		return;
+	}
+	capturing = true;
+	saved_header_handler = sapi_module.header_handler;
+	saved_headers_sent = SG(headers_sent);
+	saved_no_headers = SG(request_info).no_headers;
+	sapi_module.header_handler = keep_header;
+	SG(headers_sent) = 0;
+	/* Without no_headers the first echo would "send" (and so freeze) the header list. */
+	SG(request_info).no_headers = 1;
+}
+
+void rapier_http_sapi_capture_end(void)
+{
+	if (!capturing) {
+		return;
+	}
+	capturing = false;
+	sapi_module.header_handler = saved_header_handler;
+	SG(headers_sent) = saved_headers_sent;
+	SG(request_info).no_headers = saved_no_headers;
+}
