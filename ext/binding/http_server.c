@@ -16,6 +16,7 @@
 #include "php_rapier.h"
 #include "zend_exceptions.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
@@ -23,6 +24,7 @@
 #include "coroutine.h"
 #include "http.h"
 #include "process.h"
+#include "http_task.h"
 #include "http_server_arginfo.h"
 
 zend_class_entry *rapier_ce_http_server;
@@ -54,6 +56,10 @@ struct server_s {
 	zend_string *server_name;
 	zend_string *pid_file;
 	zend_string *access_log_path;
+	zend_string *error_log_path;
+	size_t max_memory;              /* recycle after a request leaves more PHP memory in use; 0: never */
+	rapier_tasks_t tasks;
+	bool is_task_worker;
 	int access_log_format;          /* rapier_access_log_format_t, -1 when invalid */
 	rapier_access_log_t access_log;
 	bool access_log_open;
@@ -100,6 +106,8 @@ static zend_object *server_create(zend_class_entry *ce)
 	srv->worker_id = -1;
 	srv->listen_fd = -1;
 	srv->signal_fd = -1;
+	rapier_tasks_init(&srv->tasks);
+	srv->tasks.server = &srv->std;
 	for (int i = 0; i < EV_COUNT; i++) {
 		ZVAL_UNDEF(&srv->handlers[i]);
 	}
@@ -128,6 +136,10 @@ static void server_free(zend_object *obj)
 	if (srv->access_log_path) {
 		zend_string_release(srv->access_log_path);
 	}
+	if (srv->error_log_path) {
+		zend_string_release(srv->error_log_path);
+	}
+	rapier_tasks_free(&srv->tasks);
 	if (srv->static_root_open) {
 		rapier_static_root_close(&srv->static_root);
 	}
@@ -173,6 +185,9 @@ typedef enum {
 	O_PID_FILE,
 	O_ACCESS_LOG,
 	O_ACCESS_LOG_FORMAT,
+	O_ERROR_LOG,
+	O_MAX_MEMORY,
+	O_TASK_MAX_PAYLOAD,
 } option_id_t;
 
 typedef struct {
@@ -205,6 +220,9 @@ static const option_t options[] = {
 	{ "pid_file", O_PID_FILE, OPT_STRING, 0, 0 },
 	{ "access_log", O_ACCESS_LOG, OPT_STRING, 0, 0 },
 	{ "access_log_format", O_ACCESS_LOG_FORMAT, OPT_STRING, 0, 0 },
+	{ "error_log", O_ERROR_LOG, OPT_STRING, 0, 0 },
+	{ "max_memory", O_MAX_MEMORY, OPT_SIZE, 0, ZEND_LONG_MAX },
+	{ "task_max_payload", O_TASK_MAX_PAYLOAD, OPT_SIZE, 1024, 1 << 30 },
 };
 
 static const option_t *find_option(zend_string *name)
@@ -271,6 +289,9 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 	switch (opt->id) {
 		case O_WORKERS: srv->workers = l; break;
 		case O_TASK_WORKERS: srv->task_workers = l; break;
+		case O_MAX_MEMORY: srv->max_memory = (size_t) l; break;
+		case O_TASK_MAX_PAYLOAD: srv->tasks.max_payload = (size_t) l; break;
+		case O_ERROR_LOG: set_string(&srv->error_log_path, value); break;
 		case O_CONCURRENCY: srv->cfg.max_concurrency = (uint32_t) l; break;
 		case O_MAX_REQUESTS: srv->cfg.max_requests = (uint64_t) l; break;
 		case O_MAX_CONNECTIONS: srv->cfg.max_connections = (uint32_t) l; break;
@@ -438,6 +459,9 @@ static void on_request_done(rapier_coro_t *co, zval *retval, zend_object *except
 		rapier_status_self_update(srv->master.self.status, srv->http.stats.requests, srv->http.stats.handling,
 			srv->http.stats.connections, zend_memory_usage(0));
 	}
+	if (srv->max_memory && zend_memory_usage(0) > srv->max_memory) {
+		rapier_http_server_retire(&srv->http);
+	}
 	if (srv->http.draining && !srv->stopping) {
 		recycle_self(srv);
 	}
@@ -482,9 +506,8 @@ static void call_handler(server_t *srv, int event)
 	zval_ptr_dtor(&args[0]);
 }
 
-static void on_drained(rapier_http_server_t *http, void *data)
+static void worker_drained(server_t *srv)
 {
-	server_t *srv = data;
 
 	rapier_timer_stop(rapier_sched_loop(), &srv->shutdown_timer);
 	rapier_timer_stop(rapier_sched_loop(), &srv->recycle_timer);
@@ -499,9 +522,24 @@ static void on_drained(rapier_http_server_t *http, void *data)
 	}
 }
 
+static void on_drained(rapier_http_server_t *http, void *data)
+{
+	(void) http;
+	worker_drained(data);
+}
+
+static void on_tasks_drained(rapier_tasks_t *tasks)
+{
+	worker_drained(server_from(tasks->server));
+}
+
 /* Cancels the running request handlers (their waits throw) and closes every connection. */
 static void abort_requests(server_t *srv)
 {
+	if (srv->is_task_worker) {
+		rapier_tasks_abort(&srv->tasks);
+		return;
+	}
 	for (rapier_http_conn_t *conn = srv->http.conns; conn; conn = conn->next) {
 		if (conn->handler_co) {
 			rapier_coro_cancel(conn->handler_co);
@@ -525,6 +563,10 @@ static void begin_stop(server_t *srv)
 	}
 	srv->stopping = true;
 	rapier_timer_start(rapier_sched_loop(), &srv->shutdown_timer, (uint64_t) srv->shutdown_timeout_ns, 0);
+	if (srv->is_task_worker) {
+		rapier_tasks_drain(&srv->tasks, on_tasks_drained);
+		return;
+	}
 	rapier_http_server_drain(&srv->http, on_drained, srv);
 }
 
@@ -582,7 +624,7 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 	server_t *srv = server_from(Z_OBJ_P(ZEND_THIS));
 
 	ZEND_PARSE_PARAMETERS_NONE();
-	if (srv->listen_fd < 0 || srv->http_ready || !rapier_sched_running()) {
+	if ((srv->listen_fd < 0 && !srv->is_task_worker) || srv->http_ready || !rapier_sched_running()) {
 		zend_throw_exception(rapier_ce_exception, "Cannot call workerMain(): the server calls it in each worker", 0);
 		RETURN_THROWS();
 	}
@@ -602,8 +644,15 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 		srv->cfg.access_log = &srv->access_log;
 	}
 	srv->cfg.worker_id = (int) srv->worker_id;
-	rapier_http_server_init(&srv->http, &srv->cfg, rapier_sched_loop(), srv->listen_fd, dispatch, srv);
-	srv->listen_fd = -1;
+	if (srv->is_task_worker) {
+		rapier_tasks_serve(&srv->tasks, srv->master.self.index);
+	} else {
+		rapier_http_server_init(&srv->http, &srv->cfg, rapier_sched_loop(), srv->listen_fd, dispatch, srv);
+		srv->listen_fd = -1;
+		if (srv->task_workers > 0) {
+			rapier_tasks_client_start(&srv->tasks, !srv->in_child);
+		}
+	}
 	srv->http_ready = true;
 	worker_server = srv;
 	rapier_timer_init(&srv->shutdown_timer, on_shutdown_timeout, srv);
@@ -646,10 +695,13 @@ static void serve_worker(server_t *srv)
 	}
 	if (srv->http_ready) {
 		unwatch_signals(srv);
-		rapier_http_server_free(&srv->http);
+		if (!srv->is_task_worker) {
+			rapier_http_server_free(&srv->http);
+		}
 		srv->http_ready = false;
 		worker_server = NULL;
 	}
+	rapier_tasks_free(&srv->tasks);
 }
 
 /* In a forked worker: bind, serve until stopped, then end the process (never return to the script). */
@@ -670,10 +722,20 @@ static void child_main(server_t *srv)
 	unsigned index = srv->master.self.index;
 	int fd = index < srv->slot_count ? srv->slot_fds[index] : -EBADF;
 
-	/* This worker serves its slot's listener only. */
-	close_slot_fds(srv, fd);
 	srv->in_child = true;
-	srv->worker_id = (zend_long) srv->master.self.index;
+	srv->worker_id = (zend_long) index;
+	if (srv->master.self.role == RAPIER_ROLE_TASK_WORKER) {
+		/* Task workers are numbered after the request workers, as Swoole does. */
+		srv->is_task_worker = true;
+		srv->worker_id = srv->workers + (zend_long) index;
+		close_slot_fds(srv, -1);
+		rapier_tasks_close_listeners(&srv->tasks, (int) index);
+		fd = 0;
+	} else {
+		/* This worker serves its slot's listener only. */
+		close_slot_fds(srv, fd);
+		rapier_tasks_close_listeners(&srv->tasks, -1);
+	}
 	/*
 	 * Signals meant for the master that reach the whole process group (a
 	 * closed terminal sends SIGHUP to it; kill -USR1 -PGID): at SIG_DFL they
@@ -691,7 +753,7 @@ static void child_main(server_t *srv)
 		zend_throw_unwind_exit();
 		return;
 	}
-	srv->listen_fd = fd;
+	srv->listen_fd = srv->is_task_worker ? -1 : fd;
 	serve_worker(srv);
 	rapier_master_free(&srv->master);
 	/* The worker is done: end its script here, with shutdown functions, as exit() would. */
@@ -728,12 +790,20 @@ static void run_master(server_t *srv)
 			return;
 		}
 	}
+	srv->tasks.count = (unsigned) srv->task_workers;
+	if (srv->tasks.count && (rc = rapier_tasks_listen(&srv->tasks, srv->cfg.backlog)) < 0) {
+		close_slot_fds(srv, -1);
+		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot open the task workers' sockets: %s", strerror(-rc));
+		return;
+	}
 	rapier_master_config_init(&mc);
 	mc.workers = (unsigned) srv->workers;
+	mc.task_workers = (unsigned) srv->task_workers;
 	mc.shutdown_timeout_ms = (uint32_t) (srv->shutdown_timeout_ns / 1000000);
 	mc.pid_file = srv->pid_file ? ZSTR_VAL(srv->pid_file) : NULL;
 	if ((rc = rapier_master_init(&srv->master, &mc)) < 0) {
 		close_slot_fds(srv, -1);
+		rapier_tasks_free(&srv->tasks);
 		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot start the master process: %s", strerror(-rc));
 		return;
 	}
@@ -743,6 +813,7 @@ static void run_master(server_t *srv)
 		return;
 	}
 	close_slot_fds(srv, -1);
+	rapier_tasks_free(&srv->tasks);
 	rapier_master_free(&srv->master);
 	if (rc == -EEXIST) {
 		zend_throw_exception_ex(rapier_ce_exception, 0,
@@ -753,6 +824,30 @@ static void run_master(server_t *srv)
 	} else if (rc == -ECANCELED) {
 		zend_throw_exception(rapier_ce_exception, "The server stopped: a worker could not start (see the log)", 0);
 	}
+}
+
+/*
+ * error_log: the master's log lines, PHP's errors (error_log unset in the
+ * CLI means stderr) and uncaught handler exceptions all go to stderr, so
+ * pointing stderr at the file catches every one of them, in every process.
+ */
+static bool redirect_stderr(zend_string *path)
+{
+	int fd;
+
+	if (zend_string_equals_literal(path, "stderr")) {
+		return true;
+	}
+	fd = open(ZSTR_VAL(path), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot open error_log %s: %s", ZSTR_VAL(path),
+			strerror(errno));
+		return false;
+	}
+	fflush(stderr);
+	dup2(fd, STDERR_FILENO);
+	close(fd);
+	return true;
 }
 
 ZEND_METHOD(Rapier_Http_Server, start)
@@ -772,6 +867,14 @@ ZEND_METHOD(Rapier_Http_Server, start)
 	}
 	if (rapier_sched_running()) {
 		zend_throw_exception(rapier_ce_exception, "Cannot start the server inside Rapier\\run()", 0);
+		RETURN_THROWS();
+	}
+	if (srv->task_workers > 0 && Z_TYPE(srv->handlers[EV_TASK]) == IS_UNDEF) {
+		zend_throw_exception(rapier_ce_exception,
+			"Cannot start task workers without a task handler: call $server->on('task', fn) first", 0);
+		RETURN_THROWS();
+	}
+	if (srv->error_log_path && !redirect_stderr(srv->error_log_path)) {
 		RETURN_THROWS();
 	}
 	if (srv->document_root) {
@@ -795,6 +898,7 @@ ZEND_METHOD(Rapier_Http_Server, start)
 	}
 	srv->started = true;
 	if (srv->workers == 0) {
+		srv->tasks.count = (unsigned) srv->task_workers;
 		srv->listen_fd = fd;
 		srv->worker_id = 0;
 		serve_worker(srv);
@@ -807,8 +911,10 @@ ZEND_METHOD(Rapier_Http_Server, start)
 
 ZEND_METHOD(Rapier_Http_Server, task)
 {
+	server_t *srv = server_from(Z_OBJ_P(ZEND_THIS));
 	zval *data;
 	double timeout = -1;
+	int64_t timeout_ns;
 
 	ZEND_PARSE_PARAMETERS_START(1, 2)
 		Z_PARAM_ZVAL(data)
@@ -816,8 +922,39 @@ ZEND_METHOD(Rapier_Http_Server, task)
 		Z_PARAM_DOUBLE(timeout)
 	ZEND_PARSE_PARAMETERS_END();
 
-	zend_throw_exception(rapier_ce_exception, "Cannot run a task: task workers are not available yet", 0);
-	RETURN_THROWS();
+	if ((timeout_ns = rapier_timeout_arg_ns(timeout, 2)) == -2) {
+		RETURN_THROWS();
+	}
+	if (srv->task_workers == 0) {
+		zend_throw_exception(rapier_ce_exception,
+			"Cannot run a task: the server has no task workers (set the \"task_workers\" option)", 0);
+		RETURN_THROWS();
+	}
+	if (!srv->tasks.client || !rapier_coro_can_yield()) {
+		zend_throw_exception(rapier_ce_exception,
+			"Cannot run a task here: call task() from a request handler or another coroutine of a request worker", 0);
+		RETURN_THROWS();
+	}
+	rapier_tasks_call(&srv->tasks, data, timeout_ns, return_value);
+}
+
+/* Body of a task's coroutine: the task handler on the unserialized data. */
+ZEND_METHOD(Rapier_Http_Server, runTask)
+{
+	server_t *srv = server_from(Z_OBJ_P(ZEND_THIS));
+	zend_string *payload;
+	zend_long id;
+
+	ZEND_PARSE_PARAMETERS_START(2, 2)
+		Z_PARAM_STR(payload)
+		Z_PARAM_LONG(id)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (Z_TYPE(srv->handlers[EV_TASK]) == IS_UNDEF || srv->tasks.count == 0 || rapier_coro_current() == NULL) {
+		zend_throw_exception(rapier_ce_exception, "Cannot call runTask(): the server calls it for each task", 0);
+		RETURN_THROWS();
+	}
+	rapier_tasks_run(&srv->fcc[EV_TASK], payload, id, return_value);
 }
 
 ZEND_METHOD(Rapier_Http_Server, stats)

@@ -49,5 +49,8 @@ namespace Rapier\Http {
 
         /** Body of a worker's main coroutine. */
         private function workerMain(): void {}
+
+        /** Body of a task's coroutine in a task worker. */
+        private function runTask(string $payload, int $taskId): mixed {}
     }
 }

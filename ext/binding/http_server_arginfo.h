@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 1d06fb4b8a14410ea12fee316f829b79cd90fe21 */
+ * Stub hash: 4df3de02ef693c28e7ea02da6c6f1112888ed19e */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Rapier_Http_Server___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, host, IS_STRING, 0, "\"127.0.0.1\"")
@@ -28,6 +28,11 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_Rapier_Http_Server_workerMain arginfo_class_Rapier_Http_Server_start
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Server_runTask, 0, 2, IS_MIXED, 0)
+	ZEND_ARG_TYPE_INFO(0, payload, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, taskId, IS_LONG, 0)
+ZEND_END_ARG_INFO()
+
 
 ZEND_METHOD(Rapier_Http_Server, __construct);
 ZEND_METHOD(Rapier_Http_Server, on);
@@ -36,6 +41,7 @@ ZEND_METHOD(Rapier_Http_Server, task);
 ZEND_METHOD(Rapier_Http_Server, stats);
 ZEND_METHOD(Rapier_Http_Server, workerId);
 ZEND_METHOD(Rapier_Http_Server, workerMain);
+ZEND_METHOD(Rapier_Http_Server, runTask);
 
 
 static const zend_function_entry class_Rapier_Http_Server_methods[] = {
@@ -46,6 +52,7 @@ static const zend_function_entry class_Rapier_Http_Server_methods[] = {
 	ZEND_ME(Rapier_Http_Server, stats, arginfo_class_Rapier_Http_Server_stats, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Server, workerId, arginfo_class_Rapier_Http_Server_workerId, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Server, workerMain, arginfo_class_Rapier_Http_Server_workerMain, ZEND_ACC_PRIVATE)
+	ZEND_ME(Rapier_Http_Server, runTask, arginfo_class_Rapier_Http_Server_runTask, ZEND_ACC_PRIVATE)
 	ZEND_FE_END
 };
 

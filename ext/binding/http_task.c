@@ -1,0 +1,622 @@
+/*
+ * Task workers: $server->task() and on('task').
+ *
+ * The master opens one Unix listener per task slot (abstract addresses,
+ * src/task.c) before forking and keeps them, like the HTTP listeners, so a
+ * restarted or reloaded task worker takes over its slot's queue. A request
+ * worker connects to each slot on first use and keeps that channel: a task
+ * is a CALL frame with the serialized data, and its caller's coroutine waits,
+ * registered by task id, until the RESULT or ERROR frame with the same id
+ * comes back (or its timeout passes: a late answer is then dropped). The
+ * task worker runs every task in a coroutine of its own, through the
+ * private Server::runTask(), so tasks may wait on I/O too.
+ *
+ * Draining a task worker (stop, reload, recycle) never loses a task: it
+ * stops accepting and sends GOODBYE on each channel; the request worker
+ * sends nothing more there and closes the channel once its tasks on it have
+ * come back; the task worker ends when every channel has closed. Its
+ * successor accepts the new channels.
+ *
+ * With workers = 0 there are no processes to send to: the task runs in a
+ * coroutine of the same process, its data and result still serialized so
+ * that both sides see copies, as they would across processes.
+ */
+#include "php_rapier.h"
+#include "zend_exceptions.h"
+#include "zend_smart_str.h"
+#include "ext/standard/php_var.h"
+
+#include <unistd.h>
+
+#include "coroutine.h"
+#include "http_task.h"
+
+struct task_link_s {
+	rapier_task_conn_t conn;
+	rapier_tasks_t *tasks;
+	unsigned pending;               /* callers waiting on this channel */
+	bool retiring;                  /* GOODBYE received: close once pending is 0 */
+};
+
+struct task_peer_s {
+	rapier_task_conn_t conn;
+	rapier_tasks_t *tasks;
+	unsigned running;               /* tasks of this peer still running here */
+	bool closed;
+	task_peer_t *next, *prev;
+};
+
+typedef struct {
+	rapier_tasks_t *tasks;
+	uint64_t id;
+	task_link_t *link;              /* NULL for a local task */
+	rapier_coro_t *co;
+	uint8_t kind;                   /* RESULT or ERROR once answered, 0 before */
+	zend_string *payload;
+} task_call_t;
+
+typedef struct {
+	rapier_tasks_t *tasks;
+	task_peer_t *peer;              /* NULL for a local task */
+	uint64_t id;
+} task_job_t;
+
+void rapier_tasks_init(rapier_tasks_t *tasks)
+{
+	memset(tasks, 0, sizeof(*tasks));
+	tasks->serve_fd = -1;
+	tasks->max_payload = 8 * 1024 * 1024;
+}
+
+int rapier_tasks_listen(rapier_tasks_t *tasks, int backlog)
+{
+	tasks->listen_fds = safe_emalloc(tasks->count, sizeof(int), 0);
+	tasks->addrs = safe_emalloc(tasks->count, sizeof(struct sockaddr_un), 0);
+	tasks->addr_lens = safe_emalloc(tasks->count, sizeof(socklen_t), 0);
+	for (unsigned i = 0; i < tasks->count; i++) {
+		tasks->listen_fds[i] = -1;
+	}
+	for (unsigned i = 0; i < tasks->count; i++) {
+		int fd = rapier_task_listen(&tasks->addrs[i], &tasks->addr_lens[i], backlog);
+		if (fd < 0) {
+			rapier_tasks_close_listeners(tasks, -1);
+			return fd;
+		}
+		tasks->listen_fds[i] = fd;
+	}
+	return 0;
+}
+
+void rapier_tasks_close_listeners(rapier_tasks_t *tasks, int keep)
+{
+	if (tasks->listen_fds == NULL) {
+		return;
+	}
+	for (unsigned i = 0; i < tasks->count; i++) {
+		if (tasks->listen_fds[i] >= 0 && (int) i != keep) {
+			close(tasks->listen_fds[i]);
+			tasks->listen_fds[i] = -1;
+		}
+	}
+}
+
+/* Serializing and unserializing, in the coroutine that owns the value (user code may run). */
+
+static zend_string *serialize_value(zval *value)
+{
+	php_serialize_data_t var_hash;
+	smart_str buf = {0};
+
+	PHP_VAR_SERIALIZE_INIT(var_hash);
+	php_var_serialize(&buf, value, &var_hash);
+	PHP_VAR_SERIALIZE_DESTROY(var_hash);
+	if (EG(exception)) {
+		smart_str_free(&buf);
+		return NULL;
+	}
+	return smart_str_extract(&buf);
+}
+
+static bool unserialize_value(zval *out, zend_string *payload)
+{
+	php_unserialize_data_t var_hash;
+	const unsigned char *p = (const unsigned char *) ZSTR_VAL(payload);
+	bool ok;
+
+	PHP_VAR_UNSERIALIZE_INIT(var_hash);
+	ok = php_var_unserialize(out, &p, p + ZSTR_LEN(payload), &var_hash);
+	PHP_VAR_UNSERIALIZE_DESTROY(var_hash);
+	if (!ok) {
+		zval_ptr_dtor(out);
+		ZVAL_UNDEF(out);
+	}
+	return ok;
+}
+
+/* The calling side */
+
+static void link_close(task_link_t *link)
+{
+	rapier_task_conn_close(&link->conn);
+	link->pending = 0;
+	link->retiring = false;
+}
+
+/* An idle channel must not keep a draining worker alive; a waited-on one must (or it is a deadlock). */
+static void link_set_pending(task_link_t *link, int delta)
+{
+	link->pending = (unsigned) ((int) link->pending + delta);
+	if (link->pending == 0 && link->retiring) {
+		link_close(link);
+		return;
+	}
+	if (rapier_task_conn_is_open(&link->conn)) {
+		rapier_task_conn_set_unref(&link->conn, link->pending == 0);
+	}
+}
+
+/* Takes a call off the table of waiting callers. */
+static void call_forget(task_call_t *call)
+{
+	zend_hash_index_del(&call->tasks->pending, (zend_ulong) call->id);
+	if (call->link) {
+		link_set_pending(call->link, -1);
+	}
+}
+
+/* Hands an answer to its caller, if it still waits. */
+static void answer(rapier_tasks_t *tasks, uint64_t id, uint8_t kind, const char *payload, size_t len)
+{
+	task_call_t *call = zend_hash_index_find_ptr(&tasks->pending, (zend_ulong) id);
+
+	if (call == NULL) {
+		return;
+	}
+	call_forget(call);
+	call->kind = kind;
+	call->payload = zend_string_init(payload, len, 0);
+	rapier_coro_wake(call->co, RAPIER_WAKE_OK);
+}
+
+static void on_link_frame(rapier_task_conn_t *conn, const rapier_task_frame_t *frame)
+{
+	task_link_t *link = conn->data;
+
+	switch (frame->kind) {
+		case RAPIER_TASK_RESULT:
+		case RAPIER_TASK_ERROR:
+			answer(link->tasks, frame->id, frame->kind, frame->payload, frame->len);
+			break;
+		case RAPIER_TASK_GOODBYE:
+			link->retiring = true;
+			link_set_pending(link, 0);
+			break;
+		default:
+			break;
+	}
+}
+
+/* The task worker went away: its callers learn it now rather than at their timeout. */
+static void on_link_close(rapier_task_conn_t *conn, int error)
+{
+	task_link_t *link = conn->data;
+	task_call_t *call;
+
+	(void) error;
+	/* Deleting the current element is safe during the walk: a deletion never resizes the table. */
+	ZEND_HASH_FOREACH_PTR(&link->tasks->pending, call) {
+		if (call->link == link) {
+			zend_hash_index_del(&link->tasks->pending, (zend_ulong) call->id);
+			call->link = NULL;
+			rapier_coro_wake(call->co, RAPIER_WAKE_CLOSED);
+		}
+	} ZEND_HASH_FOREACH_END();
+	link_close(link);
+}
+
+/* The caller's wait ended without an answer (timeout, cancel). */
+static void call_unlink(rapier_coro_t *co, void *data)
+{
+	(void) co;
+	call_forget(data);
+}
+
+void rapier_tasks_client_start(rapier_tasks_t *tasks, bool local)
+{
+	tasks->client = true;
+	tasks->local = local;
+	zend_hash_init(&tasks->pending, 8, NULL, NULL, 0);
+	if (!local) {
+		tasks->links = ecalloc(tasks->count, sizeof(task_link_t));
+		for (unsigned i = 0; i < tasks->count; i++) {
+			tasks->links[i].tasks = tasks;
+			tasks->links[i].conn.io.fd = -1;
+		}
+	}
+}
+
+/* The open channel with the fewest waiting callers, connecting slots on the way; NULL with *err set. */
+static task_link_t *pick_link(rapier_tasks_t *tasks, int *err)
+{
+	task_link_t *best = NULL;
+
+	*err = -ENOENT;
+	for (unsigned n = 0; n < tasks->count; n++) {
+		unsigned i = (tasks->next_slot + n) % tasks->count;
+		task_link_t *link = &tasks->links[i];
+
+		if (link->retiring) {
+			continue;
+		}
+		if (!rapier_task_conn_is_open(&link->conn)) {
+			int fd = rapier_task_connect(&tasks->addrs[i], tasks->addr_lens[i]);
+			if (fd < 0) {
+				*err = fd;
+				continue;
+			}
+			rapier_task_conn_open(&link->conn, rapier_sched_loop(), fd, tasks->max_payload,
+				on_link_frame, on_link_close, link);
+			rapier_task_conn_set_unref(&link->conn, true);
+		}
+		if (best == NULL || link->pending < best->pending) {
+			best = link;
+		}
+	}
+	tasks->next_slot = (tasks->next_slot + 1) % tasks->count;
+	return best;
+}
+
+static void spawn_job(rapier_tasks_t *tasks, task_peer_t *peer, uint64_t id, const char *payload, size_t len);
+
+/* Sends the call (or starts it here); false with an exception thrown. */
+static bool call_begin(rapier_tasks_t *tasks, task_call_t *call, zend_string *data)
+{
+	int rc;
+
+	if (tasks->local) {
+		spawn_job(tasks, NULL, call->id, ZSTR_VAL(data), ZSTR_LEN(data));
+		return !EG(exception);
+	}
+	call->link = pick_link(tasks, &rc);
+	if (call->link == NULL) {
+		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot reach a task worker: %s", strerror(-rc));
+		return false;
+	}
+	rc = rapier_task_conn_send(&call->link->conn, call->id, RAPIER_TASK_CALL, ZSTR_VAL(data), ZSTR_LEN(data));
+	if (rc == -EMSGSIZE) {
+		zend_throw_exception_ex(rapier_ce_exception, 0,
+			"Cannot send a task of %zu bytes serialized: the limit is task_max_payload (%zu)",
+			ZSTR_LEN(data), tasks->max_payload);
+		return false;
+	}
+	if (rc < 0) {
+		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot send the task: %s", strerror(-rc));
+		return false;
+	}
+	return true;
+}
+
+/* The outcome of a finished wait, as the return value or an exception. */
+static void call_finish(task_call_t *call, rapier_wake_t why, int64_t timeout_ns, zval *return_value)
+{
+	switch (why) {
+		case RAPIER_WAKE_OK:
+			if (call->kind == RAPIER_TASK_ERROR) {
+				zend_throw_exception_ex(rapier_ce_exception, 0, "The task failed: %s", ZSTR_VAL(call->payload));
+			} else if (!unserialize_value(return_value, call->payload) && !EG(exception)) {
+				zend_throw_exception(rapier_ce_exception, "Cannot unserialize the task's result", 0);
+			}
+			break;
+		case RAPIER_WAKE_TIMEOUT:
+			zend_throw_exception_ex(rapier_ce_timeout_exception, 0,
+				"The task did not finish within %.3f s", (double) timeout_ns / 1e9);
+			break;
+		case RAPIER_WAKE_CLOSED:
+			zend_throw_exception(rapier_ce_exception,
+				"The task worker exited before answering (see the server log); the task may or may not have run", 0);
+			break;
+		default:
+			if (!EG(exception)) {
+				zend_throw_exception(rapier_ce_canceled_exception, "Coroutine was canceled while waiting for a task", 0);
+			}
+			break;
+	}
+	if (call->payload) {
+		zend_string_release(call->payload);
+	}
+}
+
+void rapier_tasks_call(rapier_tasks_t *tasks, zval *data, int64_t timeout_ns, zval *return_value)
+{
+	task_call_t call = { .tasks = tasks };
+	zend_string *payload;
+	rapier_wake_t why;
+
+	payload = serialize_value(data);
+	if (payload == NULL) {
+		return;
+	}
+	if (ZSTR_LEN(payload) > tasks->max_payload) {
+		zend_throw_exception_ex(rapier_ce_exception, 0,
+			"Cannot send a task of %zu bytes serialized: the limit is task_max_payload (%zu)",
+			ZSTR_LEN(payload), tasks->max_payload);
+		zend_string_release(payload);
+		return;
+	}
+	call.id = ++tasks->next_id;
+	call.co = rapier_coro_current();
+	if (!call_begin(tasks, &call, payload)) {
+		zend_string_release(payload);
+		return;
+	}
+	zend_string_release(payload);
+	zend_hash_index_add_new_ptr(&tasks->pending, (zend_ulong) call.id, &call);
+	if (call.link) {
+		link_set_pending(call.link, 1);
+	}
+	why = rapier_coro_wait(timeout_ns, call_unlink, &call, "a task");
+	call_finish(&call, why, timeout_ns, return_value);
+}
+
+/* The serving side */
+
+static void peer_free_if_done(task_peer_t *peer)
+{
+	rapier_tasks_t *tasks = peer->tasks;
+
+	if (!peer->closed || peer->running > 0) {
+		return;
+	}
+	efree(peer);
+	if (tasks->draining && tasks->peers == NULL && tasks->running == 0 && tasks->on_drained) {
+		rapier_tasks_drained_fn fn = tasks->on_drained;
+		tasks->on_drained = NULL;
+		fn(tasks);
+	}
+}
+
+static void peer_close(task_peer_t *peer)
+{
+	rapier_tasks_t *tasks = peer->tasks;
+
+	if (peer->closed) {
+		return;
+	}
+	rapier_task_conn_close(&peer->conn);
+	peer->closed = true;
+	if (peer->prev) {
+		peer->prev->next = peer->next;
+	} else {
+		tasks->peers = peer->next;
+	}
+	if (peer->next) {
+		peer->next->prev = peer->prev;
+	}
+	peer->next = peer->prev = NULL;
+	peer_free_if_done(peer);
+}
+
+static void on_peer_frame(rapier_task_conn_t *conn, const rapier_task_frame_t *frame)
+{
+	task_peer_t *peer = conn->data;
+
+	if (frame->kind == RAPIER_TASK_CALL) {
+		spawn_job(peer->tasks, peer, frame->id, frame->payload, frame->len);
+	}
+}
+
+/* The request worker closed its channel (done after GOODBYE, or it exited). */
+static void on_peer_close(rapier_task_conn_t *conn, int error)
+{
+	task_peer_t *peer = conn->data;
+
+	(void) error;
+	peer_close(peer);
+}
+
+static void on_accept(rapier_io_t *io, uint32_t events)
+{
+	rapier_tasks_t *tasks = io->data;
+
+	(void) events;
+	for (;;) {
+		int fd = accept4(tasks->serve_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		task_peer_t *peer;
+
+		if (fd < 0) {
+			return;
+		}
+		peer = ecalloc(1, sizeof(*peer));
+		peer->tasks = tasks;
+		rapier_task_conn_open(&peer->conn, rapier_sched_loop(), fd, tasks->max_payload,
+			on_peer_frame, on_peer_close, peer);
+		peer->next = tasks->peers;
+		if (tasks->peers) {
+			tasks->peers->prev = peer;
+		}
+		tasks->peers = peer;
+	}
+}
+
+void rapier_tasks_serve(rapier_tasks_t *tasks, unsigned index)
+{
+	tasks->serve_fd = tasks->listen_fds[index];
+	tasks->listen_fds[index] = -1;
+	rapier_io_init(&tasks->accept_io, tasks->serve_fd, on_accept, tasks);
+	rapier_io_start(rapier_sched_loop(), &tasks->accept_io, RAPIER_IO_READ);
+}
+
+static void job_answer(task_job_t *job, uint8_t kind, zend_string *payload)
+{
+	if (job->peer == NULL) {
+		answer(job->tasks, job->id, kind, ZSTR_VAL(payload), ZSTR_LEN(payload));
+	} else if (!job->peer->closed) {
+		int rc = rapier_task_conn_send(&job->peer->conn, job->id, kind, ZSTR_VAL(payload), ZSTR_LEN(payload));
+		if (rc == -EMSGSIZE) {
+			zend_string *msg = zend_strpprintf(0, "its result of %zu bytes serialized is over task_max_payload (%zu)",
+				ZSTR_LEN(payload), job->tasks->max_payload);
+			rapier_task_conn_send(&job->peer->conn, job->id, RAPIER_TASK_ERROR, ZSTR_VAL(msg), ZSTR_LEN(msg));
+			zend_string_release(msg);
+		}
+	}
+}
+
+/* "Class: message", what the caller's exception says about a task that threw. */
+static zend_string *describe_exception(zend_object *ex)
+{
+	zval rv, *message = zend_read_property_ex(ex->ce, ex, ZSTR_KNOWN(ZEND_STR_MESSAGE), 1, &rv);
+
+	return zend_strpprintf(0, "%s: %s", ZSTR_VAL(ex->ce->name),
+		Z_TYPE_P(message) == IS_STRING ? Z_STRVAL_P(message) : "");
+}
+
+/* In the task's coroutine, once the handler has returned or thrown. */
+static void on_job_finish(rapier_coro_t *co, zval *retval, zend_object *exception, void *data)
+{
+	task_job_t *job = data;
+	zend_string *payload = NULL;
+	uint8_t kind = RAPIER_TASK_RESULT;
+
+	(void) co;
+	if (exception == NULL && retval) {
+		payload = serialize_value(retval);
+		if (payload == NULL && EG(exception)) {
+			exception = EG(exception);
+			GC_ADDREF(exception);
+			zend_clear_exception();
+		}
+	}
+	if (payload == NULL) {
+		kind = RAPIER_TASK_ERROR;
+		payload = exception ? describe_exception(exception) : zend_string_init(ZEND_STRL("the task ended without a result"), 0);
+	}
+	job_answer(job, kind, payload);
+	zend_string_release(payload);
+	if (exception) {
+		OBJ_RELEASE(exception);
+	}
+	job->tasks->done++;
+	job->tasks->running--;
+	if (job->peer) {
+		job->peer->running--;
+		peer_free_if_done(job->peer);
+	} else if (job->tasks->draining && job->tasks->running == 0 && job->tasks->peers == NULL
+		&& job->tasks->on_drained) {
+		rapier_tasks_drained_fn fn = job->tasks->on_drained;
+		job->tasks->on_drained = NULL;
+		fn(job->tasks);
+	}
+	efree(job);
+}
+
+static void spawn_job(rapier_tasks_t *tasks, task_peer_t *peer, uint64_t id, const char *payload, size_t len)
+{
+	zend_fcall_info_cache fcc;
+	zval callable, args[2];
+	task_job_t *job = emalloc(sizeof(*job));
+
+	job->tasks = tasks;
+	job->peer = peer;
+	job->id = id;
+	memset(&fcc, 0, sizeof(fcc));
+	fcc.function_handler = zend_hash_str_find_ptr(&tasks->server->ce->function_table, ZEND_STRL("runtask"));
+	fcc.object = tasks->server;
+	fcc.called_scope = tasks->server->ce;
+	fcc.calling_scope = tasks->server->ce;
+	ZVAL_STR(&callable, zend_string_init(ZEND_STRL("Rapier\\Http\\Server::runTask"), 0));
+	ZVAL_STRINGL(&args[0], payload, len);
+	ZVAL_LONG(&args[1], (zend_long) id);
+	tasks->running++;
+	if (peer) {
+		peer->running++;
+	}
+	if (rapier_coro_spawn_ex(&callable, &fcc, args, 2, on_job_finish, job) == NULL) {
+		/* Spawning only fails when the engine cannot run PHP code any more: nothing to answer. */
+		zend_clear_exception();
+		tasks->running--;
+		if (peer) {
+			peer->running--;
+		}
+		efree(job);
+	}
+	zval_ptr_dtor(&callable);
+	zval_ptr_dtor(&args[0]);
+}
+
+void rapier_tasks_run(zend_fcall_info_cache *fcc, zend_string *payload, zend_long id, zval *return_value)
+{
+	zval args[2];
+
+	if (!unserialize_value(&args[0], payload)) {
+		if (!EG(exception)) {
+			zend_throw_exception(rapier_ce_exception, "Cannot unserialize the task's data", 0);
+		}
+		return;
+	}
+	ZVAL_LONG(&args[1], id);
+	zend_call_known_function(fcc->function_handler, fcc->object, fcc->called_scope, return_value, 2, args, NULL);
+	zval_ptr_dtor(&args[0]);
+}
+
+void rapier_tasks_drain(rapier_tasks_t *tasks, rapier_tasks_drained_fn on_drained)
+{
+	if (tasks->draining) {
+		return;
+	}
+	tasks->draining = true;
+	tasks->on_drained = on_drained;
+	if (tasks->serve_fd >= 0) {
+		rapier_io_stop(rapier_sched_loop(), &tasks->accept_io);
+		close(tasks->serve_fd);
+		tasks->serve_fd = -1;
+	}
+	for (task_peer_t *peer = tasks->peers; peer; peer = peer->next) {
+		rapier_task_conn_send(&peer->conn, 0, RAPIER_TASK_GOODBYE, NULL, 0);
+	}
+	if (tasks->peers == NULL && tasks->running == 0) {
+		tasks->on_drained = NULL;
+		on_drained(tasks);
+	}
+}
+
+void rapier_tasks_abort(rapier_tasks_t *tasks)
+{
+	rapier_tasks_drained_fn fn = tasks->on_drained;
+
+	while (tasks->peers) {
+		peer_close(tasks->peers);
+	}
+	/* Tasks still running finish unheard; the worker stops without waiting for them. */
+	if (fn && tasks->on_drained) {
+		tasks->on_drained = NULL;
+		fn(tasks);
+	}
+}
+
+void rapier_tasks_free(rapier_tasks_t *tasks)
+{
+	if (tasks->links) {
+		for (unsigned i = 0; i < tasks->count; i++) {
+			rapier_task_conn_close(&tasks->links[i].conn);
+		}
+		efree(tasks->links);
+		tasks->links = NULL;
+	}
+	if (tasks->client) {
+		zend_hash_destroy(&tasks->pending);
+		tasks->client = false;
+	}
+	if (tasks->serve_fd >= 0) {
+		close(tasks->serve_fd);
+		tasks->serve_fd = -1;
+	}
+	rapier_tasks_close_listeners(tasks, -1);
+	if (tasks->listen_fds) {
+		efree(tasks->listen_fds);
+		efree(tasks->addrs);
+		efree(tasks->addr_lens);
+		tasks->listen_fds = NULL;
+		tasks->addrs = NULL;
+		tasks->addr_lens = NULL;
+	}
+}

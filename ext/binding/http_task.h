@@ -1,0 +1,79 @@
+/*
+ * Task workers for Rapier\Http\Server: $server->task() in request workers,
+ * the on('task') handler in task workers (binding/http_task.c).
+ */
+#ifndef RAPIER_BINDING_HTTP_TASK_H
+#define RAPIER_BINDING_HTTP_TASK_H
+
+#include "php.h"
+#include "task.h"
+
+typedef struct task_link_s task_link_t;
+typedef struct task_peer_s task_peer_t;
+typedef struct rapier_tasks_s rapier_tasks_t;
+
+/* A task worker has drained: every channel to it has closed. */
+typedef void (*rapier_tasks_drained_fn)(rapier_tasks_t *tasks);
+
+struct rapier_tasks_s {
+	/* Set before start(). */
+	unsigned count;                 /* task workers; 0: none */
+	size_t max_payload;             /* the largest serialized task or result */
+	zend_object *server;            /* passed to Server::runTask() (not owned) */
+
+	/* The master's listener per task slot and its address, inherited by every child. */
+	int *listen_fds;
+	struct sockaddr_un *addrs;
+	socklen_t *addr_lens;
+
+	/* A request worker (or a process with workers = 0): the calling side. */
+	bool client;
+	bool local;                     /* no task processes: tasks run in this process */
+	task_link_t *links;             /* one channel per task slot, opened on first use */
+	HashTable pending;              /* task id => task_call_t*, while its caller waits */
+	uint64_t next_id;
+	unsigned next_slot;
+
+	/* A task worker: the serving side. */
+	int serve_fd;
+	rapier_io_t accept_io;
+	task_peer_t *peers;             /* one per request worker connected */
+	bool draining;
+	rapier_tasks_drained_fn on_drained;
+	uint64_t done;                  /* tasks answered */
+	uint64_t running;
+};
+
+void rapier_tasks_init(rapier_tasks_t *tasks);
+
+/* In the master, before forking: one listener per task slot. 0 or a negative errno. */
+int rapier_tasks_listen(rapier_tasks_t *tasks, int backlog);
+
+/* Closes the master's listeners except the one of slot keep (-1: all). */
+void rapier_tasks_close_listeners(rapier_tasks_t *tasks, int keep);
+
+/* In a request worker's scheduler: task() may be called from now on. local: run tasks in this process. */
+void rapier_tasks_client_start(rapier_tasks_t *tasks, bool local);
+
+/* Sends data to a task worker and suspends the calling coroutine until its result is back (Server::task()). */
+void rapier_tasks_call(rapier_tasks_t *tasks, zval *data, int64_t timeout_ns, zval *return_value);
+
+/* In task worker slot index's scheduler: serve its listener. */
+void rapier_tasks_serve(rapier_tasks_t *tasks, unsigned index);
+
+/* A task worker stops: no new channels, GOODBYE on each, on_drained once all have closed. */
+void rapier_tasks_drain(rapier_tasks_t *tasks, rapier_tasks_drained_fn on_drained);
+
+/* Closes every channel now (shutdown_timeout passed); running tasks lose their callers. */
+void rapier_tasks_abort(rapier_tasks_t *tasks);
+
+/* Frees what the process holds; pending callers must be gone (their coroutines ended). */
+void rapier_tasks_free(rapier_tasks_t *tasks);
+
+/*
+ * Server::runTask()'s body: unserializes payload and calls the task
+ * handler (data, taskId) in the running coroutine, leaving its result in return_value.
+ */
+void rapier_tasks_run(zend_fcall_info_cache *fcc, zend_string *payload, zend_long id, zval *return_value);
+
+#endif

@@ -1,0 +1,93 @@
+/*
+ * Task channels: the framed byte stream between a request worker and a
+ * task worker, over a Unix stream socket.
+ *
+ * Engine code: no PHP headers. A frame is a 13-byte header (payload length
+ * + 9 as uint32, the task id as uint64, the kind as one byte, host byte
+ * order: both ends are on this machine) and the payload. The request worker
+ * sends CALL frames and gets RESULT or ERROR frames back with the same id;
+ * a task worker that is about to stop sends GOODBYE, after which the
+ * request worker sends no more CALLs on that channel and closes it once its
+ * tasks there have come back, so no task is ever lost in a socket buffer.
+ */
+#ifndef RAPIER_TASK_H
+#define RAPIER_TASK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include "loop.h"
+
+typedef enum {
+	RAPIER_TASK_CALL = 1,
+	RAPIER_TASK_RESULT = 2,
+	RAPIER_TASK_ERROR = 3,     /* payload: a message for the caller */
+	RAPIER_TASK_GOODBYE = 4,   /* the task worker drains: no new calls here */
+} rapier_task_kind_t;
+
+#define RAPIER_TASK_HEADER_SIZE 13
+
+typedef struct {
+	uint64_t id;
+	uint8_t kind;
+	const char *payload;
+	size_t len;
+} rapier_task_frame_t;
+
+typedef struct rapier_task_conn_s rapier_task_conn_t;
+
+/* A whole frame arrived. The callback may close conn, but must not free it. */
+typedef void (*rapier_task_frame_fn)(rapier_task_conn_t *conn, const rapier_task_frame_t *frame);
+
+/*
+ * The channel ended: 0 when the peer closed it, a negative errno otherwise
+ * (-EMSGSIZE for a frame over the limit). conn is closed already and may
+ * be freed in the callback.
+ */
+typedef void (*rapier_task_close_fn)(rapier_task_conn_t *conn, int error);
+
+struct rapier_task_conn_s {
+	rapier_io_t io;                /* io.fd < 0 once closed */
+	rapier_loop_t *loop;
+	char *in;                      /* bytes read, not yet a whole frame */
+	size_t in_len, in_cap;
+	char *out;                     /* bytes queued for the peer */
+	size_t out_len, out_pos, out_cap;
+	size_t max_payload;
+	rapier_task_frame_fn on_frame;
+	rapier_task_close_fn on_close;
+	void *data;
+};
+
+/*
+ * A listening Unix stream socket with an address the kernel picks in the
+ * abstract namespace (no file to clean up). Returns the descriptor and
+ * fills addr/len for rapier_task_connect(), or a negative errno.
+ */
+int rapier_task_listen(struct sockaddr_un *addr, socklen_t *len, int backlog);
+
+/* A non-blocking connection to a task listener, or a negative errno. */
+int rapier_task_connect(const struct sockaddr_un *addr, socklen_t len);
+
+/* Takes over fd (non-blocking) and starts reading. */
+void rapier_task_conn_open(rapier_task_conn_t *conn, rapier_loop_t *loop, int fd, size_t max_payload,
+	rapier_task_frame_fn on_frame, rapier_task_close_fn on_close, void *data);
+
+/* Queues a frame; 0, -EMSGSIZE over max_payload, -EPIPE on a closed channel, -ENOMEM. */
+int rapier_task_conn_send(rapier_task_conn_t *conn, uint64_t id, rapier_task_kind_t kind,
+	const char *payload, size_t len);
+
+/* Whether the channel keeps the loop alive (an idle channel should not). */
+void rapier_task_conn_set_unref(rapier_task_conn_t *conn, bool unref);
+
+/* Closes the descriptor and frees the buffers; no callback runs. Idempotent. */
+void rapier_task_conn_close(rapier_task_conn_t *conn);
+
+static inline bool rapier_task_conn_is_open(const rapier_task_conn_t *conn)
+{
+	return conn->io.fd >= 0;
+}
+
+#endif
