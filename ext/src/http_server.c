@@ -712,10 +712,8 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 
 	conn->handler_co = NULL;
 	server->stats.handling--;
-	if (server->cfg.max_requests && server->stats.requests >= server->cfg.max_requests && !server->draining) {
-		/* Recycling: stop accepting; the worker exits once drained and the master replaces it. */
-		server->draining = true;
-		listener_pause(server, true);
+	if (server->cfg.max_requests && server->stats.requests >= server->cfg.max_requests) {
+		rapier_http_server_retire(server);
 	}
 	if (conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->response_ended) {
 		if (conn->response_started) {
@@ -734,6 +732,16 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 }
 
 /* Stopping */
+
+void rapier_http_server_retire(rapier_http_server_t *server)
+{
+	if (server->draining) {
+		return;
+	}
+	/* Recycling: stop accepting; the worker exits once drained and the master replaces it. */
+	server->draining = true;
+	listener_pause(server, true);
+}
 
 /* What is left of a new connection's time for its first request once the server drains. */
 static int64_t first_request_grace(rapier_http_server_t *server, rapier_http_conn_t *conn)

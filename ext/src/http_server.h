@@ -149,6 +149,13 @@ void rapier_http_server_init(rapier_http_server_t *server, const rapier_http_con
 	int listen_fd, rapier_http_dispatch_fn dispatch, void *dispatch_data);
 
 /*
+ * Stops accepting (the listener stays open, its queue waits for the
+ * successor) and sets draining, for a worker that asked to be recycled
+ * (max_requests, max_memory); the connections finish as they are.
+ */
+void rapier_http_server_retire(rapier_http_server_t *server);
+
+/*
  * Graceful stop: close the listener, close idle connections, let running
  * handlers finish (their connections close after the response), then call
  * on_drained. rapier_http_server_abort() closes everything now.
