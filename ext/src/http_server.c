@@ -489,8 +489,12 @@ static void conn_dispatch(rapier_http_conn_t *conn)
 	rapier_http_server_t *server = conn->server;
 
 	rapier_timer_stop(server->loop, &conn->timer);
-	/* No reading while the request is handled: pipelined bytes wait in the kernel. */
-	rapier_io_stop(server->loop, &conn->io);
+	/*
+	 * No reading while the request is handled: pipelined bytes wait in the
+	 * kernel. Paused, not stopped: when the response is written the
+	 * connection reads again without an epoll_ctl() either way.
+	 */
+	rapier_io_pause(server->loop, &conn->io);
 	conn->response_started = conn->response_ended = conn->response_chunked = false;
 	conn->response_keep_alive = false;
 	conn->response_no_body = false;

@@ -82,6 +82,7 @@ void rapier_io_init(rapier_io_t *io, int fd, rapier_io_cb cb, void *data)
 	io->events = 0;
 	io->active = false;
 	io->unref = false;
+	io->paused = false;
 	io->cb = cb;
 	io->data = data;
 }
@@ -93,6 +94,12 @@ int rapier_io_start(rapier_loop_t *loop, rapier_io_t *io, uint32_t events)
 	if (events == 0) {
 		rapier_io_stop(loop, io);
 		return 0;
+	}
+	if (io->paused) {
+		io->paused = false;
+		if (!io->unref) {
+			loop->io_ref_count++;
+		}
 	}
 	if (io->active && io->events == events) {
 		return 0;
@@ -126,11 +133,24 @@ void rapier_io_stop(rapier_loop_t *loop, rapier_io_t *io)
 	}
 	/* ENOENT/EBADF: the fd was closed first, and epoll already forgot it. */
 	epoll_ctl(loop->epoll_fd, EPOLL_CTL_DEL, io->fd, NULL);
-	if (!io->unref) {
+	if (!io->unref && !io->paused) {
 		loop->io_ref_count--;
 	}
 	io->active = false;
+	io->paused = false;
 	io->events = 0;
+	forget_pending_events(loop, io);
+}
+
+void rapier_io_pause(rapier_loop_t *loop, rapier_io_t *io)
+{
+	if (!io->active || io->paused) {
+		return;
+	}
+	io->paused = true;
+	if (!io->unref) {
+		loop->io_ref_count--;
+	}
 	forget_pending_events(loop, io);
 }
 
@@ -139,7 +159,7 @@ void rapier_io_set_unref(rapier_loop_t *loop, rapier_io_t *io, bool unref)
 	if (io->unref == unref) {
 		return;
 	}
-	if (io->active) {
+	if (io->active && !io->paused) {
 		if (unref) {
 			loop->io_ref_count--;
 		} else {
@@ -207,6 +227,11 @@ static int dispatch_io(rapier_loop_t *loop, int count)
 		struct epoll_event *ev = &loop->events[loop->event_index++];
 		rapier_io_t *io = ev->data.ptr;
 		if (io == NULL) {
+			continue;
+		}
+		if (io->paused) {
+			/* Something arrived while paused: a level-triggered watcher would fire on every poll. */
+			rapier_io_stop(loop, io);
 			continue;
 		}
 		io->cb(io, ev->events);

@@ -29,6 +29,7 @@ struct rapier_io_s {
 	uint32_t events;      /* wanted: RAPIER_IO_READ | RAPIER_IO_WRITE */
 	bool active;          /* registered with epoll */
 	bool unref;           /* does not keep the loop alive (a listener idling between requests) */
+	bool paused;          /* stopped for the caller, still registered with epoll (rapier_io_pause) */
 	rapier_io_cb cb;
 	void *data;
 };
@@ -64,6 +65,15 @@ void rapier_io_init(rapier_io_t *io, int fd, rapier_io_cb cb, void *data);
 /* Registers (or updates) interest in events; 0 events stops the watcher. */
 int rapier_io_start(rapier_loop_t *loop, rapier_io_t *io, uint32_t events);
 void rapier_io_stop(rapier_loop_t *loop, rapier_io_t *io);
+/*
+ * Stops the watcher lazily: no callback runs and it no longer keeps the
+ * loop alive, but it stays registered, so a start with the same events
+ * right after costs no system call. If an event comes while paused, the
+ * watcher is then really stopped (and a later start registers it again).
+ * For a connection that stops reading while its request is handled and
+ * reads again after the response: usually nothing arrives in between.
+ */
+void rapier_io_pause(rapier_loop_t *loop, rapier_io_t *io);
 void rapier_io_set_unref(rapier_loop_t *loop, rapier_io_t *io, bool unref);
 
 /* Starts timer to fire after timeout_ns, then every repeat_ns if non-zero. */
