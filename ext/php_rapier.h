@@ -42,6 +42,7 @@ void rapier_timer_class_minit(void);
 void rapier_runtime_class_minit(void);
 void rapier_channel_class_minit(void);
 void rapier_waitgroup_class_minit(void);
+void rapier_file_watcher_class_minit(void);
 
 /*
  * Throws Rapier\Exception when not inside a Rapier coroutine.

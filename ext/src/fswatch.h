@@ -1,0 +1,39 @@
+/*
+ * File-system change notification with inotify, for watch mode (a server
+ * that reloads when the application's files change).
+ *
+ * Engine code: no PHP headers. A watcher covers files and whole directory
+ * trees: every directory under a watched directory gets a watch of its own,
+ * including directories created later. Events are reported as the path of
+ * what changed; the caller debounces.
+ */
+#ifndef RAPIER_FSWATCH_H
+#define RAPIER_FSWATCH_H
+
+#include <stddef.h>
+
+typedef struct {
+	int fd;                  /* the inotify descriptor (non-blocking), -1 when closed */
+	char **paths;            /* by watch descriptor: the watched path */
+	size_t paths_cap;
+	size_t watch_count;
+} rapier_fswatch_t;
+
+/* Called once per change, with the full path of what changed. */
+typedef void (*rapier_fswatch_fn)(void *data, const char *path);
+
+int rapier_fswatch_init(rapier_fswatch_t *w);
+
+/* Watches path: a file, or a directory and everything below it. 0 or a negative errno. */
+int rapier_fswatch_add(rapier_fswatch_t *w, const char *path);
+
+/*
+ * Reads the events waiting (never blocks), calling fn for each change.
+ * Returns the number of changes reported, 0 when none was waiting, or a
+ * negative errno.
+ */
+int rapier_fswatch_read(rapier_fswatch_t *w, rapier_fswatch_fn fn, void *data);
+
+void rapier_fswatch_close(rapier_fswatch_t *w);
+
+#endif
