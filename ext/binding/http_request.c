@@ -45,6 +45,7 @@ typedef struct {
 	double request_time;
 	int local_port;
 	HashTable *tmp_files;           /* uploaded files to remove with the request */
+	rapier_upload_t *upload;        /* a multipart body spooled while it arrived, until post/files are built */
 	bool lazy_ready;                /* query, cookies, post and files are filled in */
 	zend_object std;
 } request_t;
@@ -92,6 +93,10 @@ static void request_free(zend_object *obj)
 	if (req->tmp_files) {
 		zend_hash_destroy(req->tmp_files);
 		FREE_HASHTABLE(req->tmp_files);
+	}
+	if (req->upload) {
+		rapier_upload_free(req->upload);
+		free(req->upload);
 	}
 	zend_object_std_dtor(obj);
 }
@@ -183,6 +188,7 @@ void rapier_http_request_new(zval *out, rapier_http_conn_t *conn)
 	req->protocol = hr->version_minor == 0 ? zend_string_init("HTTP/1.0", 8, 0) : zend_string_init("HTTP/1.1", 8, 0);
 	req->request_time = request_time_now();
 	req->local_port = conn->local_port;
+	req->upload = rapier_http_conn_take_upload(conn);
 }
 
 /* Lazy properties */
@@ -419,6 +425,38 @@ static void parse_multipart(request_t *req, zval *post, zval *files, zval *conte
 	rapier_multipart_free(&mp);
 }
 
+/* post and files from a body spooled while it arrived; the request takes over the temporary files. */
+static void build_from_upload(request_t *req, zval *post, zval *files)
+{
+	multipart_ctx_t ctx = { .req = req, .post = post, .files = files, .fd = -1 };
+
+	for (rapier_upload_part_t *part = req->upload->parts; part; part = part->next) {
+		zval value;
+
+		if (part->filename == NULL) {
+			ZVAL_STRINGL(&value, part->value ? part->value : "", part->value_len);
+			php_register_variable_ex(part->name, &value, post);
+			continue;
+		}
+		ctx.field = estrdup(part->name);
+		ctx.filename = zend_string_init(part->filename, part->filename_len, 0);
+		ctx.content_type = zend_string_init(part->content_type, strlen(part->content_type), 0);
+		ctx.tmp_path = part->tmp_path ? zend_string_init(part->tmp_path, strlen(part->tmp_path), 0) : NULL;
+		ctx.size = (size_t) part->size;
+		ctx.error = part->error;
+		if (part->tmp_path) {
+			/* From here on the request's list removes it. */
+			free(part->tmp_path);
+			part->tmp_path = NULL;
+		}
+		finish_file_part(&ctx);
+		clear_part(&ctx);
+	}
+	rapier_upload_free(req->upload);
+	free(req->upload);
+	req->upload = NULL;
+}
+
 static bool content_type_is(zval *content_type, const char *type, size_t len)
 {
 	return content_type && Z_STRLEN_P(content_type) >= len && strncasecmp(Z_STRVAL_P(content_type), type, len) == 0
@@ -444,7 +482,9 @@ static void fill_lazy(zend_object *obj)
 		parse_urlencoded(post, req->body);
 	} else {
 		array_init(post);
-		if (content_type_is(content_type, ZEND_STRL("multipart/form-data"))) {
+		if (req->upload) {
+			build_from_upload(req, post, files);
+		} else if (content_type_is(content_type, ZEND_STRL("multipart/form-data"))) {
 			parse_multipart(req, post, files, content_type);
 		}
 	}

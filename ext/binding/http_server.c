@@ -15,6 +15,7 @@
  */
 #include "php_rapier.h"
 #include "zend_exceptions.h"
+#include "php_open_temporary_file.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -644,6 +645,9 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 		srv->cfg.access_log = &srv->access_log;
 	}
 	srv->cfg.worker_id = (int) srv->worker_id;
+	/* Both strings live as long as the process: the ini value, or PHP's cached temporary directory. */
+	srv->cfg.upload_tmp_dir = PG(upload_tmp_dir) && *PG(upload_tmp_dir) ? PG(upload_tmp_dir)
+		: php_get_temporary_directory();
 	if (srv->is_task_worker) {
 		rapier_tasks_serve(&srv->tasks, srv->master.self.index);
 	} else {

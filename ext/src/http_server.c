@@ -289,11 +289,30 @@ void rapier_http_conn_addref(rapier_http_conn_t *conn)
 	conn->refcount++;
 }
 
+/* A spooled body nobody took (refused request, closed connection): its files go too. */
+static void drop_upload(rapier_http_conn_t *conn)
+{
+	if (conn->upload) {
+		rapier_upload_free(conn->upload);
+		free(conn->upload);
+		conn->upload = NULL;
+	}
+}
+
+rapier_upload_t *rapier_http_conn_take_upload(rapier_http_conn_t *conn)
+{
+	rapier_upload_t *upload = conn->upload;
+
+	conn->upload = NULL;
+	return upload;
+}
+
 void rapier_http_conn_release(rapier_http_conn_t *conn)
 {
 	if (--conn->refcount > 0) {
 		return;
 	}
+	drop_upload(conn);
 	if (conn->parser_ready) {
 		rapier_http_parser_free(&conn->parser);
 	}
@@ -529,6 +548,30 @@ static void keep_leftover(rapier_http_conn_t *conn, const char *data, size_t len
 	conn->rlen = len;
 }
 
+/* A multipart body goes to temporary files while it arrives, not to the request buffer. */
+static void spool_upload(rapier_http_conn_t *conn)
+{
+	const rapier_http_request_t *req = rapier_http_parser_request(&conn->parser);
+	const char *type;
+	size_t type_len;
+	rapier_upload_t *upload;
+
+	drop_upload(conn);
+	if (conn->server->cfg.upload_tmp_dir == NULL
+		|| (type = rapier_http_request_header(req, "content-type", &type_len)) == NULL) {
+		return;
+	}
+	if ((upload = malloc(sizeof(*upload))) == NULL) {
+		return;
+	}
+	if (rapier_upload_init(upload, type, type_len, conn->server->cfg.upload_tmp_dir) != 0) {
+		free(upload);
+		return;
+	}
+	conn->upload = upload;
+	rapier_http_parser_set_body_sink(&conn->parser, rapier_upload_feed, upload);
+}
+
 static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len)
 {
 	rapier_http_parser_t *p = &conn->parser;
@@ -537,7 +580,9 @@ static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len)
 		ssize_t used = rapier_http_parser_feed(p, data, len);
 
 		if (used < 0 || p->state == RAPIER_HTTP_ERROR) {
-			conn_answer_error(conn, p->error_status, p->error_reason);
+			const char *reason = conn->upload && conn->upload->error ? conn->upload->error : p->error_reason;
+			conn_answer_error(conn, p->error_status, reason);
+			drop_upload(conn);
 			return;
 		}
 		data += used;
@@ -547,9 +592,15 @@ static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len)
 				static const char cont[] = "HTTP/1.1 100 Continue\r\n\r\n";
 				loop_write(conn, cont, sizeof(cont) - 1, false);
 			}
+			spool_upload(conn);
 			continue;
 		}
 		if (p->state == RAPIER_HTTP_MESSAGE_COMPLETE) {
+			if (conn->upload && rapier_upload_finish(conn->upload) != 0) {
+				conn_answer_error(conn, conn->upload->status, conn->upload->error);
+				drop_upload(conn);
+				return;
+			}
 			if (len > 0) {
 				keep_leftover(conn, data, len);
 			} else {
@@ -668,6 +719,7 @@ static void conn_next_request(rapier_http_conn_t *conn)
 		rapier__http_conn_close(conn);
 		return;
 	}
+	drop_upload(conn);
 	conn->state = RAPIER_HTTP_CONN_READING;
 	conn->response_started = false;
 	if (conn->rlen > 0) {

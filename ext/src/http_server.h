@@ -24,6 +24,7 @@
 #include "http_parser.h"
 #include "http_response.h"
 #include "http_static.h"
+#include "http_upload.h"
 #include "loop.h"
 
 typedef struct rapier_http_server_s rapier_http_server_t;
@@ -44,6 +45,7 @@ typedef struct {
 	rapier_static_root_t *static_root; /* document_root, or NULL */
 	rapier_access_log_t *access_log;   /* or NULL */
 	int worker_id;                     /* for the access log */
+	const char *upload_tmp_dir;        /* spool multipart bodies to files here while they arrive; NULL: buffer them */
 } rapier_http_config_t;
 
 void rapier_http_config_default(rapier_http_config_t *cfg);
@@ -68,6 +70,7 @@ struct rapier_http_conn_s {
 	size_t rlen;
 	rapier_http_parser_t parser;
 	bool parser_ready;
+	rapier_upload_t *upload;       /* the current request's spooled multipart body, or NULL */
 	bool idle;                     /* no byte of the next request has arrived yet */
 	bool kept_alive;               /* has answered a request: idle means between keep-alive requests */
 	bool lingering;                /* answered and shut down: discarding input until close */
@@ -165,6 +168,13 @@ void rapier_http_server_abort(rapier_http_server_t *server);
 void rapier_http_server_free(rapier_http_server_t *server);
 
 /* The request being handled on conn (valid until the response ends). */
+/*
+ * The current request's spooled multipart body (its parts and temporary
+ * files), handed over to the caller, who frees it with rapier_upload_free()
+ * and free(); NULL when the body was not spooled.
+ */
+rapier_upload_t *rapier_http_conn_take_upload(rapier_http_conn_t *conn);
+
 const rapier_http_request_t *rapier_http_conn_request(const rapier_http_conn_t *conn);
 
 void rapier_http_conn_addref(rapier_http_conn_t *conn);

@@ -1,0 +1,226 @@
+/*
+ * multipart/form-data spooling (http_upload.h).
+ *
+ * The streaming multipart parser hands over part data in pieces of any
+ * size; a file part's pieces are written to its temporary file at once, so
+ * memory holds at most one read buffer of it. A failed write is a full disk
+ * (or a quota): the request is refused with 507 and that file removed, and
+ * every other file of the request goes when the spool is freed, as the
+ * server does for any refused request. Names and sizes still respect the
+ * parser's limits (max_body_size counts sink bytes too).
+ */
+/* mkostemp() */
+#ifndef _GNU_SOURCE
+# define _GNU_SOURCE
+#endif
+#include "http_upload.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *dup_n(const char *s, size_t n)
+{
+	char *d = malloc(n + 1);
+
+	if (d) {
+		memcpy(d, s, n);
+		d[n] = '\0';
+	}
+	return d;
+}
+
+static int open_tmp(rapier_upload_t *u, rapier_upload_part_t *part)
+{
+	size_t len = strlen(u->tmp_dir) + sizeof("/rapierXXXXXX");
+	char *path = malloc(len);
+
+	if (path == NULL) {
+		return -1;
+	}
+	snprintf(path, len, "%s/rapierXXXXXX", u->tmp_dir);
+	u->fd = mkostemp(path, O_CLOEXEC);
+	if (u->fd < 0) {
+		free(path);
+		return -1;
+	}
+	part->tmp_path = path;
+	return 0;
+}
+
+static int on_part_begin(void *data, const rapier_multipart_part_t *mp_part)
+{
+	rapier_upload_t *u = data;
+	rapier_upload_part_t *part = calloc(1, sizeof(*part));
+
+	if (part == NULL || (part->name = dup_n(mp_part->name, mp_part->name_len)) == NULL) {
+		free(part);
+		return 500;
+	}
+	if (u->last) {
+		u->last->next = part;
+	} else {
+		u->parts = part;
+	}
+	u->last = part;
+	if (mp_part->filename == NULL) {
+		return 0;
+	}
+	part->filename = dup_n(mp_part->filename, mp_part->filename_len);
+	part->filename_len = mp_part->filename_len;
+	part->content_type = dup_n(mp_part->content_type ? mp_part->content_type : "",
+		mp_part->content_type ? mp_part->content_type_len : 0);
+	if (part->filename == NULL || part->content_type == NULL) {
+		return 500;
+	}
+	if (mp_part->filename_len == 0) {
+		part->error = RAPIER_UPLOAD_ERR_NO_FILE;
+	} else if (open_tmp(u, part) < 0) {
+		part->error = RAPIER_UPLOAD_ERR_NO_TMP_DIR;
+	}
+	return 0;
+}
+
+static int append_value(rapier_upload_part_t *part, const char *buf, size_t len)
+{
+	if (part->value_len + len > part->value_cap) {
+		size_t cap = part->value_cap ? part->value_cap * 2 : 256;
+		char *grown;
+
+		while (cap < part->value_len + len) {
+			cap *= 2;
+		}
+		if ((grown = realloc(part->value, cap)) == NULL) {
+			return 500;
+		}
+		part->value = grown;
+		part->value_cap = cap;
+	}
+	memcpy(part->value + part->value_len, buf, len);
+	part->value_len += len;
+	return 0;
+}
+
+static int write_file(rapier_upload_t *u, rapier_upload_part_t *part, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(u->fd, buf, len);
+
+		if (n < 0 && errno == EINTR) {
+			continue;
+		}
+		if (n < 0) {
+			u->error = errno == ENOSPC || errno == EDQUOT ? "no space left for the upload" : "cannot write the upload";
+			close(u->fd);
+			u->fd = -1;
+			unlink(part->tmp_path);
+			free(part->tmp_path);
+			part->tmp_path = NULL;
+			return 507;
+		}
+		buf += n;
+		len -= (size_t) n;
+		part->size += (uint64_t) n;
+	}
+	return 0;
+}
+
+static int on_part_data(void *data, const char *buf, size_t len)
+{
+	rapier_upload_t *u = data;
+	rapier_upload_part_t *part = u->last;
+
+	if (part->filename == NULL) {
+		return append_value(part, buf, len);
+	}
+	if (u->fd < 0) {
+		return 0; /* no file (UPLOAD_ERR_NO_FILE / NO_TMP_DIR): the data goes nowhere */
+	}
+	return write_file(u, part, buf, len);
+}
+
+static int on_part_end(void *data)
+{
+	rapier_upload_t *u = data;
+
+	if (u->fd >= 0) {
+		close(u->fd);
+		u->fd = -1;
+	}
+	return 0;
+}
+
+static const rapier_multipart_callbacks_t callbacks = { on_part_begin, on_part_data, on_part_end };
+
+int rapier_upload_init(rapier_upload_t *u, const char *content_type, size_t content_type_len, const char *tmp_dir)
+{
+	const char *boundary;
+	size_t boundary_len;
+
+	memset(u, 0, sizeof(*u));
+	u->fd = -1;
+	if (rapier_multipart_boundary(content_type, content_type_len, &boundary, &boundary_len) != 0
+		|| rapier_multipart_init(&u->mp, boundary, boundary_len, NULL, &callbacks, u) != 0) {
+		return -1;
+	}
+	if ((u->tmp_dir = strdup(tmp_dir)) == NULL) {
+		rapier_multipart_free(&u->mp);
+		return -1;
+	}
+	return 0;
+}
+
+int rapier_upload_feed(void *data, const char *buf, size_t len)
+{
+	rapier_upload_t *u = data;
+
+	if (u->status) {
+		return u->status;
+	}
+	if (rapier_multipart_feed(&u->mp, buf, len) != 0) {
+		u->status = u->mp.abort_code ? u->mp.abort_code : 400;
+		if (u->error == NULL) {
+			u->error = u->mp.error ? u->mp.error : "malformed multipart/form-data body";
+		}
+	}
+	return u->status;
+}
+
+int rapier_upload_finish(rapier_upload_t *u)
+{
+	if (u->status == 0 && rapier_multipart_finish(&u->mp) != 0) {
+		u->status = 400;
+		u->error = u->mp.error ? u->mp.error : "the multipart/form-data body ends early";
+	}
+	return u->status;
+}
+
+void rapier_upload_free(rapier_upload_t *u)
+{
+	rapier_upload_part_t *part = u->parts;
+
+	if (u->fd >= 0) {
+		close(u->fd);
+		u->fd = -1;
+	}
+	while (part) {
+		rapier_upload_part_t *next = part->next;
+		if (part->tmp_path) {
+			unlink(part->tmp_path);
+			free(part->tmp_path);
+		}
+		free(part->name);
+		free(part->filename);
+		free(part->content_type);
+		free(part->value);
+		free(part);
+		part = next;
+	}
+	u->parts = u->last = NULL;
+	rapier_multipart_free(&u->mp);
+	free(u->tmp_dir);
+	u->tmp_dir = NULL;
+}

@@ -1,0 +1,67 @@
+/*
+ * Spooling multipart/form-data request bodies while they arrive: file
+ * parts go straight to temporary files, text fields are kept in memory, so
+ * a large upload never sits in the request buffer.
+ *
+ * Engine code: no PHP headers. The server feeds body bytes as the parser's
+ * body sink (http_parser.h); the Request binding later turns the parts into
+ * $_POST / $_FILES shapes and takes over the temporary files.
+ */
+#ifndef RAPIER_HTTP_UPLOAD_H
+#define RAPIER_HTTP_UPLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "multipart.h"
+
+/* PHP's UPLOAD_ERR_* values, which $_FILES[...]['error'] carries. */
+#define RAPIER_UPLOAD_ERR_NO_FILE    4
+#define RAPIER_UPLOAD_ERR_NO_TMP_DIR 6
+
+typedef struct rapier_upload_part_s rapier_upload_part_t;
+
+struct rapier_upload_part_s {
+	char *name;                 /* the field name, NUL-terminated */
+	char *filename;             /* NULL for a text field; raw client filename */
+	size_t filename_len;
+	char *content_type;         /* file parts: "" when the part had none */
+	char *value;                /* text fields: the value (not NUL-terminated) */
+	size_t value_len, value_cap;
+	char *tmp_path;             /* file parts that got a temporary file; NULL once taken */
+	uint64_t size;
+	int error;                  /* UPLOAD_ERR_*, 0 for a good file */
+	rapier_upload_part_t *next;
+};
+
+typedef struct {
+	rapier_multipart_t mp;
+	char *tmp_dir;
+	rapier_upload_part_t *parts, *last;
+	int fd;                     /* the file part being written, or -1 */
+	int status;                 /* 0, or the HTTP status the body was refused with */
+	const char *error;          /* why, for the answer */
+} rapier_upload_t;
+
+/*
+ * Starts a spool for a body with this Content-Type into tmp_dir. Returns 0,
+ * or -1 when the Content-Type is not multipart/form-data with a valid
+ * boundary (the body is then left to the buffer).
+ */
+int rapier_upload_init(rapier_upload_t *u, const char *content_type, size_t content_type_len, const char *tmp_dir);
+
+/*
+ * Body bytes (a rapier_http_body_sink_t). Returns 0, or the HTTP status to
+ * refuse the request with: 400 for a malformed body, 507 when the disk is
+ * full (the part's file is removed at once).
+ */
+int rapier_upload_feed(void *u, const char *buf, size_t len);
+
+/* End of body: 0, or 400 when the closing boundary never came. */
+int rapier_upload_finish(rapier_upload_t *u);
+
+/* Frees everything; temporary files not taken (tmp_path still set) are removed. */
+void rapier_upload_free(rapier_upload_t *u);
+
+#endif

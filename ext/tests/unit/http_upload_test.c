@@ -1,0 +1,141 @@
+/* Unit tests for multipart spooling: parts, files on disk, refusals, cleanup. */
+#define _GNU_SOURCE /* mkostemp() in http_upload.c */
+#include "unit.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "multipart.c"
+#include "http_upload.c"
+
+static const char type[] = "multipart/form-data; boundary=BB";
+static const char body[] =
+	"--BB\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nvalue of a\r\n"
+	"--BB\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x.txt\"\r\nContent-Type: text/plain\r\n\r\n"
+	"file contents\r\nwith a line\r\n"
+	"--BB\r\nContent-Disposition: form-data; name=\"none\"; filename=\"\"\r\n\r\n\r\n"
+	"--BB--\r\n";
+
+static char dir[] = "/tmp/rapier-upload-test-XXXXXX";
+
+static int files_in_dir(void)
+{
+	char cmd[128];
+	FILE *p;
+	int n = -1;
+
+	snprintf(cmd, sizeof(cmd), "ls -A %s | wc -l", dir);
+	if ((p = popen(cmd, "r")) != NULL) {
+		if (fscanf(p, "%d", &n) != 1) {
+			n = -1;
+		}
+		pclose(p);
+	}
+	return n;
+}
+
+static void feed_in_pieces(rapier_upload_t *u, size_t piece)
+{
+	for (size_t at = 0; at < sizeof(body) - 1; at += piece) {
+		size_t n = sizeof(body) - 1 - at < piece ? sizeof(body) - 1 - at : piece;
+		CHECK_EQ_INT(rapier_upload_feed(u, body + at, n), 0);
+	}
+}
+
+static void test_parts(size_t piece)
+{
+	rapier_upload_t u;
+	rapier_upload_part_t *p;
+	char content[64] = {0};
+	FILE *f;
+
+	CHECK_EQ_INT(rapier_upload_init(&u, type, sizeof(type) - 1, dir), 0);
+	feed_in_pieces(&u, piece);
+	CHECK_EQ_INT(rapier_upload_finish(&u), 0);
+	p = u.parts;
+	CHECK_EQ_STR(p->name, "a");
+	CHECK(p->filename == NULL);
+	CHECK_EQ_INT((int) p->value_len, 10);
+	CHECK(memcmp(p->value, "value of a", 10) == 0);
+	p = p->next;
+	CHECK_EQ_STR(p->name, "f");
+	CHECK_EQ_STR(p->filename, "x.txt");
+	CHECK_EQ_STR(p->content_type, "text/plain");
+	CHECK_EQ_INT(p->error, 0);
+	CHECK_EQ_INT((int) p->size, 26);
+	CHECK(p->tmp_path != NULL);
+	f = fopen(p->tmp_path, "r");
+	CHECK(f != NULL);
+	if (f) {
+		CHECK_EQ_INT((int) fread(content, 1, sizeof(content) - 1, f), 26);
+		fclose(f);
+	}
+	CHECK_EQ_STR(content, "file contents\r\nwith a line");
+	p = p->next;
+	CHECK_EQ_INT(p->error, RAPIER_UPLOAD_ERR_NO_FILE);
+	CHECK(p->tmp_path == NULL);
+	CHECK(p->next == NULL);
+	CHECK_EQ_INT(files_in_dir(), 1);
+	/* Not taken: freeing removes it. */
+	rapier_upload_free(&u);
+	CHECK_EQ_INT(files_in_dir(), 0);
+}
+
+static void test_malformed_is_400_and_cleaned(void)
+{
+	rapier_upload_t u;
+	static const char bad[] = "--BB\r\nContent-Disposition: form-data; name=\"f\"; filename=\"y\"\r\n\r\nabc";
+
+	CHECK_EQ_INT(rapier_upload_init(&u, type, sizeof(type) - 1, dir), 0);
+	CHECK_EQ_INT(rapier_upload_feed(&u, bad, sizeof(bad) - 1), 0);
+	CHECK_EQ_INT(files_in_dir(), 1);
+	CHECK_EQ_INT(rapier_upload_finish(&u), 400);
+	CHECK(u.error != NULL);
+	rapier_upload_free(&u);
+	CHECK_EQ_INT(files_in_dir(), 0);
+}
+
+/* A write that fails (here: over RLIMIT_FSIZE, as a full disk would) refuses with 507 and removes the file. */
+static void test_write_failure_is_507(void)
+{
+	rapier_upload_t u;
+	struct rlimit old, small = { 8, 8 };
+	static const char head[] = "--BB\r\nContent-Disposition: form-data; name=\"f\"; filename=\"y\"\r\n\r\n";
+
+	signal(SIGXFSZ, SIG_IGN);
+	getrlimit(RLIMIT_FSIZE, &old);
+	small.rlim_max = old.rlim_max;
+	setrlimit(RLIMIT_FSIZE, &small);
+	CHECK_EQ_INT(rapier_upload_init(&u, type, sizeof(type) - 1, dir), 0);
+	CHECK_EQ_INT(rapier_upload_feed(&u, head, sizeof(head) - 1), 0);
+	CHECK_EQ_INT(rapier_upload_feed(&u, "0123456789abcdef0123456789", 26), 507);
+	setrlimit(RLIMIT_FSIZE, &old);
+	CHECK_EQ_INT(files_in_dir(), 0);
+	/* Sticky: more bytes are refused the same way. */
+	CHECK_EQ_INT(rapier_upload_feed(&u, "x", 1), 507);
+	rapier_upload_free(&u);
+}
+
+static void test_not_multipart(void)
+{
+	rapier_upload_t u;
+
+	CHECK_EQ_INT(rapier_upload_init(&u, "text/plain", 10, dir), -1);
+	CHECK_EQ_INT(rapier_upload_init(&u, "multipart/form-data", 19, dir), -1);
+}
+
+int main(void)
+{
+	CHECK(mkdtemp(dir) != NULL);
+	test_parts(sizeof(body));
+	test_parts(1);
+	test_parts(7);
+	test_malformed_is_400_and_cleaned();
+	test_write_failure_is_507();
+	test_not_multipart();
+	rmdir(dir);
+	return unit_finish("http_upload_test");
+}
