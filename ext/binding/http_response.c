@@ -162,7 +162,7 @@ static bool respond(response_t *resp, const char *body, size_t len)
 static bool finish(response_t *resp, const char *body, size_t len)
 {
 	if (resp->conn->response_started) {
-		bool ok = len == 0 || rapier_http_conn_write(resp->conn, &resp->head, body, len) == 0;
+		bool ok = len == 0 || rapier_http_conn_write(resp->conn, &resp->head, NULL, 0, body, len) == 0;
 		return rapier_http_conn_end_stream(resp->conn) == 0 && ok;
 	}
 	return respond(resp, body, len);
@@ -350,7 +350,9 @@ ZEND_METHOD(Rapier_Http_Response, write)
 	if (!require_open(resp, "write")) {
 		RETURN_THROWS();
 	}
-	RETURN_BOOL(rapier_http_conn_write(resp->conn, &resp->head, ZSTR_VAL(data), ZSTR_LEN(data)) == 0);
+	RETURN_BOOL(rapier_http_conn_write(resp->conn, &resp->head,
+		resp->content_type ? ZSTR_VAL(resp->content_type) : NULL, resp->content_type ? ZSTR_LEN(resp->content_type) : 0,
+		ZSTR_VAL(data), ZSTR_LEN(data)) == 0);
 }
 
 ZEND_METHOD(Rapier_Http_Response, end)

@@ -190,7 +190,8 @@ int rapier_http_conn_respond(rapier_http_conn_t *conn, rapier_http_head_t *head,
 	size_t content_type_len, const char *body, size_t body_len);
 
 /* Streams: sends the head (chunked) on first use, then one chunk. */
-int rapier_http_conn_write(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *data, size_t len);
+int rapier_http_conn_write(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *content_type,
+	size_t content_type_len, const char *data, size_t len);
 /* Ends a streamed response (the last chunk). */
 int rapier_http_conn_end_stream(rapier_http_conn_t *conn);
 

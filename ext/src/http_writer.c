@@ -142,14 +142,19 @@ int rapier_http_conn_respond(rapier_http_conn_t *conn, rapier_http_head_t *head,
 	struct iovec iov[3];
 	int iovcnt = 2, rc;
 	rapier_gzip_decision_t gz = gzip_decide(conn, head, content_type, content_type_len, body_len);
+	/*
+	 * This response's own buffer, not one of the server's: write_all() may
+	 * suspend this coroutine on a slow client while others respond.
+	 */
+	rapier_http_buf_t zbuf;
 
+	rapier_http_buf_init(&zbuf, NULL, 0, (size_t) 1 << 31);
 	if (gz == RAPIER_GZIP_YES) {
 		rapier_gzip_t *z = rapier_gzip_pool_get(&server->gzip_pool);
-		rapier_http_buf_reset(&server->scratch);
-		if (z && rapier_gzip_compress(z, body, body_len, &server->scratch) == 0) {
+		if (z && rapier_gzip_compress(z, body, body_len, &zbuf) == 0) {
 			rapier_http_head_add_line(head, RAPIER_GZIP_HEADERS, sizeof(RAPIER_GZIP_HEADERS) - 1);
-			body = server->scratch.data;
-			body_len = server->scratch.len;
+			body = zbuf.data;
+			body_len = zbuf.len;
 		}
 		if (z) {
 			rapier_gzip_pool_put(&server->gzip_pool, z);
@@ -159,6 +164,7 @@ int rapier_http_conn_respond(rapier_http_conn_t *conn, rapier_http_head_t *head,
 	}
 	rapier__http_fill_finish(conn, &fin, body_len);
 	if ((rc = rapier_http_head_finish(head, &fin, iov)) < 0) {
+		rapier_http_buf_free(&zbuf);
 		return rc;
 	}
 	if (head->body_allowed && body_len > 0) {
@@ -168,7 +174,9 @@ int rapier_http_conn_respond(rapier_http_conn_t *conn, rapier_http_head_t *head,
 	}
 	conn->response_started = true;
 	response_finished(conn, head, body_len);
-	return write_all(conn, iov, iovcnt);
+	rc = write_all(conn, iov, iovcnt);
+	rapier_http_buf_free(&zbuf);
+	return rc;
 }
 
 static int send_stream_head(rapier_http_conn_t *conn, rapier_http_head_t *head)
@@ -190,18 +198,12 @@ static int send_stream_head(rapier_http_conn_t *conn, rapier_http_head_t *head)
 	return write_all(conn, iov, 2);
 }
 
-int rapier_http_conn_write(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *data, size_t len)
+/* One chunk (or, for HTTP/1.0, raw bytes) of a streamed body. */
+static int write_body_bytes(rapier_http_conn_t *conn, const char *data, size_t len)
 {
 	char chunk_head[RAPIER_HTTP_CHUNK_HEADER_MAX];
 	struct iovec iov[3];
-	int rc;
 
-	if (!conn->response_started && (rc = send_stream_head(conn, head)) < 0) {
-		return rc;
-	}
-	if (len == 0 || conn->response_no_body) {
-		return 0;
-	}
 	conn->response_bytes += len;
 	if (!conn->response_chunked) {
 		/* HTTP/1.0: the body ends when the connection closes. */
@@ -218,10 +220,73 @@ int rapier_http_conn_write(rapier_http_conn_t *conn, rapier_http_head_t *head, c
 	return write_all(conn, iov, 3);
 }
 
+/* A streamed body is compressed as it goes when the request and the Content-Type allow it. */
+static void stream_gzip_begin(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *content_type,
+	size_t content_type_len)
+{
+	rapier_gzip_decision_t gz = gzip_decide(conn, head, content_type, content_type_len, RAPIER_HTTP_LENGTH_UNKNOWN);
+
+	if (gz == RAPIER_GZIP_YES && (conn->gzip_stream = rapier_gzip_pool_get(&conn->server->gzip_pool)) != NULL) {
+		rapier_http_head_add_line(head, RAPIER_GZIP_HEADERS, sizeof(RAPIER_GZIP_HEADERS) - 1);
+	} else if (gz != RAPIER_GZIP_NO) {
+		rapier_http_head_add_line(head, RAPIER_GZIP_VARY_HEADER, sizeof(RAPIER_GZIP_VARY_HEADER) - 1);
+	}
+}
+
+static void stream_gzip_release(rapier_http_conn_t *conn)
+{
+	rapier_gzip_stream_abort(conn->gzip_stream);
+	rapier_gzip_pool_put(&conn->server->gzip_pool, conn->gzip_stream);
+	conn->gzip_stream = NULL;
+}
+
+/* Compresses data (with data NULL: ends the gzip stream) and writes what comes out, flushed. */
+static int write_gzip(rapier_http_conn_t *conn, const char *data, size_t len)
+{
+	rapier_http_buf_t zbuf;
+	int rc;
+
+	rapier_http_buf_init(&zbuf, NULL, 0, (size_t) 1 << 31);
+	rc = data ? rapier_gzip_stream_write(conn->gzip_stream, data, len, &zbuf)
+		: rapier_gzip_stream_finish(conn->gzip_stream, &zbuf);
+	if (rc == 0 && zbuf.len > 0) {
+		rc = write_body_bytes(conn, zbuf.data, zbuf.len);
+	}
+	rapier_http_buf_free(&zbuf);
+	return rc < 0 ? rc : 0;
+}
+
+int rapier_http_conn_write(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *content_type,
+	size_t content_type_len, const char *data, size_t len)
+{
+	int rc;
+
+	if (!conn->response_started) {
+		stream_gzip_begin(conn, head, content_type, content_type_len);
+		if ((rc = send_stream_head(conn, head)) < 0) {
+			return rc;
+		}
+	}
+	if (len == 0 || conn->response_no_body) {
+		return 0;
+	}
+	return conn->gzip_stream ? write_gzip(conn, data, len) : write_body_bytes(conn, data, len);
+}
+
 int rapier_http_conn_end_stream(rapier_http_conn_t *conn)
 {
 	struct iovec iov;
 
+	if (conn->gzip_stream) {
+		int rc = conn->response_no_body ? 0 : write_gzip(conn, NULL, 0);
+		/* The connection may have closed meanwhile, releasing the stream with it. */
+		if (conn->gzip_stream) {
+			stream_gzip_release(conn);
+		}
+		if (rc < 0) {
+			return rc;
+		}
+	}
 	conn->response_ended = true;
 	conn->server->stats.requests++;
 	rapier__http_log_access(conn, conn->response_status, conn->response_bytes);
