@@ -205,6 +205,8 @@ static void fiber_suspend(void)
 rapier_wake_t rapier_coro_wait(int64_t timeout_ns, rapier_wait_unlink_fn unlink, void *data, const char *what)
 {
 	rapier_coro_t *co = rapier_coro_current();
+	zend_error_handling_t error_handling;
+	zend_class_entry *exception_class;
 
 	ZEND_ASSERT(co && rapier_coro_can_yield());
 	co->state = RAPIER_CORO_WAITING;
@@ -216,7 +218,21 @@ rapier_wake_t rapier_coro_wait(int64_t timeout_ns, rapier_wait_unlink_fn unlink,
 		rapier_timer_start(&sched.loop, &co->wait_timer, (uint64_t) timeout_ns, 0);
 	}
 
+	/*
+	 * The error handling mode is a global that a call sets for its own
+	 * duration (PDO's constructor turns warnings into PDOException while it
+	 * connects, and connecting suspends): it travels with this coroutine,
+	 * so the others never run under it and it never outlives the call.
+	 */
+	error_handling = EG(error_handling);
+	exception_class = EG(exception_class);
+	EG(error_handling) = EH_NORMAL;
+	EG(exception_class) = NULL;
+
 	fiber_suspend();
+
+	EG(error_handling) = error_handling;
+	EG(exception_class) = exception_class;
 
 	if (UNEXPECTED(co->state != RAPIER_CORO_RUNNING)) {
 		/*
