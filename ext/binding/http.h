@@ -37,4 +37,7 @@ void rapier_http_response_handler_done(zend_object *response, zend_object *excep
 void rapier_http_sapi_capture_begin(void);
 void rapier_http_sapi_capture_end(void);
 
+/* Before each request: no session id left over from the previous one (as under php-fpm). */
+void rapier_http_sapi_request_begin(void);
+
 #endif

@@ -10,9 +10,19 @@
  * under php-fpm; no_headers stays set, so PHP never tries to send them
  * itself. The list is process-wide, not per coroutine: adapters that rely
  * on it run with concurrency 1 (docs/frameworks.md).
+ *
+ * Sessions: under php-fpm every request starts with no session id, so
+ * session_start() takes the id from the request's cookie. A resident
+ * worker keeps the previous request's id, and the next session_start()
+ * would reopen the previous client's session. Before each request we drop
+ * an id no session is using. The session module may be built in or loaded
+ * after us, so its globals are looked up at run time, not linked.
  */
 #include "php_rapier.h"
 #include "SAPI.h"
+#include "ext/session/php_session.h"
+
+#include <dlfcn.h>
 
 #include "http.h"
 
@@ -42,6 +52,30 @@ void rapier_http_sapi_capture_begin(void)
 	SG(headers_sent) = 0;
 	/* Without no_headers the first echo would "send" (and so freeze) the header list. */
 	SG(request_info).no_headers = 1;
+}
+
+static php_ps_globals *session_globals(void)
+{
+	static php_ps_globals *ps;
+	static bool looked;
+
+	if (!looked) {
+		looked = true;
+		if (zend_hash_str_exists(&module_registry, ZEND_STRL("session"))) {
+			ps = dlsym(RTLD_DEFAULT, "ps_globals");
+		}
+	}
+	return ps;
+}
+
+void rapier_http_sapi_request_begin(void)
+{
+	php_ps_globals *ps = session_globals();
+
+	if (ps && ps->session_status != php_session_active && ps->id) {
+		zend_string_release(ps->id);
+		ps->id = NULL;
+	}
 }
 
 void rapier_http_sapi_capture_end(void)

@@ -474,6 +474,7 @@ static void dispatch(rapier_http_conn_t *conn, void *data)
 	zval args[2];
 	rapier_coro_t *co;
 
+	rapier_http_sapi_request_begin();
 	rapier_http_request_new(&args[0], conn);
 	rapier_http_response_new(&args[1], conn, srv->debug);
 	/* Held by the coroutine until its handler is done. */
