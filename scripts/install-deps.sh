@@ -2,6 +2,9 @@
 # Installs the Debian 12 packages Rapier needs to build, test and serve.
 # Only missing packages are installed, and apt-get update runs at most once,
 # so a machine that already has everything never touches the network.
+#
+#   scripts/install-deps.sh           build, test and serve
+#   scripts/install-deps.sh --bench   also what bench/run.sh measures and uses
 set -euo pipefail
 
 packages=(
@@ -9,7 +12,18 @@ packages=(
 	php8.2-mbstring php8.2-xml php8.2-curl phpunit php-parser
 	node-llhttp mariadb-server redis-server redis-tools
 	build-essential autoconf pkg-config libssl-dev zlib1g-dev valgrind
+	# The framework apps of tests/apps/, served by Rapier and by nginx + php-fpm.
+	php-laravel-framework php-laravel-lumen-framework php-symfony-framework-bundle
+	php-slim php8.2-fpm nginx
 )
+
+# Only `make bench` needs these, so `make test` stays as light as it was.
+bench_packages=(
+	php8.2-fpm nginx wrk gnuplot-nox php-laravel-lumen-framework
+)
+if [ "${1:-}" = --bench ]; then
+	packages+=("${bench_packages[@]}")
+fi
 
 missing=()
 for pkg in "${packages[@]}"; do

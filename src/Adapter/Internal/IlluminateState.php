@@ -1,0 +1,174 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Rapier\Adapter\Internal;
+
+use Carbon\Carbon;
+use Illuminate\Container\Container;
+use Illuminate\Support\Facades\Facade;
+use Illuminate\Support\Str;
+use Throwable;
+
+/**
+ * Returns a Laravel or Lumen application to its state at boot after each
+ * request, the job Laravel Octane's listeners do.
+ *
+ * Octane serves each request from a clone of the application and then
+ * points every long-lived service at the clone. Here the application is
+ * not cloned: the container's own arrays (instances, bindings, aliases,
+ * resolving callbacks...) are put back as they were at boot, and so are the
+ * properties of the services that hold per-request state, on the same
+ * objects. After a request, then:
+ * - a singleton first resolved during the request is gone (resolved again
+ *   by the next request that needs it), and an instance() or binding the
+ *   request added or replaced is undone; the request instance is the boot
+ *   one again until the kernel sets the next;
+ * - config is the boot config; the auth manager has no guards (no cached
+ *   user), the session manager no session store, the cookie jar no queued
+ *   cookie; events, router, URL generator and view factory lose what the
+ *   request added (listeners, forced root URL, shared view data);
+ * - database connections stay open, with an unfinished transaction rolled
+ *   back (php-fpm would have closed the connection, which rolls back), the
+ *   query log and the "records modified" flag cleared;
+ * - the locale, log context, the array cache store, Blade's compiled-path
+ *   bookkeeping, Str's caches and the facades' resolved instances are reset.
+ *
+ * The services worth keeping are resolved at boot (warmed), as Octane does,
+ * so that requests do not build them again. `redirect` and `session.store`
+ * are not: they capture the session store of the moment they are built.
+ *
+ * @internal
+ */
+final class IlluminateState
+{
+    /** Resolved at boot if bound; Octane's default list, without session.store. */
+    private const WARM = [
+        'auth', 'cache', 'cache.store', 'config', 'cookie', 'db', 'db.factory', 'encrypter',
+        'files', 'hash', 'log', 'router', 'routes', 'session', 'translator', 'url', 'view',
+    ];
+
+    /** Services whose properties go back to their boot values after each request. */
+    private const ROLLED_BACK = ['config', 'events', 'router', 'url', 'view', 'auth', 'cookie', 'session'];
+
+    /** @var list<ObjectState> */
+    private array $states = [];
+
+    private string $locale = '';
+
+    private string $carbonLocale = '';
+
+    public function __construct(private readonly Container $app)
+    {
+    }
+
+    /** @param list<object> $others further objects to roll back (the HTTP kernel, Lumen's router) */
+    public function capture(array $others = []): void
+    {
+        $this->warm();
+        $this->states = [ObjectState::capture($this->app)];
+        foreach (self::ROLLED_BACK as $id) {
+            if ($this->app->resolved($id)) {
+                $this->states[] = ObjectState::capture($this->app->make($id));
+            }
+        }
+        foreach ($others as $object) {
+            $this->states[] = ObjectState::capture($object);
+        }
+        if ($this->app->resolved('config')) {
+            $this->locale = (string) $this->app->make('config')->get('app.locale', '');
+        }
+        if (class_exists(Carbon::class)) {
+            $this->carbonLocale = Carbon::getLocale();
+        }
+    }
+
+    public function reset(): void
+    {
+        foreach ($this->states as $state) {
+            $state->restore();
+        }
+        // From here on, resolved() answers for what was resolved at boot.
+        $this->resetDatabase();
+        $this->resetLocale();
+        $this->resetLogContext();
+        $this->resetCaches();
+        Facade::clearResolvedInstances();
+    }
+
+    /**
+     * Resolves the common services. Lumen registers most of them only when
+     * first made (its availableBindings). Warming is an optimization: a
+     * service that cannot be built now fails again, with the same error,
+     * in the request that needs it.
+     */
+    private function warm(): void
+    {
+        $lazy = property_exists($this->app, 'availableBindings') ? $this->app->availableBindings : [];
+        foreach (self::WARM as $id) {
+            if (!$this->app->bound($id) && !isset($lazy[$id])) {
+                continue;
+            }
+            try {
+                $this->app->make($id);
+            } catch (Throwable) {
+                // Not buildable yet (missing config): see above.
+            }
+        }
+    }
+
+    private function resetDatabase(): void
+    {
+        if (!$this->app->resolved('db')) {
+            return;
+        }
+        foreach ($this->app->make('db')->getConnections() as $connection) {
+            try {
+                if ($connection->transactionLevel() > 0) {
+                    $connection->rollBack(0);
+                }
+            } catch (Throwable) {
+                // A connection that died mid-transaction: the server rolled
+                // back already, and Laravel reconnects on the next query.
+            }
+            $connection->forgetRecordModificationState();
+            $connection->flushQueryLog();
+        }
+    }
+
+    private function resetLocale(): void
+    {
+        if ($this->app->resolved('translator') && $this->app->make('translator')->getLocale() !== $this->locale) {
+            $this->app->make('translator')->setLocale($this->locale);
+        }
+        if ($this->carbonLocale !== '' && Carbon::getLocale() !== $this->carbonLocale) {
+            Carbon::setLocale($this->carbonLocale);
+        }
+    }
+
+    private function resetLogContext(): void
+    {
+        if (!$this->app->resolved('log')) {
+            return;
+        }
+        foreach ($this->app->make('log')->getChannels() as $logger) {
+            if (method_exists($logger, 'withoutContext')) {
+                $logger->withoutContext();
+            }
+        }
+    }
+
+    private function resetCaches(): void
+    {
+        if ($this->app->resolved('cache') && $this->app->make('config')->get('cache.stores.array')) {
+            $this->app->make('cache')->store('array')->flush();
+        }
+        // The compiler engines keep a stack of the views being rendered,
+        // which an exception in a view leaves unpopped.
+        if ($this->app->resolved('view.engine.resolver')) {
+            $this->app->make('view.engine.resolver')->forget('blade');
+            $this->app->make('view.engine.resolver')->forget('php');
+        }
+        Str::flushCache();
+    }
+}

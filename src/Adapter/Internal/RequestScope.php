@@ -1,0 +1,92 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Rapier\Adapter\Internal;
+
+use Closure;
+use Rapier\Channel;
+use Rapier\Http\Request;
+
+/**
+ * The part of serving a request that is the same for every framework: one
+ * request at a time, PHP's globals filled and cleaned, output and headers
+ * captured, the app's static properties put back.
+ *
+ * One at a time because frameworks built for php-fpm keep the current
+ * request in globals (the container, facades, superglobals, SAPI's header
+ * list). A request that waits on a hooked database call would otherwise let
+ * the next one in, and each would see the other's state. The server's
+ * `concurrency` option set to 1 does the same for the whole worker;
+ * this lock keeps a framework adapter correct when it is not set.
+ *
+ * @internal
+ */
+final class RequestScope
+{
+    public readonly OutputCapture $output;
+
+    private readonly Globals $globals;
+
+    private readonly StaticProperties $statics;
+
+    private ?ServerVariables $server = null;
+
+    /** A one-slot channel used as a mutex: full while a request is served. */
+    private readonly Channel $lock;
+
+    /**
+     * @param string|null $frontController the app's public/index.php, for SCRIPT_FILENAME
+     * @param list<string> $appDirectories classes declared under these get their statics reset
+     * @param list<string> $excludedDirectories ...except under these (vendor/)
+     */
+    public function __construct(
+        private readonly ?string $frontController = null,
+        array $appDirectories = [],
+        array $excludedDirectories = [],
+    ) {
+        $this->output = new OutputCapture();
+        $this->globals = new Globals();
+        $this->statics = new StaticProperties($appDirectories, $excludedDirectories);
+        $this->lock = new Channel(1);
+    }
+
+    /** Takes the current state of globals and statics as the clean one: call it at the end of boot. */
+    public function capture(): void
+    {
+        $this->server = new ServerVariables($_SERVER, $this->frontController);
+        $this->globals->capture();
+        $this->statics->capture();
+    }
+
+    /**
+     * Runs $serve($server) with the request's globals in place, then $reset(),
+     * then cleans what PHP itself keeps. $server is the request's $_SERVER.
+     *
+     * @param Closure(array<string, mixed>): void $serve
+     * @param Closure(): void $reset
+     */
+    public function run(Request $request, Closure $serve, Closure $reset): void
+    {
+        $this->lock->push(true);
+        try {
+            $this->server ??= new ServerVariables($_SERVER, $this->frontController);
+            $server = $this->server->build($request);
+            $this->globals->enter($request, $server);
+            $this->output->start();
+            try {
+                $serve($server);
+            } finally {
+                $this->output->stop();
+                try {
+                    $reset();
+                } finally {
+                    $this->globals->leave();
+                    $this->statics->restore();
+                }
+            }
+        } finally {
+            $this->lock->pop();
+        }
+    }
+}

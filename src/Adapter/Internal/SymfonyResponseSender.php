@@ -1,0 +1,136 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Rapier\Adapter\Internal;
+
+use Rapier\Http\Response;
+use Symfony\Component\HttpFoundation\BinaryFileResponse;
+use Symfony\Component\HttpFoundation\Response as SymfonyResponse;
+use Symfony\Component\HttpFoundation\StreamedResponse;
+
+/**
+ * Sends a Symfony HttpFoundation response (Laravel's and Lumen's too)
+ * through a Rapier response, with what the request set through PHP itself.
+ *
+ * Under php-fpm, Response::send() calls header() for each of its headers
+ * after whatever the application set with header() or setcookie(): both
+ * reach the client, the response's status wins, and its Content-Type
+ * replaces an earlier one. The same happens here. Echoed output comes
+ * before the body, as with php-fpm's default output buffering.
+ *
+ * Files go out with sendfile() (a Range the response prepared included);
+ * streamed responses are written chunk by chunk as their callback echoes.
+ *
+ * @internal
+ */
+final class SymfonyResponseSender
+{
+    public static function send(SymfonyResponse $response, Response $out, OutputCapture $capture): void
+    {
+        $echoed = $capture->take();
+        self::sendHead($response, $out, $capture->headers());
+        if ($response instanceof BinaryFileResponse) {
+            self::sendFile($response, $out, $echoed);
+        } elseif ($response instanceof StreamedResponse) {
+            self::sendStream($response, $out, $echoed);
+        } else {
+            $out->end($echoed . $response->getContent());
+        }
+    }
+
+    /** @param list<array{string, string}> $native headers set with header() */
+    private static function sendHead(SymfonyResponse $response, Response $out, array $native): void
+    {
+        $out->status($response->getStatusCode(), self::reason($response));
+        $hasType = $response->headers->has('Content-Type');
+        foreach ($native as [$name, $value]) {
+            if (!$hasType || strcasecmp($name, 'Content-Type') !== 0) {
+                $out->header($name, $value);
+            }
+        }
+        foreach ($response->headers->allPreserveCaseWithoutCookies() as $name => $values) {
+            foreach ($values as $value) {
+                $out->header($name, (string) $value);
+            }
+        }
+        foreach ($response->headers->getCookies() as $cookie) {
+            $out->header('Set-Cookie', (string) $cookie);
+        }
+    }
+
+    /** A reason phrase set by the application; "" for the standard one. */
+    private static function reason(SymfonyResponse $response): string
+    {
+        $text = (fn (): string => $this->statusText)->call($response);
+        $code = $response->getStatusCode();
+        $standard = SymfonyResponse::$statusTexts[$code] ?? 'unknown status';
+        if ($text === $standard || strlen($text) > 64 || preg_match('/[^\x20-\x7e]/', $text)) {
+            return '';
+        }
+
+        return $text;
+    }
+
+    private static function sendFile(BinaryFileResponse $response, Response $out, string $echoed): void
+    {
+        [$offset, $length, $delete] = (fn (): array => [$this->offset, $this->maxlen, $this->deleteFileAfterSend])
+            ->call($response);
+        $path = $response->getFile()->getPathname();
+        try {
+            if ($echoed === '') {
+                $out->sendfile($path, $offset, $length >= 0 ? $length : null);
+            } else {
+                $out->write($echoed);
+                self::writeFile($out, $path, $offset, $length);
+                $out->end();
+            }
+        } finally {
+            if ($delete && is_file($path)) {
+                unlink($path);
+            }
+        }
+    }
+
+    private static function writeFile(Response $out, string $path, int $offset, int $length): void
+    {
+        $file = fopen($path, 'rb');
+        if ($file === false) {
+            return;
+        }
+        try {
+            fseek($file, $offset);
+            $left = $length >= 0 ? $length : PHP_INT_MAX;
+            while ($left > 0 && !feof($file)) {
+                $chunk = fread($file, (int) min(65536, $left));
+                if ($chunk === false || $chunk === '' || !$out->write($chunk)) {
+                    break;
+                }
+                $left -= strlen($chunk);
+            }
+        } finally {
+            fclose($file);
+        }
+    }
+
+    private static function sendStream(StreamedResponse $response, Response $out, string $echoed): void
+    {
+        if ($echoed !== '') {
+            $out->write($echoed);
+        }
+        // A chunk size of 1 hands every echo of the callback over at once.
+        ob_start(static function (string $data) use ($out): string {
+            if ($data !== '') {
+                $out->write($data);
+            }
+
+            return '';
+        }, 1);
+        try {
+            $response->sendContent();
+        } finally {
+            ob_end_flush();
+        }
+        $out->end();
+    }
+}

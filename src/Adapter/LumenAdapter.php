@@ -1,0 +1,60 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Rapier\Adapter;
+
+use Laravel\Lumen\Application;
+use Laravel\Lumen\Http\Request as LumenRequest;
+use Rapier\Adapter\Internal\IlluminateState;
+use Rapier\Adapter\Internal\RequestScope;
+use Rapier\Adapter\Internal\SymfonyRequestFactory;
+use Rapier\Adapter\Internal\SymfonyResponseSender;
+use Rapier\Http\Request;
+use Rapier\Http\Response;
+
+/**
+ * Serves a Lumen application (the Application bootstrap/app.php returns)
+ * booted once per worker.
+ *
+ * Each request runs as Application::run() runs it under php-fpm: dispatch(),
+ * send, then the terminable global middleware. Lumen's handle() would call
+ * the terminable middleware before the response is sent. Lumen is a
+ * container of the same family as Laravel's, and IlluminateState resets it
+ * the same way (its lazily registered components included: a component
+ * first loaded by a request is loaded again by the next one that needs it).
+ */
+final class LumenAdapter implements Adapter
+{
+    private readonly IlluminateState $state;
+
+    private readonly RequestScope $scope;
+
+    public function __construct(private readonly Application $app)
+    {
+        $base = $app->basePath();
+        $this->state = new IlluminateState($app);
+        $this->scope = new RequestScope($base . '/public/index.php', [$base], [$base . '/vendor']);
+    }
+
+    public function boot(): void
+    {
+        $this->app->boot();
+        $this->state->capture([$this->app->router]);
+        $this->scope->capture();
+    }
+
+    public function handle(Request $request, Response $response): void
+    {
+        $this->scope->run($request, function (array $server) use ($request, $response): void {
+            $lumenRequest = LumenRequest::createFromBase(SymfonyRequestFactory::create($request, $server));
+            $lumenResponse = $this->app->dispatch($lumenRequest);
+            SymfonyResponseSender::send($lumenResponse, $response, $this->scope->output);
+            (function ($response): void {
+                if (count($this->middleware) > 0) {
+                    $this->callTerminableMiddleware($response);
+                }
+            })->call($this->app, $lumenResponse);
+        }, $this->state->reset(...));
+    }
+}

@@ -1,0 +1,74 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Rapier\Adapter;
+
+use Rapier\Adapter\Internal\RequestScope;
+use Rapier\Adapter\Internal\SymfonyContainerState;
+use Rapier\Adapter\Internal\SymfonyRequestFactory;
+use Rapier\Adapter\Internal\SymfonyResponseSender;
+use Rapier\Http\Request;
+use Rapier\Http\Response;
+use Symfony\Component\HttpKernel\HttpKernelInterface;
+use Symfony\Component\HttpKernel\KernelInterface;
+use Symfony\Component\HttpKernel\TerminableInterface;
+use Symfony\Contracts\Service\ResetInterface;
+
+/**
+ * Serves a Symfony HttpKernelInterface (typically the app's Kernel) booted
+ * once per worker.
+ *
+ * Each request goes through handle() and terminate() as in public/index.php.
+ * Then Symfony's own reset contract runs at once, rather than at the start
+ * of the next request as Kernel::handle() would: every service tagged
+ * kernel.reset (anything implementing ResetInterface is, by autoconfigure;
+ * the session listener, the request stack, loggers...) via
+ * services_resetter. A service the request set() into the container is
+ * removed. A kernel that is not a Kernel but implements ResetInterface
+ * is reset().
+ */
+final class SymfonyAdapter implements Adapter
+{
+    private readonly RequestScope $scope;
+
+    private ?SymfonyContainerState $container = null;
+
+    public function __construct(private readonly HttpKernelInterface $kernel)
+    {
+        $project = $kernel instanceof KernelInterface ? $kernel->getProjectDir() : null;
+        $this->scope = $project === null
+            ? new RequestScope()
+            : new RequestScope($project . '/public/index.php', [$project], [$project . '/vendor']);
+    }
+
+    public function boot(): void
+    {
+        if ($this->kernel instanceof KernelInterface) {
+            $this->kernel->boot();
+            $this->container = SymfonyContainerState::capture($this->kernel->getContainer());
+        }
+        $this->scope->capture();
+    }
+
+    public function handle(Request $request, Response $response): void
+    {
+        $this->scope->run($request, function (array $server) use ($request, $response): void {
+            $symfonyRequest = SymfonyRequestFactory::create($request, $server);
+            $symfonyResponse = $this->kernel->handle($symfonyRequest);
+            SymfonyResponseSender::send($symfonyResponse, $response, $this->scope->output);
+            if ($this->kernel instanceof TerminableInterface) {
+                $this->kernel->terminate($symfonyRequest, $symfonyResponse);
+            }
+        }, $this->reset(...));
+    }
+
+    private function reset(): void
+    {
+        if ($this->container !== null) {
+            $this->container->reset();
+        } elseif ($this->kernel instanceof ResetInterface) {
+            $this->kernel->reset();
+        }
+    }
+}

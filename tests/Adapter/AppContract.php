@@ -1,0 +1,251 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Rapier\Tests\Adapter;
+
+use CURLFile;
+use PHPUnit\Framework\TestCase;
+
+/**
+ * What every app in tests/apps/ must do, whatever serves it: each concrete
+ * test class names an app and a server (Rapier with the framework adapter,
+ * or nginx + php-fpm), and these cases run against it over real HTTP.
+ *
+ * The apps implement the same routes (see tests/apps/laravel/routes/web.php).
+ * The server runs one worker (one php-fpm child), so consecutive requests
+ * reach the same process: the cases about state from one request reaching
+ * the next are meaningful, and under php-fpm they hold trivially.
+ */
+abstract class AppContract extends TestCase
+{
+    protected static ?AppServer $server = null;
+
+    /** The app's directory name under tests/apps/. */
+    abstract protected static function app(): string;
+
+    /** "rapier" or "fpm". */
+    abstract protected static function mode(): string;
+
+    public static function setUpBeforeClass(): void
+    {
+        self::$server = AppServer::start(static::app(), static::mode());
+    }
+
+    public static function tearDownAfterClass(): void
+    {
+        self::$server?->stop();
+        self::$server = null;
+    }
+
+    protected function client(): AppClient
+    {
+        return new AppClient(self::$server->baseUrl);
+    }
+
+    /** @param array<string, string> $headers */
+    protected function get(string $target, array $headers = []): AppResponse
+    {
+        return $this->client()->get($target, $headers);
+    }
+
+    protected function assertStatus(int $status, AppResponse $response): void
+    {
+        $this->assertSame($status, $response->status, $response->describe() . "\n" . self::$server->logs());
+    }
+
+    public function testHomePageIsHtml(): void
+    {
+        $response = $this->get('/');
+        $this->assertStatus(200, $response);
+        $this->assertStringStartsWith('text/html', (string) $response->header('content-type'));
+        $this->assertStringContainsString('Hello from ' . static::app(), $response->body);
+    }
+
+    public function testJsonWithQuery(): void
+    {
+        $response = $this->get('/json?name=Ada%20L');
+        $this->assertStatus(200, $response);
+        $this->assertStringStartsWith('application/json', (string) $response->header('content-type'));
+        $this->assertSame(['framework' => static::app(), 'hello' => 'Ada L'], $response->json());
+    }
+
+    public function testRouteParameter(): void
+    {
+        $response = $this->get('/users/42');
+        $this->assertStatus(200, $response);
+        $this->assertSame(['id' => 42], $response->json());
+    }
+
+    public function testRouteConstraintMismatchIsNotFound(): void
+    {
+        $this->assertStatus(404, $this->get('/users/abc'));
+    }
+
+    public function testJsonBodyQueryAndHeader(): void
+    {
+        $response = $this->client()->request('POST', '/echo?q=1',
+            ['Content-Type' => 'application/json', 'X-Test' => 'yes'], '{"a":[1,2],"b":{"c":"d"}}');
+        $this->assertStatus(200, $response);
+        $this->assertSame(
+            ['json' => ['a' => [1, 2], 'b' => ['c' => 'd']], 'query' => ['q' => '1'], 'header' => 'yes'],
+            $response->json(),
+        );
+    }
+
+    public function testUrlencodedFormPost(): void
+    {
+        $response = $this->client()->request('POST', '/form',
+            ['Content-Type' => 'application/x-www-form-urlencoded'], 'name=Ada+L&tags%5B%5D=x&tags%5B%5D=y');
+        $this->assertStatus(200, $response);
+        $this->assertSame(['method' => 'POST', 'name' => 'Ada L', 'tags' => ['x', 'y']], $response->json());
+    }
+
+    public function testMultipartFormPost(): void
+    {
+        $response = $this->client()->request('POST', '/form', [], ['name' => 'Grace', 'tags[0]' => 'z']);
+        $this->assertStatus(200, $response);
+        $this->assertSame(['method' => 'POST', 'name' => 'Grace', 'tags' => ['z']], $response->json());
+    }
+
+    public function testUrlencodedFormPut(): void
+    {
+        $response = $this->client()->request('PUT', '/form',
+            ['Content-Type' => 'application/x-www-form-urlencoded'], 'name=Put&tags%5B%5D=p');
+        $this->assertStatus(200, $response);
+        $this->assertSame(['method' => 'PUT', 'name' => 'Put', 'tags' => ['p']], $response->json());
+    }
+
+    public function testFileUpload(): void
+    {
+        $content = random_bytes(70000) . "\0end";
+        $file = tempnam(sys_get_temp_dir(), 'rapier-upload-');
+        file_put_contents($file, $content);
+        try {
+            $response = $this->client()->request('POST', '/upload', [],
+                ['doc' => new CURLFile($file, 'application/octet-stream', 'report.bin'), 'note' => 'x']);
+        } finally {
+            unlink($file);
+        }
+        $this->assertStatus(200, $response);
+        $this->assertSame(
+            ['name' => 'report.bin', 'size' => strlen($content), 'sha1' => sha1($content), 'stored' => true],
+            $response->json(),
+        );
+    }
+
+    public function testSessionPersistsThroughItsCookieAndStaysWithItsClient(): void
+    {
+        $alice = $this->client();
+        $bob = $this->client();
+        $this->assertSame(['value' => 'alice-1'], $alice->get('/session?put=alice-1')->json());
+        $this->assertStatus(200, $this->get('/json'));
+        $this->assertSame(['value' => 'alice-1'], $alice->get('/session')->json(), 'after a request of no client');
+        $this->assertSame(['value' => null], $bob->get('/session')->json(), 'a new client has no session');
+        $this->assertSame(['value' => 'bob-1'], $bob->get('/session?put=bob-1')->json());
+        $this->assertSame(['value' => 'alice-1'], $alice->get('/session')->json());
+        $this->assertSame(['value' => 'bob-1'], $bob->get('/session')->json());
+        $this->assertSame(['value' => null], $this->get('/session')->json(), 'no cookie, no session');
+    }
+
+    public function testRedirect(): void
+    {
+        $response = $this->get('/redirect');
+        $this->assertStatus(302, $response);
+        $this->assertStringEndsWith('/json?name=redirected', (string) $response->header('location'));
+    }
+
+    public function testTwoCookiesSet(): void
+    {
+        $response = $this->get('/cookies/set');
+        $this->assertStatus(200, $response);
+        $cookies = $response->cookies();
+        $this->assertSame('chocolate', $cookies['flavor'] ?? null, $response->describe());
+        $this->assertSame('large', $cookies['size'] ?? null, $response->describe());
+    }
+
+    public function testCookiesRead(): void
+    {
+        $response = $this->get('/cookies', ['Cookie' => 'flavor=vanilla; size=small']);
+        $this->assertSame(['flavor' => 'vanilla', 'size' => 'small'], $response->json());
+    }
+
+    public function testExceptionGivesErrorPageWithoutDetails(): void
+    {
+        $response = $this->get('/error');
+        $this->assertStatus(500, $response);
+        $this->assertStringContainsStringIgnoringCase('<html', $response->body);
+        $this->assertStringNotContainsString('secret-boom', $response->body);
+    }
+
+    public function testUnknownRouteGivesNotFoundPage(): void
+    {
+        $response = $this->get('/no/such/page');
+        $this->assertStatus(404, $response);
+        $this->assertStringContainsStringIgnoringCase('<html', $response->body);
+    }
+
+    public function testHeaderSetcookieAndEchoReachTheResponse(): void
+    {
+        $response = $this->get('/native');
+        $this->assertStatus(200, $response);
+        $this->assertSame('yes', $response->header('x-native'), $response->describe());
+        $this->assertSame('n1', $response->cookies()['native'] ?? null, $response->describe());
+        $this->assertSame('echoed;body', $response->body);
+    }
+
+    public function testAuthenticatedUserIsNotKeptForTheNextRequest(): void
+    {
+        $this->assertSame(['user' => 'alice'], $this->get('/whoami', ['X-User' => 'alice'])->json());
+        $this->assertSame(['user' => null], $this->get('/whoami')->json());
+    }
+
+    public function testStreamedBody(): void
+    {
+        $response = $this->get('/stream');
+        $this->assertStatus(200, $response);
+        $this->assertSame('chunk1chunk2', $response->body);
+    }
+
+    public function testFileDownload(): void
+    {
+        $response = $this->get('/download');
+        $this->assertStatus(200, $response);
+        $this->assertSame("download me\n", $response->body);
+        $this->assertStringStartsWith('attachment; filename=', (string) $response->header('content-disposition'));
+    }
+
+    public function testSuperglobalsAreTheRequestsOwn(): void
+    {
+        $first = $this->get('/globals?a=1', ['Cookie' => 'c=2'])->json();
+        $this->assertSame(
+            ['get' => ['a' => '1'], 'cookie' => ['c' => '2'], 'method' => 'GET', 'uri' => '/globals?a=1', 'script' => '/index.php'],
+            $first,
+        );
+        $second = $this->get('/globals')->json();
+        $this->assertSame(
+            ['get' => [], 'cookie' => [], 'method' => 'GET', 'uri' => '/globals', 'script' => '/index.php'],
+            $second,
+        );
+    }
+
+    public function testStateSetByOneRequestIsNotSeenByTheNext(): void
+    {
+        $set = $this->get('/leak/set');
+        $this->assertStatus(200, $set);
+        $this->assertSame('1', $set->header('x-leak'), 'the probe route sets a header');
+        $response = $this->get('/leak/get');
+        $this->assertStatus(200, $response);
+        $this->assertNull($response->header('x-leak'), 'a header of the previous request');
+        $state = $response->json();
+        foreach (['static', 'instance', 'config', 'singleton', 'global', 'session'] as $kind) {
+            $this->assertNull($state[$kind], "$kind state of the previous request is visible: " . $response->body);
+        }
+        if (array_key_exists('locale', $state)) {
+            $this->assertSame('en', $state['locale']);
+        }
+        if (array_key_exists('controller', $state)) {
+            $this->assertNull($state['controller'], 'the controller instance of the previous request');
+        }
+    }
+}

@@ -1,0 +1,98 @@
+<?php
+
+/*
+ * The routes every app in tests/apps/ serves alike (tests/Adapter/AppContract.php
+ * runs the same cases against each), plus Laravel's CSRF check.
+ */
+
+use App\Http\Controllers\ProbeController;
+use Illuminate\Http\Request;
+use Illuminate\Support\Facades\Auth;
+use Illuminate\Support\Facades\Route;
+
+Route::get('/', fn () => '<h1>Hello from laravel</h1>');
+
+Route::get('/json', fn (Request $request) => ['framework' => 'laravel', 'hello' => $request->query('name')]);
+
+Route::get('/users/{id}', fn (int $id) => ['id' => $id])->where('id', '[0-9]+');
+
+Route::post('/echo', fn (Request $request) => [
+    'json' => $request->json()->all(),
+    'query' => $request->query(),
+    'header' => $request->header('X-Test'),
+]);
+
+Route::match(['POST', 'PUT'], '/form', fn (Request $request) => [
+    'method' => $request->method(),
+    'name' => $request->input('name'),
+    'tags' => $request->input('tags'),
+]);
+
+Route::post('/upload', function (Request $request) {
+    $file = $request->file('doc');
+    $size = $file->getSize();
+    $hash = sha1_file($file->getPathname());
+    $moved = $file->move(storage_path('app/uploads'), bin2hex(random_bytes(8)));
+
+    return [
+        'name' => $file->getClientOriginalName(),
+        'size' => $size,
+        'sha1' => $hash,
+        'stored' => sha1_file($moved->getPathname()) === $hash,
+    ];
+});
+
+Route::get('/session', function (Request $request) {
+    if ($request->query('put') !== null) {
+        $request->session()->put('value', $request->query('put'));
+    }
+
+    return ['value' => $request->session()->get('value')];
+});
+
+Route::get('/redirect', fn () => redirect('/json?name=redirected'));
+
+Route::get('/cookies/set', fn () => response('cookies set')
+    ->cookie('flavor', 'chocolate', 10)
+    ->cookie('size', 'large', 10));
+
+Route::get('/cookies', fn (Request $request) => [
+    'flavor' => $request->cookie('flavor'),
+    'size' => $request->cookie('size'),
+]);
+
+Route::get('/error', function () {
+    throw new RuntimeException('secret-boom');
+});
+
+Route::get('/native', function () {
+    echo 'echoed;';
+    header('X-Native: yes');
+    setcookie('native', 'n1');
+
+    return response('body');
+});
+
+Route::get('/whoami', fn () => ['user' => Auth::user()?->name]);
+
+Route::get('/stream', fn () => response()->stream(function () {
+    echo 'chunk1';
+    flush();
+    echo 'chunk2';
+}));
+
+Route::get('/download', fn () => response()->download(resource_path('files/download.txt')));
+
+Route::get('/globals', fn () => [
+    'get' => $_GET,
+    'cookie' => $_COOKIE,
+    'method' => $_SERVER['REQUEST_METHOD'] ?? null,
+    'uri' => $_SERVER['REQUEST_URI'] ?? null,
+    'script' => $_SERVER['SCRIPT_NAME'] ?? null,
+]);
+
+// One route for both, so that both meet the controller instance the route caches.
+Route::get('/leak/{action}', ProbeController::class)->where('action', 'set|get');
+
+Route::view('/csrf', 'csrf');
+Route::post('/csrf-form', fn (Request $request) => ['name' => $request->input('name')]);

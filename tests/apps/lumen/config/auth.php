@@ -1,0 +1,9 @@
+<?php
+
+return [
+    'defaults' => ['guard' => 'header'],
+    'guards' => [
+        'header' => ['driver' => 'header'],
+    ],
+    'providers' => [],
+];

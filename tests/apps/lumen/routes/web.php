@@ -1,0 +1,96 @@
+<?php
+
+/*
+ * The routes every app in tests/apps/ serves alike (tests/Adapter/AppContract.php
+ * runs the same cases against each).
+ *
+ * @var \Laravel\Lumen\Routing\Router $router
+ */
+
+use App\Http\Controllers\ProbeController;
+use Illuminate\Http\Request;
+use Symfony\Component\HttpFoundation\Cookie;
+
+$router->get('/', fn () => '<h1>Hello from lumen</h1>');
+
+$router->get('/json', fn (Request $request) => ['framework' => 'lumen', 'hello' => $request->query('name')]);
+
+$router->get('/users/{id:[0-9]+}', fn ($id) => ['id' => (int) $id]);
+
+$router->post('/echo', fn (Request $request) => [
+    'json' => $request->json()->all(),
+    'query' => $request->query(),
+    'header' => $request->header('X-Test'),
+]);
+
+$router->addRoute(['POST', 'PUT'], '/form', fn (Request $request) => [
+    'method' => $request->method(),
+    'name' => $request->input('name'),
+    'tags' => $request->input('tags'),
+]);
+
+$router->post('/upload', function (Request $request) {
+    $file = $request->file('doc');
+    $size = $file->getSize();
+    $hash = sha1_file($file->getPathname());
+    $moved = $file->move(storage_path('app/uploads'), bin2hex(random_bytes(8)));
+
+    return [
+        'name' => $file->getClientOriginalName(),
+        'size' => $size,
+        'sha1' => $hash,
+        'stored' => sha1_file($moved->getPathname()) === $hash,
+    ];
+});
+
+$router->get('/session', function (Request $request) {
+    if ($request->query('put') !== null) {
+        $request->session()->put('value', $request->query('put'));
+    }
+
+    return ['value' => $request->session()->get('value')];
+});
+
+$router->get('/redirect', fn () => redirect('/json?name=redirected'));
+
+$router->get('/cookies/set', fn () => response('cookies set')
+    ->withCookie(Cookie::create('flavor', 'chocolate', time() + 600))
+    ->withCookie(Cookie::create('size', 'large', time() + 600)));
+
+$router->get('/cookies', fn (Request $request) => [
+    'flavor' => $request->cookie('flavor'),
+    'size' => $request->cookie('size'),
+]);
+
+$router->get('/error', function () {
+    throw new RuntimeException('secret-boom');
+});
+
+$router->get('/native', function () {
+    echo 'echoed;';
+    header('X-Native: yes');
+    setcookie('native', 'n1');
+
+    return response('body');
+});
+
+$router->get('/whoami', fn () => ['user' => app('auth')->user()?->name]);
+
+$router->get('/stream', fn () => response()->stream(function () {
+    echo 'chunk1';
+    flush();
+    echo 'chunk2';
+}));
+
+$router->get('/download', fn () => response()->download(resource_path('files/download.txt')));
+
+$router->get('/globals', fn () => [
+    'get' => $_GET,
+    'cookie' => $_COOKIE,
+    'method' => $_SERVER['REQUEST_METHOD'] ?? null,
+    'uri' => $_SERVER['REQUEST_URI'] ?? null,
+    'script' => $_SERVER['SCRIPT_NAME'] ?? null,
+]);
+
+$router->get('/leak/set', ProbeController::class . '@set');
+$router->get('/leak/get', ProbeController::class . '@get');

@@ -1,0 +1,149 @@
+<?php
+
+namespace App\Controller;
+
+use App\Service\CurrentUser;
+use RuntimeException;
+use Symfony\Component\HttpFoundation\BinaryFileResponse;
+use Symfony\Component\HttpFoundation\Cookie;
+use Symfony\Component\HttpFoundation\JsonResponse;
+use Symfony\Component\HttpFoundation\RedirectResponse;
+use Symfony\Component\HttpFoundation\Request;
+use Symfony\Component\HttpFoundation\Response;
+use Symfony\Component\HttpFoundation\ResponseHeaderBag;
+use Symfony\Component\HttpFoundation\StreamedResponse;
+
+/** The routes every app in tests/apps/ serves alike (tests/Adapter/AppContract.php). */
+class AppController
+{
+    public function __construct(private string $projectDir, private string $storage)
+    {
+    }
+
+    public function home(): Response
+    {
+        return new Response('<h1>Hello from symfony</h1>');
+    }
+
+    public function json(Request $request): JsonResponse
+    {
+        return new JsonResponse(['framework' => 'symfony', 'hello' => $request->query->get('name')]);
+    }
+
+    public function user(int $id): JsonResponse
+    {
+        return new JsonResponse(['id' => $id]);
+    }
+
+    public function echo(Request $request): JsonResponse
+    {
+        return new JsonResponse([
+            'json' => $request->toArray(),
+            'query' => $request->query->all(),
+            'header' => $request->headers->get('X-Test'),
+        ]);
+    }
+
+    public function form(Request $request): JsonResponse
+    {
+        return new JsonResponse([
+            'method' => $request->getMethod(),
+            'name' => $request->request->get('name'),
+            'tags' => $request->request->all()['tags'] ?? null,
+        ]);
+    }
+
+    public function upload(Request $request): JsonResponse
+    {
+        $file = $request->files->get('doc');
+        $size = $file->getSize();
+        $hash = sha1_file($file->getPathname());
+        $moved = $file->move($this->storage . '/uploads', bin2hex(random_bytes(8)));
+
+        return new JsonResponse([
+            'name' => $file->getClientOriginalName(),
+            'size' => $size,
+            'sha1' => $hash,
+            'stored' => sha1_file($moved->getPathname()) === $hash,
+        ]);
+    }
+
+    public function session(Request $request): JsonResponse
+    {
+        $session = $request->getSession();
+        if ($request->query->has('put')) {
+            $session->set('value', $request->query->get('put'));
+        }
+
+        return new JsonResponse(['value' => $session->get('value')]);
+    }
+
+    public function redirect(): RedirectResponse
+    {
+        return new RedirectResponse('/json?name=redirected');
+    }
+
+    public function setCookies(): Response
+    {
+        $response = new Response('cookies set');
+        $response->headers->setCookie(Cookie::create('flavor', 'chocolate', time() + 600));
+        $response->headers->setCookie(Cookie::create('size', 'large', time() + 600));
+
+        return $response;
+    }
+
+    public function cookies(Request $request): JsonResponse
+    {
+        return new JsonResponse([
+            'flavor' => $request->cookies->get('flavor'),
+            'size' => $request->cookies->get('size'),
+        ]);
+    }
+
+    public function error(): Response
+    {
+        throw new RuntimeException('secret-boom');
+    }
+
+    public function native(): Response
+    {
+        echo 'echoed;';
+        header('X-Native: yes');
+        setcookie('native', 'n1');
+
+        return new Response('body');
+    }
+
+    public function whoami(CurrentUser $user): JsonResponse
+    {
+        return new JsonResponse(['user' => $user->name]);
+    }
+
+    public function stream(): StreamedResponse
+    {
+        return new StreamedResponse(function () {
+            echo 'chunk1';
+            flush();
+            echo 'chunk2';
+        });
+    }
+
+    public function download(): BinaryFileResponse
+    {
+        $response = new BinaryFileResponse($this->projectDir . '/resources/files/download.txt');
+        $response->setContentDisposition(ResponseHeaderBag::DISPOSITION_ATTACHMENT, 'download.txt');
+
+        return $response;
+    }
+
+    public function globals(): JsonResponse
+    {
+        return new JsonResponse([
+            'get' => $_GET,
+            'cookie' => $_COOKIE,
+            'method' => $_SERVER['REQUEST_METHOD'] ?? null,
+            'uri' => $_SERVER['REQUEST_URI'] ?? null,
+            'script' => $_SERVER['SCRIPT_NAME'] ?? null,
+        ]);
+    }
+}

@@ -1,0 +1,20 @@
+<?php
+
+/*
+ * Stands in for Composer's vendor/autoload.php: Debian's
+ * php-symfony-framework-bundle autoloader (it pulls in HttpKernel, Routing,
+ * DependencyInjection...) and App\ mapped to src/.
+ */
+
+declare(strict_types=1);
+
+require_once 'Symfony/Bundle/FrameworkBundle/autoload.php';
+
+spl_autoload_register(static function (string $class): void {
+    if (str_starts_with($class, 'App\\')) {
+        $file = dirname(__DIR__) . '/src/' . str_replace('\\', '/', substr($class, 4)) . '.php';
+        if (is_file($file)) {
+            require $file;
+        }
+    }
+});
