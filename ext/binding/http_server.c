@@ -620,6 +620,11 @@ static void unwatch_signals(server_t *srv)
 	}
 }
 
+static void ignore_tasks_drained(rapier_tasks_t *tasks)
+{
+	(void) tasks;
+}
+
 /* A worker's main coroutine. */
 ZEND_METHOD(Rapier_Http_Server, workerMain)
 {
@@ -664,6 +669,21 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 	rapier_timer_init(&srv->recycle_timer, on_recycle_timeout, srv);
 	watch_signals(srv);
 	call_handler(srv, EV_WORKER_START);
+	if (EG(exception)) {
+		/*
+		 * workerStart failed (the application does not load): this worker
+		 * must not serve, nor be reported ready. The exception ends the
+		 * scheduler and then the process, so the master sees a worker that
+		 * died before it was ready (a failed start, an abandoned reload).
+		 */
+		srv->stopping = true;
+		if (srv->is_task_worker) {
+			rapier_tasks_drain(&srv->tasks, ignore_tasks_drained);
+		} else {
+			rapier_http_server_abort(&srv->http);
+		}
+		return;
+	}
 	if (srv->in_child) {
 		rapier_status_self_update(srv->master.self.status, 0, 0, 0, zend_memory_usage(0));
 		rapier_worker_ready(&srv->master.self);

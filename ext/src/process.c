@@ -507,6 +507,7 @@ void rapier__process_reload_abort(rapier_supervisor_t *sv, rapier_role_t role, c
 			s->candidate = NULL;
 		}
 	}
+	atomic_fetch_add(&sv->m->table->reload_failures, 1);
 	rapier__process_log(sv, RAPIER_LOG_ERROR, "reload of %ss failed (%s): generation %u keeps serving",
 		rapier__process_role_label(role), why, sv->generation[role]);
 	reload_finish(sv, role);

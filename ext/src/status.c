@@ -337,8 +337,9 @@ static void render_master(strbuf_t *sb, rapier_status_table_t *t, uint64_t now_n
 	sb_seconds(sb, "uptime", up_ms);
 	sb_printf(sb, "},\"generations\":{\"worker\":%u,\"task_worker\":%u},",
 		LOAD(t->generation[RAPIER_ROLE_WORKER]), LOAD(t->generation[RAPIER_ROLE_TASK_WORKER]));
-	sb_printf(sb, "\"restarts\":%llu,\"recycles\":%llu,",
-		(unsigned long long) LOAD(t->restarts), (unsigned long long) LOAD(t->recycles));
+	sb_printf(sb, "\"restarts\":%llu,\"recycles\":%llu,\"reload_failures\":%llu,",
+		(unsigned long long) LOAD(t->restarts), (unsigned long long) LOAD(t->recycles),
+		(unsigned long long) LOAD(t->reload_failures));
 }
 
 char *rapier_status_render_json(rapier_status_table_t *table, size_t *len)

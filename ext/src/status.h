@@ -94,6 +94,7 @@ typedef struct rapier_status_table_s {
 	_Atomic uint64_t started_ns;
 	_Atomic uint64_t restarts;          /* unexpected deaths that were restarted */
 	_Atomic uint64_t recycles;          /* max_requests / max_memory replacements */
+	_Atomic uint64_t reload_failures;   /* reloads abandoned: the new generation did not start */
 	_Atomic uint64_t retired_requests;  /* requests served by processes already reaped */
 	_Atomic uint32_t generation[RAPIER_ROLE_COUNT];
 	uint32_t capacity;
