@@ -1,0 +1,52 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Rapier\Cli;
+
+/** What `rapier serve` prints as it starts: a few aligned lines on a terminal, one line otherwise (logs). */
+final class Banner
+{
+    /** @param array<string, mixed> $options the Server options in effect */
+    public static function render(ServeConfig $config, string $kind, array $options, bool $terminal): string
+    {
+        $address = sprintf('http://%s:%d', str_contains($config->host, ':') ? "[{$config->host}]" : $config->host, $config->port);
+        $versions = sprintf('Rapier %s, PHP %s', phpversion('rapier'), PHP_VERSION);
+        $workers = $config->workers === 0 ? 'none: one process serves'
+            : sprintf('%d worker%s%s', $config->workers, $config->workers === 1 ? '' : 's',
+                $config->taskWorkers > 0 ? ", {$config->taskWorkers} task workers" : '');
+        $concurrency = isset($options['concurrency']) && $options['concurrency'] > 0
+            ? "{$options['concurrency']} request" . ($options['concurrency'] === 1 ? '' : 's') . ' at a time per worker'
+            : 'unlimited coroutines per worker';
+        $mode = implode(', ', array_filter([
+            $config->workers === 0 ? 'single process' : 'master + workers',
+            $config->watch ? 'watching for changes' : null,
+            isset($options['max_requests']) ? "recycled after {$options['max_requests']} requests" : null,
+        ]));
+        if (!$terminal) {
+            return sprintf("rapier: serving %s (%s) on %s, %s%s (%s)\n", $config->app, $kind, $address,
+                $config->workers === 0 ? 'in a single process' : $workers, $config->watch ? ', watching for changes' : '', $versions);
+        }
+        $lines = [
+            'app' => "{$config->app} ($kind)",
+            'address' => $address,
+            'workers' => "$workers; $concurrency",
+            'mode' => $mode,
+        ];
+        if ($config->documentRoot !== null) {
+            $lines['static'] = $config->documentRoot;
+        }
+        if ($config->workers > 0) {
+            $lines['pid file'] = "{$config->pidFile} (rapier status | reload | stop --pid-file ...)";
+        }
+        if ($config->logFile !== null) {
+            $lines['log'] = $config->logFile;
+        }
+        $text = "\n  $versions\n\n";
+        foreach ($lines as $label => $value) {
+            $text .= sprintf("  %-9s %s\n", $label, $value);
+        }
+
+        return $text . "\n";
+    }
+}

@@ -1,0 +1,165 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Rapier\Cli;
+
+use Rapier\Adapter\Adapter;
+use Rapier\App\AppException;
+use Rapier\App\AppLoader;
+use Rapier\App\Tasks;
+use Rapier\Http\Request;
+use Rapier\Http\Response;
+use Rapier\Http\Server;
+use Throwable;
+use ValueError;
+
+/**
+ * `rapier serve APP`: checks APP loads (in a probe process), then runs a
+ * Rapier\Http\Server in this process as the master. APP is loaded again
+ * in every worker, in workerStart: the master never loads it, so a worker
+ * forked by a reload, a recycle or a restart runs the code on disk now.
+ */
+final class ServeCommand
+{
+    /** SIGKILL, for a worker that must end before it is counted as ready (bootWorker()). */
+    private const SIGKILL = 9;
+
+    /** @param list<string> $args @throws CliException */
+    public static function run(array $args): int
+    {
+        $parsed = Arguments::parse($args, ServeConfig::SPEC);
+        $config = ServeConfig::fromArguments($parsed, (string) getcwd());
+        if (!file_exists($config->app)) {
+            throw new CliException("APP not found: {$config->app}");
+        }
+        self::checkPidFile($config);
+        if ($config->daemon) {
+            return Daemon::start($config, $args);
+        }
+        if ($config->workers === 0) {
+            // No master and no reload: the one process loads the app itself.
+            $adapter = self::load($config->app);
+            $app = ['kind' => AppLoader::describe($adapter), 'serial' => AppLoader::isSerial($adapter)];
+        } else {
+            $adapter = null;
+            $app = AppProbe::check($config->app);
+        }
+        self::checkPort($config);
+        $options = $config->serverOptions($app['serial']);
+        try {
+            $server = new Server($config->host, $config->port, $options);
+        } catch (ValueError $e) {
+            throw CliException::usage('invalid server option: ' . $e->getMessage());
+        }
+        $server->on('workerStart', static function (Server $server, int $workerId) use (&$adapter, $config): void {
+            Tasks::attach($server);
+            $adapter = self::bootWorker($adapter, $config->app, $workerId, $config->workers > 0);
+        });
+        $server->on('request', static function (Request $request, Response $response) use (&$adapter): void {
+            $adapter->handle($request, $response);
+        });
+        if ($config->taskWorkers > 0) {
+            $server->on('task', Tasks::handle(...));
+        }
+        $terminal = stream_isatty(STDOUT);
+        echo Banner::render($config, $app['kind'], $options, $terminal);
+        $watcher = $config->watch ? WatchProcess::start($config, getmypid()) : null;
+        try {
+            $server->start();
+        } catch (\Rapier\Exception $e) {
+            throw new CliException(self::reword($e->getMessage(), $config));
+        } finally {
+            $watcher?->stop();
+        }
+
+        return 0;
+    }
+
+    /** @throws CliException */
+    private static function load(string $app): Adapter
+    {
+        try {
+            return AppLoader::load($app);
+        } catch (AppException $e) {
+            throw new CliException($e->getMessage());
+        }
+    }
+
+    /**
+     * In each worker: load the app (unless this single process already
+     * did) and boot it. A worker that cannot says why in one line and
+     * ends before the master counts it as ready, which makes the master
+     * abandon a reload (the old workers keep serving), keep the old worker
+     * of a recycle, or restart the worker with back-off. The first start
+     * never gets here with a broken app: AppProbe checked it.
+     */
+    private static function bootWorker(?Adapter $adapter, string $app, int $workerId, bool $inWorker): Adapter
+    {
+        try {
+            $adapter ??= AppLoader::load($app);
+            $adapter->boot();
+
+            return $adapter;
+        } catch (Throwable $e) {
+            $reason = $e instanceof AppException ? $e->getMessage()
+                : sprintf('%s: %s in %s:%d', get_class($e), strtok($e->getMessage(), "\n"), $e->getFile(), $e->getLine());
+            fwrite(STDERR, ($inWorker ? "rapier: worker $workerId cannot start: " : 'rapier: cannot start: ') . "$reason\n");
+            if ($inWorker && function_exists('posix_kill')) {
+                // Not exit(): the server reports a worker ready once workerStart returns, even by exit().
+                posix_kill(getmypid(), self::SIGKILL);
+            }
+            exit(CliException::FAILURE);
+        }
+    }
+
+    /**
+     * The server checks the port too, but only once the banner is out and
+     * the app probed; checking first gives the one-line error alone.
+     * Without SO_REUSEPORT, so a server already there makes it fail.
+     */
+    private static function checkPort(ServeConfig $config): void
+    {
+        $host = str_contains($config->host, ':') ? "[{$config->host}]" : $config->host;
+        $socket = @stream_socket_server("tcp://$host:{$config->port}", $errno, $error);
+        if ($socket === false) {
+            throw new CliException(self::reword("Cannot listen on {$config->host}:{$config->port}: $error", $config));
+        }
+        fclose($socket);
+    }
+
+    /** The master refuses a pid file naming a live server too, but after the banner. */
+    private static function checkPidFile(ServeConfig $config): void
+    {
+        $pid = (int) trim((string) @file_get_contents($config->pidFile));
+        if ($config->workers > 0 && $pid > 0 && $pid !== getmypid() && Process::alive($pid)
+                && @file_get_contents("/proc/$pid/comm") === @file_get_contents('/proc/self/comm')) {
+            throw new CliException(self::reword('Cannot start: another server is running', $config));
+        }
+    }
+
+    private static function reword(string $message, ServeConfig $config): string
+    {
+        $where = "{$config->host}:{$config->port}";
+        if (str_starts_with($message, 'Cannot listen on') && stripos($message, 'in use') !== false) {
+            return "port {$config->port} is already in use on {$config->host}: another server is listening there "
+                . '(stop it, or choose another --port)';
+        }
+        if (str_starts_with($message, 'Cannot listen on') && stripos($message, 'assign requested address') !== false) {
+            return "cannot listen on $where: {$config->host} is not an address of this machine (--host)";
+        }
+        if (str_starts_with($message, 'Cannot listen on') && stripos($message, 'permission denied') !== false) {
+            return "cannot listen on $where: permission denied (ports below 1024 need root or CAP_NET_BIND_SERVICE)";
+        }
+        if (str_starts_with($message, 'Cannot start: another server is running')) {
+            $pid = trim((string) @file_get_contents($config->pidFile));
+            return "a server is already running with pid file {$config->pidFile}" . ($pid !== '' ? " (pid $pid)" : '')
+                . ': `rapier stop` it first, or use another --pid-file';
+        }
+        if (str_starts_with($message, 'The server stopped: a worker could not start')) {
+            return 'the server stopped: a worker could not start (see the lines above)';
+        }
+
+        return lcfirst($message);
+    }
+}

@@ -1,0 +1,260 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Rapier\Cli;
+
+/**
+ * The settings of `rapier serve`: the command line over the --config file
+ * (a PHP file returning an array of the same options, underscores or
+ * dashes), over the defaults. Relative paths are taken from the current
+ * directory on the command line and from the config file's directory in it.
+ */
+final class ServeConfig
+{
+    /** Options of `rapier serve` (and their kinds) as Arguments::parse() takes them. */
+    public const SPEC = [
+        'host' => Arguments::VALUE,
+        'port' => Arguments::VALUE,
+        'workers' => Arguments::VALUE,
+        'task-workers' => Arguments::VALUE,
+        'max-requests' => Arguments::VALUE,
+        'concurrency' => Arguments::VALUE,
+        'document-root' => Arguments::VALUE,
+        'watch' => Arguments::FLAG,
+        'daemon' => Arguments::FLAG,
+        'pid-file' => Arguments::VALUE,
+        'log-file' => Arguments::VALUE,
+        'config' => Arguments::VALUE,
+        // Internal: the process a --daemon start launches, which must not detach again.
+        'foreground' => Arguments::FLAG,
+    ];
+
+    /** Integer options and their ranges. */
+    private const INTS = [
+        'port' => [1, 65535],
+        'workers' => [0, 1024],
+        'task-workers' => [0, 1024],
+        'max-requests' => [0, PHP_INT_MAX],
+        'concurrency' => [0, 1000000],
+    ];
+    private const PATHS = ['app', 'document-root', 'pid-file', 'log-file'];
+    private const FLAGS = ['watch', 'daemon'];
+    /** Keys a config file may hold besides the command-line options. */
+    private const CONFIG_ONLY = ['app', 'server'];
+
+    /** @param array<string, mixed> $server extra Rapier\Http\Server options from the config file */
+    private function __construct(
+        public readonly string $app,
+        public readonly string $host,
+        public readonly int $port,
+        public readonly int $workers,
+        public readonly int $taskWorkers,
+        public readonly int $maxRequests,
+        public readonly ?int $concurrency,
+        public readonly ?string $documentRoot,
+        public readonly bool $watch,
+        public readonly bool $daemon,
+        public readonly string $pidFile,
+        public readonly ?string $logFile,
+        public readonly ?string $configFile,
+        public readonly array $server,
+    ) {
+    }
+
+    /** @throws CliException */
+    public static function fromArguments(Arguments $args, string $cwd): self
+    {
+        $s = self::merge($args, $cwd);
+        $app = $s['app'] ?? throw CliException::usage('serve needs an APP: a PHP file returning the app, or a project directory');
+        if (count($args->positional) > 1) {
+            throw CliException::usage('serve takes one APP, got ' . count($args->positional));
+        }
+        $config = new self(
+            $app,
+            (string) ($s['host'] ?? '127.0.0.1'),
+            $s['port'] ?? 8080,
+            $s['workers'] ?? self::cpuCount(),
+            $s['task-workers'] ?? 0,
+            $s['max-requests'] ?? 0,
+            $s['concurrency'] ?? null,
+            $s['document-root'] ?? null,
+            $s['watch'] ?? false,
+            ($s['daemon'] ?? false) && !isset($args->options['foreground']),
+            $s['pid-file'] ?? self::defaultPidFile($app),
+            $s['log-file'] ?? null,
+            $s['config'] ?? null,
+            $s['server'] ?? [],
+        );
+        if ($config->workers === 0 && ($config->watch || $config->daemon)) {
+            throw CliException::usage('--watch and --daemon need --workers 1 or more (a reload starts new workers)');
+        }
+
+        return $config;
+    }
+
+    /**
+     * The command line over the config file, checked and with paths made
+     * absolute; used by the control commands too, to find the pid file.
+     *
+     * @return array<string, mixed> by option name with dashes
+     * @throws CliException
+     */
+    public static function merge(Arguments $args, string $cwd): array
+    {
+        $settings = [];
+        $config = $args->options['config'] ?? null;
+        if (is_string($config)) {
+            $config = self::absolute($config, $cwd);
+            $settings = self::readConfig($config);
+            $settings['config'] = $config;
+        }
+        foreach ($args->options as $name => $value) {
+            // The control commands' own options (--json, --timeout) are theirs to read.
+            if (isset(self::SPEC[$name]) && $name !== 'config' && $name !== 'foreground') {
+                $settings[$name] = self::check($name, $value, $cwd, null);
+            }
+        }
+        if (isset($args->positional[0])) {
+            $settings['app'] = self::absolute($args->positional[0], $cwd);
+        }
+
+        return $settings;
+    }
+
+    /** The pid file when neither --pid-file nor the config names one: .rapier.pid in the app's directory, or here. */
+    public static function defaultPidFile(?string $app): string
+    {
+        if ($app === null) {
+            return getcwd() . '/.rapier.pid';
+        }
+
+        return (is_dir($app) ? rtrim($app, '/') : dirname($app)) . '/.rapier.pid';
+    }
+
+    /**
+     * Rapier\Http\Server's options. $serial: the app needs one request at a
+     * time per worker (the framework adapters); --concurrency overrides it.
+     *
+     * @return array<string, mixed>
+     */
+    public function serverOptions(bool $serial): array
+    {
+        $options = ['workers' => $this->workers];
+        if ($this->taskWorkers > 0) {
+            $options['task_workers'] = $this->taskWorkers;
+        }
+        if ($this->maxRequests > 0) {
+            $options['max_requests'] = $this->maxRequests;
+        }
+        $concurrency = $this->concurrency ?? ($serial ? 1 : null);
+        if ($concurrency !== null) {
+            $options['concurrency'] = $concurrency;
+        }
+        if ($this->documentRoot !== null) {
+            $options['document_root'] = $this->documentRoot;
+        }
+        if ($this->workers > 0) {
+            $options['pid_file'] = $this->pidFile;
+        }
+        if ($this->logFile !== null) {
+            $options['error_log'] = $this->logFile;
+        }
+
+        return $options + $this->server;
+    }
+
+    /** @return array<string, mixed> */
+    private static function readConfig(string $file): array
+    {
+        if (!is_file($file)) {
+            throw new CliException("config file not found: $file");
+        }
+        try {
+            $values = (static fn (string $__file): mixed => require $__file)($file);
+        } catch (\Throwable $e) {
+            throw new CliException(sprintf('config file %s failed to load: %s', $file, strtok($e->getMessage(), "\n")));
+        }
+        if (!is_array($values)) {
+            throw new CliException(sprintf('config file %s returned %s; expected an array of options', $file, get_debug_type($values)));
+        }
+        $settings = [];
+        foreach ($values as $key => $value) {
+            $name = str_replace('_', '-', (string) $key);
+            if ($name === 'server') {
+                if (!is_array($value)) {
+                    throw new CliException("config file $file: 'server' must be an array of Rapier\\Http\\Server options");
+                }
+                $settings['server'] = $value;
+                continue;
+            }
+            if (in_array($name, ['config', 'foreground'], true)
+                    || (!isset(self::SPEC[$name]) && !in_array($name, self::CONFIG_ONLY, true))) {
+                throw new CliException(sprintf("config file %s: unknown option '%s' (known: %s)", $file, $key,
+                    implode(', ', array_map(fn ($n) => str_replace('-', '_', $n), self::configKeys()))));
+            }
+            $settings[$name] = self::check($name, $value, dirname($file), $file);
+        }
+
+        return $settings;
+    }
+
+    /** @return list<string> */
+    private static function configKeys(): array
+    {
+        return [...array_diff(array_keys(self::SPEC), ['config', 'foreground']), ...self::CONFIG_ONLY];
+    }
+
+    /** $file: the config file the value comes from, null for the command line. */
+    private static function check(string $name, mixed $value, string $base, ?string $file): mixed
+    {
+        $fail = static fn (string $what): CliException => $file === null
+            ? CliException::usage("--$name $what")
+            : new CliException(sprintf("config file %s: '%s' %s", $file, str_replace('-', '_', $name), $what));
+        if (isset(self::INTS[$name])) {
+            if (is_string($value) && preg_match('/^[0-9]{1,18}$/D', $value) === 1) {
+                $value = (int) $value;
+            }
+            [$min, $max] = self::INTS[$name];
+            if (!is_int($value) || $value < $min || $value > $max) {
+                throw $fail(sprintf('must be an integer from %d to %s, got %s', $min, $max === PHP_INT_MAX ? 'up' : $max,
+                    is_scalar($value) ? var_export($value, true) : get_debug_type($value)));
+            }
+
+            return $value;
+        }
+        if (in_array($name, self::FLAGS, true)) {
+            if (!is_bool($value)) {
+                throw $fail('must be true or false');
+            }
+
+            return $value;
+        }
+        if (!is_string($value) || $value === '') {
+            throw $fail('must be a non-empty string');
+        }
+
+        return in_array($name, self::PATHS, true) ? self::absolute($value, $base) : $value;
+    }
+
+    private static function absolute(string $path, string $base): string
+    {
+        return str_starts_with($path, '/') ? $path : rtrim($base, '/') . '/' . $path;
+    }
+
+    /** Online CPUs, as the server counts them by default. */
+    private static function cpuCount(): int
+    {
+        $online = @file_get_contents('/sys/devices/system/cpu/online');
+        if ($online === false) {
+            return 1;
+        }
+        $count = 0;
+        foreach (explode(',', trim($online)) as $range) {
+            $ends = explode('-', $range);
+            $count += count($ends) === 2 ? (int) $ends[1] - (int) $ends[0] + 1 : 1;
+        }
+
+        return max(1, $count);
+    }
+}

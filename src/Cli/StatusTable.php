@@ -1,0 +1,78 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Rapier\Cli;
+
+/** The status document as text: a summary line, then one row per process. */
+final class StatusTable
+{
+    private const COLUMNS = ['PID', 'ROLE', '#', 'GEN', 'STATE', 'UPTIME', 'REQUESTS', 'IN-FLIGHT', 'CONNS', 'MEMORY', 'RSS'];
+
+    /** @param array<string, mixed> $doc */
+    public static function render(array $doc): string
+    {
+        $master = $doc['master'];
+        $totals = $doc['totals'] ?? [];
+        $text = sprintf("master %d, up %s, %d worker%s, %d task worker%s; %d requests served, %d in flight; restarts %d, recycles %d\n",
+            $master['pid'], self::duration((float) $master['uptime']),
+            $totals['workers'] ?? 0, ($totals['workers'] ?? 0) === 1 ? '' : 's',
+            $totals['task_workers'] ?? 0, ($totals['task_workers'] ?? 0) === 1 ? '' : 's',
+            $totals['requests'] ?? 0, $totals['in_flight'] ?? 0, $doc['restarts'] ?? 0, $doc['recycles'] ?? 0);
+        $rows = [self::COLUMNS];
+        foreach ($doc['workers'] as $w) {
+            $rows[] = [
+                (string) $w['pid'], $w['role'] === 'task_worker' ? 'task' : 'worker', (string) $w['index'],
+                (string) $w['generation'], $w['state'], self::duration((float) $w['uptime']),
+                (string) $w['requests'], (string) $w['in_flight'], (string) $w['connections'],
+                self::bytes((int) $w['memory']), self::bytes((int) $w['rss']),
+            ];
+        }
+
+        return $text . self::table($rows);
+    }
+
+    /** @param list<list<string>> $rows */
+    private static function table(array $rows): string
+    {
+        $widths = [];
+        foreach ($rows as $row) {
+            foreach ($row as $i => $cell) {
+                $widths[$i] = max($widths[$i] ?? 0, strlen($cell));
+            }
+        }
+        $text = '';
+        foreach ($rows as $row) {
+            $cells = [];
+            foreach ($row as $i => $cell) {
+                $cells[] = str_pad($cell, $widths[$i]);
+            }
+            $text .= rtrim(implode('  ', $cells)) . "\n";
+        }
+
+        return $text;
+    }
+
+    public static function duration(float $seconds): string
+    {
+        $s = (int) $seconds;
+
+        return match (true) {
+            $s < 60 => sprintf('%.1fs', $seconds),
+            $s < 3600 => sprintf('%dm%02ds', intdiv($s, 60), $s % 60),
+            $s < 86400 => sprintf('%dh%02dm', intdiv($s, 3600), intdiv($s % 3600, 60)),
+            default => sprintf('%dd%02dh', intdiv($s, 86400), intdiv($s % 86400, 3600)),
+        };
+    }
+
+    public static function bytes(int $bytes): string
+    {
+        foreach (['B', 'KiB', 'MiB', 'GiB'] as $i => $unit) {
+            if ($bytes < 1024 ** ($i + 1) || $unit === 'GiB') {
+                return $i === 0 ? "$bytes B" : sprintf('%.1f %s', $bytes / 1024 ** $i, $unit);
+            }
+        }
+
+        return "$bytes B";
+    }
+}

@@ -1,0 +1,124 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Rapier\Cli\Watch;
+
+use Rapier\Cli\AppProbe;
+use Rapier\Cli\Arguments;
+use Rapier\Cli\CliException;
+use Rapier\Cli\ControlCommand;
+use Rapier\Cli\Process;
+use Rapier\Cli\StatusSocket;
+
+/**
+ * The --watch process: waits for changes, lets a burst of them settle
+ * (an editor's save, a git checkout), checks that the app still loads,
+ * then asks the master for a graceful reload (ControlCommand::signalReload()). One line per
+ * reload. An app that no longer loads is reported and not reloaded: the
+ * running workers keep serving the last good code.
+ *
+ * It runs in a process of its own, started by `rapier serve --watch`
+ * (`rapier __watch`), and ends when the master has gone.
+ */
+final class Watcher
+{
+    /** Quiet time that ends a burst of changes. */
+    public const SETTLE_SECONDS = 0.3;
+    /** A burst that never settles is reloaded after this long anyway. */
+    public const MAX_SETTLE_SECONDS = 3.0;
+    /** The descriptor on which `rapier __watch` says "ready" once it has taken its first snapshot. */
+    public const READY_FD = 3;
+
+    /** How often, at most, the master's liveness is checked between changes. */
+    private const LIVENESS_SECONDS = 1.0;
+
+    /** @param resource $out */
+    public function __construct(
+        private readonly ChangeSource $source,
+        private readonly string $app,
+        private readonly int $master,
+        private readonly string $pidFile,
+        private $out = STDOUT,
+    ) {
+    }
+
+    /** `rapier __watch --master PID --pid-file F [--config F] APP`. @param list<string> $args */
+    public static function main(array $args): int
+    {
+        $parsed = Arguments::parse($args, ['master' => Arguments::VALUE, 'pid-file' => Arguments::VALUE, 'config' => Arguments::VALUE]);
+        $app = $parsed->positional[0] ?? throw CliException::usage('__watch needs the APP');
+        $dir = is_dir($app) ? rtrim($app, '/') : dirname($app);
+        $files = ["$dir/.env"];
+        if (isset($parsed->options['config'])) {
+            $files[] = (string) $parsed->options['config'];
+        }
+        $watcher = new self(new PollingSource([$dir], $files), $app, (int) ($parsed->options['master'] ?? 0),
+            (string) ($parsed->options['pid-file'] ?? ''));
+        if (function_exists('pcntl_signal')) {
+            // A closed terminal sends SIGHUP to the whole group: the master takes it as a reload, the watcher must live on.
+            pcntl_signal(Process::SIGHUP, SIG_IGN);
+        }
+        $ready = @fopen('php://fd/' . self::READY_FD, 'w');
+        if ($ready !== false) {
+            fwrite($ready, "ready\n");
+            fclose($ready);
+        }
+
+        return $watcher->run();
+    }
+
+    public function run(): int
+    {
+        while (Process::alive($this->master)) {
+            $changed = $this->source->wait(self::LIVENESS_SECONDS);
+            if ($changed === []) {
+                continue;
+            }
+            $this->settle($changed);
+            if (Process::alive($this->master)) {
+                $this->reload($changed);
+            }
+        }
+
+        return 0;
+    }
+
+    /** @param list<string> $changed grows with the changes of the burst */
+    private function settle(array &$changed): void
+    {
+        $deadline = microtime(true) + self::MAX_SETTLE_SECONDS;
+        while (microtime(true) < $deadline && ($more = $this->source->wait(self::SETTLE_SECONDS)) !== []) {
+            $changed = array_values(array_unique([...$changed, ...$more]));
+        }
+    }
+
+    /** @param list<string> $changed */
+    private function reload(array $changed): void
+    {
+        $what = basename($changed[0]) . (count($changed) > 1 ? sprintf(' and %d more', count($changed) - 1) : '');
+        try {
+            AppProbe::check($this->app);
+        } catch (CliException $e) {
+            $this->say("$what changed, not reloading: " . $e->getMessage());
+            return;
+        }
+        // Before the master has written its pid file it has not blocked SIGUSR1 yet, and the signal would end it.
+        if (trim((string) @file_get_contents($this->pidFile)) !== (string) $this->master) {
+            $this->say("$what changed, not reloading: the server is not ready yet");
+            return;
+        }
+        try {
+            ControlCommand::signalReload($this->master, StatusSocket::forPidFile($this->pidFile)->fetch());
+        } catch (CliException $e) {
+            $this->say("$what changed, not reloading: " . $e->getMessage());
+            return;
+        }
+        $this->say("$what changed, reloading");
+    }
+
+    private function say(string $line): void
+    {
+        fwrite($this->out, sprintf("%s rapier: %s\n", date('H:i:s'), $line));
+    }
+}

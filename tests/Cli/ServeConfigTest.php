@@ -1,0 +1,89 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Rapier\Tests\Cli;
+
+use PHPUnit\Framework\TestCase;
+use Rapier\Cli\Arguments;
+use Rapier\Cli\CliException;
+use Rapier\Cli\ServeConfig;
+use Rapier\Tests\Support\Cli;
+
+/** How `rapier serve` options become Rapier\Http\Server options. */
+final class ServeConfigTest extends TestCase
+{
+    public function testOptionsMapToServerOptions(): void
+    {
+        $config = self::config(['app.php', '--workers=3', '--task-workers', '2', '--max-requests', '500',
+            '--document-root', 'public', '--log-file', '/var/log/r.log'], '/srv');
+
+        $this->assertSame('/srv/app.php', $config->app);
+        $this->assertSame([
+            'workers' => 3,
+            'task_workers' => 2,
+            'max_requests' => 500,
+            'document_root' => '/srv/public',
+            'pid_file' => '/srv/.rapier.pid',
+            'error_log' => '/var/log/r.log',
+        ], $config->serverOptions(false));
+    }
+
+    public function testFrameworkAppsServeOneRequestAtATimeUnlessTold(): void
+    {
+        $this->assertSame(1, self::config(['app.php'])->serverOptions(true)['concurrency']);
+        $this->assertArrayNotHasKey('concurrency', self::config(['app.php'])->serverOptions(false));
+        $this->assertSame(8, self::config(['app.php', '--concurrency', '8'])->serverOptions(true)['concurrency']);
+    }
+
+    public function testConfigFilePathsAreRelativeToItAndTheCommandLineWins(): void
+    {
+        $dir = Cli::tempDirectory();
+        try {
+            file_put_contents("$dir/rapier.php", "<?php return ['app' => 'app.php', 'port' => 9000, 'max-requests' => 5,"
+                . " 'pid_file' => 'run/r.pid', 'server' => ['gzip' => false, 'workers' => 99]];");
+
+            $config = self::config(['--config', "$dir/rapier.php", '--port', '9001', '--workers', '2'], '/elsewhere');
+
+            $this->assertSame("$dir/app.php", $config->app);
+            $this->assertSame(9001, $config->port);
+            $this->assertSame("$dir/rapier.php", $config->configFile);
+            $this->assertSame(['workers' => 2, 'max_requests' => 5, 'pid_file' => "$dir/run/r.pid", 'gzip' => false],
+                $config->serverOptions(false), "the named options win over the config's 'server' array");
+        } finally {
+            Cli::removeDirectory($dir);
+        }
+    }
+
+    /** @return iterable<string, array{list<string>, string}> */
+    public static function badArguments(): iterable
+    {
+        yield 'port out of range' => [['app.php', '--port', '0'], '--port must be an integer from 1 to 65535, got 0'];
+        yield 'not a number' => [['app.php', '--workers', 'four'], "--workers must be an integer from 0 to 1024, got 'four'"];
+        yield 'watch without workers' => [['app.php', '--workers', '0', '--watch'], '--watch and --daemon need --workers 1 or more'];
+        yield 'two apps' => [['a.php', 'b.php'], 'serve takes one APP, got 2'];
+        yield 'flag with a value' => [['app.php', '--watch=yes'], '--watch takes no value'];
+        yield 'missing value' => [['app.php', '--port'], '--port needs a value'];
+    }
+
+    /**
+     * @dataProvider badArguments
+     * @param list<string> $args
+     */
+    public function testBadArgumentsAreUsageErrors(array $args, string $message): void
+    {
+        try {
+            self::config($args);
+            $this->fail('no error');
+        } catch (CliException $e) {
+            $this->assertSame(CliException::USAGE, $e->getCode());
+            $this->assertStringStartsWith($message, $e->getMessage());
+        }
+    }
+
+    /** @param list<string> $args */
+    private static function config(array $args, string $cwd = '/srv'): ServeConfig
+    {
+        return ServeConfig::fromArguments(Arguments::parse($args, ServeConfig::SPEC), $cwd);
+    }
+}

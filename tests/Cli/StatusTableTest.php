@@ -1,0 +1,38 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Rapier\Tests\Cli;
+
+use PHPUnit\Framework\TestCase;
+use Rapier\Cli\StatusTable;
+
+/** `rapier status` without --json: the status document as a table. */
+final class StatusTableTest extends TestCase
+{
+    public function testRendersASummaryAndARowPerProcess(): void
+    {
+        $doc = [
+            'master' => ['pid' => 1200, 'started_at' => 1700000000.123, 'uptime' => 7503.5],
+            'generations' => ['worker' => 3, 'task_worker' => 1],
+            'restarts' => 1,
+            'recycles' => 4,
+            'workers' => [
+                ['pid' => 1311, 'role' => 'worker', 'index' => 0, 'generation' => 3, 'state' => 'ready', 'uptime' => 724.2,
+                    'requests' => 5120, 'in_flight' => 2, 'connections' => 40, 'memory' => 2097152, 'rss' => 23412736],
+                ['pid' => 1313, 'role' => 'task_worker', 'index' => 0, 'generation' => 1, 'state' => 'draining', 'uptime' => 3.25,
+                    'requests' => 0, 'in_flight' => 0, 'connections' => 0, 'memory' => 900, 'rss' => 11534336],
+            ],
+            'totals' => ['processes' => 2, 'workers' => 1, 'task_workers' => 1, 'requests' => 90210, 'in_flight' => 2,
+                'connections' => 40, 'rss' => 34947072],
+        ];
+
+        $this->assertSame(
+            "master 1200, up 2h05m, 1 worker, 1 task worker; 90210 requests served, 2 in flight; restarts 1, recycles 4\n"
+            . "PID   ROLE    #  GEN  STATE     UPTIME  REQUESTS  IN-FLIGHT  CONNS  MEMORY   RSS\n"
+            . "1311  worker  0  3    ready     12m04s  5120      2          40     2.0 MiB  22.3 MiB\n"
+            . "1313  task    0  1    draining  3.2s    0         0          0      900 B    11.0 MiB\n",
+            StatusTable::render($doc),
+        );
+    }
+}

@@ -1,0 +1,76 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Rapier\Tests\Psr;
+
+use PHPUnit\Framework\TestCase;
+use Rapier\Tests\Support\Cli;
+use Rapier\Tests\Support\HttpClient;
+use Rapier\Tests\Support\PsrExtension;
+use Rapier\Tests\Support\ServedApp;
+
+/**
+ * `rapier serve` of an APP returning a PSR-15 RequestHandlerInterface. The
+ * interfaces exist on Debian only in the psr extension, which the server
+ * process loads from scripts/psr-ext.sh's unpacked copy; without it the
+ * app cannot load, and the error says where the interfaces come from.
+ */
+final class Psr15Test extends TestCase
+{
+    private string $dir;
+    private ?ServedApp $server = null;
+
+    protected function setUp(): void
+    {
+        $this->dir = Cli::tempDirectory();
+    }
+
+    protected function tearDown(): void
+    {
+        $this->server?->stop();
+        $this->server = null;
+        Cli::removeDirectory($this->dir);
+    }
+
+    public function testServesAPsr15Handler(): void
+    {
+        $port = Cli::freePort();
+        $this->server = Cli::serve([__DIR__ . '/psr15-app.php', '--port', (string) $port, '--workers', '1',
+            '--pid-file', "$this->dir/rapier.pid"], PsrExtension::phpOptions());
+        $this->server->waitForWorkers("$this->dir/rapier.pid", 1);
+
+        $get = HttpClient::get($port, '/hello?name=psr');
+        $post = HttpClient::request($port, 'POST', '/items', ['Content-Type' => 'text/plain'], 'payload');
+
+        $this->assertStringContainsString('psr15-app.php (PSR-15) on', $this->server->stdout());
+        $this->assertSame(200, $get->status);
+        $this->assertSame('application/json', $get->header('content-type'));
+        $this->assertSame(['method' => 'GET', 'path' => '/hello', 'name' => 'psr', 'body' => '', 'handled' => 1], $get->json());
+        $this->assertSame(201, $post->status);
+        $this->assertSame(['method' => 'POST', 'path' => '/items', 'name' => null, 'body' => 'payload', 'handled' => 2], $post->json(),
+            'one handler object serves the worker\'s requests');
+    }
+
+    public function testHandlerExceptionIsA500AndTheWorkerCarriesOn(): void
+    {
+        $port = Cli::freePort();
+        $this->server = Cli::serve([__DIR__ . '/psr15-app.php', '--port', (string) $port, '--workers', '1',
+            '--pid-file', "$this->dir/rapier.pid"], PsrExtension::phpOptions());
+        $this->server->waitForWorkers("$this->dir/rapier.pid", 1);
+
+        $this->assertSame(500, HttpClient::get($port, '/fail')->status);
+        $this->assertSame(200, HttpClient::get($port, '/after')->status);
+        $this->assertStringContainsString('handler failed', $this->server->stderr());
+    }
+
+    public function testWithoutThePsrExtensionTheErrorSaysWhereTheInterfacesAre(): void
+    {
+        $result = Cli::run(['serve', __DIR__ . '/psr15-app.php', '--port', (string) Cli::freePort(), '--workers', '1',
+            '--pid-file', "$this->dir/rapier.pid"]);
+
+        $this->assertSame(1, $result->exitCode, $result->describe());
+        $this->assertStringContainsString('Interface "Psr\Http\Server\RequestHandlerInterface" not found', $result->stderr);
+        $this->assertStringEndsWith("(the PSR-15 interfaces come from the psr extension: php -d extension=psr.so)\n", $result->stderr);
+    }
+}
