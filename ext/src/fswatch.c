@@ -108,6 +108,39 @@ static void forget(rapier_fswatch_t *w, int wd)
 	}
 }
 
+/*
+ * A directory that appeared (created, or moved in) may have files already:
+ * written before its watch existed, or moved in whole. They are changes too.
+ */
+static int report_tree(const char *path, rapier_fswatch_fn fn, void *data, int depth)
+{
+	DIR *dir = opendir(path);
+	struct dirent *de;
+	int found = 0;
+
+	if (dir == NULL) {
+		return 0;
+	}
+	while ((de = readdir(dir)) != NULL) {
+		char sub[4096];
+		struct stat st;
+
+		if (de->d_name[0] == '.'
+			|| snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name) >= (int) sizeof(sub)
+			|| stat(sub, &st) < 0) {
+			continue;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			found += depth < MAX_DEPTH ? report_tree(sub, fn, data, depth + 1) : 0;
+		} else {
+			fn(data, sub);
+			found++;
+		}
+	}
+	closedir(dir);
+	return found;
+}
+
 int rapier_fswatch_read(rapier_fswatch_t *w, rapier_fswatch_fn fn, void *data)
 {
 	char buf[16384] __attribute__((aligned(__alignof__(struct inotify_event))));
@@ -137,11 +170,12 @@ int rapier_fswatch_read(rapier_fswatch_t *w, rapier_fswatch_fn fn, void *data)
 			} else {
 				snprintf(path, sizeof(path), "%s", base);
 			}
-			if ((ev->mask & IN_ISDIR) && (ev->mask & (IN_CREATE | IN_MOVED_TO)) && ev->name[0] != '.') {
-				add_tree(w, path, 1);
-			}
 			fn(data, path);
 			changes++;
+			if ((ev->mask & IN_ISDIR) && (ev->mask & (IN_CREATE | IN_MOVED_TO)) && ev->name[0] != '.') {
+				add_tree(w, path, 1);
+				changes += report_tree(path, fn, data, 1);
+			}
 		}
 	}
 }

@@ -5,9 +5,8 @@ declare(strict_types=1);
 namespace Rapier\Cli\Watch;
 
 /**
- * Where `rapier serve --watch` learns that the app's files changed. Today
- * PollingSource; an inotify source on the extension's loop can replace it
- * without the Watcher noticing.
+ * Where `rapier serve --watch` learns that the app's files changed:
+ * InotifySource, or PollingSource where inotify cannot watch the tree.
  */
 interface ChangeSource
 {

@@ -53,7 +53,14 @@ final class Watcher
         if (isset($parsed->options['config'])) {
             $files[] = (string) $parsed->options['config'];
         }
-        $watcher = new self(new PollingSource([$dir], $files), $app, (int) ($parsed->options['master'] ?? 0),
+        try {
+            $source = new InotifySource([$dir], $files);
+        } catch (\Rapier\Exception $e) {
+            // inotify limits (fs.inotify.max_user_watches) or no inotify: scanning still works.
+            fwrite(STDERR, "rapier: watching by polling: {$e->getMessage()}\n");
+            $source = new PollingSource([$dir], $files);
+        }
+        $watcher = new self($source, $app, (int) ($parsed->options['master'] ?? 0),
             (string) ($parsed->options['pid-file'] ?? ''));
         if (function_exists('pcntl_signal')) {
             // A closed terminal sends SIGHUP to the whole group: the master takes it as a reload, the watcher must live on.
