@@ -103,17 +103,19 @@ static void request_free(zend_object *obj)
 
 /* Construction at dispatch */
 
+/*
+ * Interned at MINIT, so they are permanent: interned later, with opcache
+ * loaded, a string is only request-local (or not interned at all), and a
+ * static cache of it would be freed under us.
+ */
+static const char *method_names[] = { "GET", "POST", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS" };
+static zend_string *method_strings[sizeof(method_names) / sizeof(method_names[0])];
+
 static zend_string *known_method(const char *name, size_t len)
 {
-	static zend_string *cache[8];
-	static const char *names[] = { "GET", "POST", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS" };
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (strlen(names[i]) == len && memcmp(names[i], name, len) == 0) {
-			if (cache[i] == NULL) {
-				cache[i] = zend_string_init_interned(names[i], len, 1);
-			}
-			return cache[i];
+	for (size_t i = 0; i < sizeof(method_names) / sizeof(method_names[0]); i++) {
+		if (ZSTR_LEN(method_strings[i]) == len && memcmp(method_names[i], name, len) == 0) {
+			return method_strings[i];
 		}
 	}
 	return zend_string_init(name, len, 0);
@@ -612,6 +614,9 @@ ZEND_METHOD(Rapier_Http_Request, server)
 
 void rapier_http_request_class_minit(void)
 {
+	for (size_t i = 0; i < sizeof(method_names) / sizeof(method_names[0]); i++) {
+		method_strings[i] = zend_string_init_interned(method_names[i], strlen(method_names[i]), 1);
+	}
 	rapier_ce_http_request = register_class_Rapier_Http_Request();
 	rapier_ce_http_request->create_object = request_create;
 	memcpy(&request_handlers, &std_object_handlers, sizeof(request_handlers));

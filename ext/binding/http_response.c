@@ -139,14 +139,12 @@ static bool add_default_content_type(response_t *resp, const char *type, size_t 
 	return resp->content_type != NULL || add_header(resp, ZEND_STRL("Content-Type"), type, len, 1);
 }
 
+/* Interned at MINIT (see known_method() in http_request.c for why not later). */
+static zend_string *json_exception_class_name;
+
 static zend_string *json_exception_name(void)
 {
-	static zend_string *name;
-
-	if (name == NULL) {
-		name = zend_string_init_interned(ZEND_STRL("JsonException"), 1);
-	}
-	return name;
+	return json_exception_class_name;
 }
 
 /* Sending */
@@ -500,6 +498,7 @@ ZEND_METHOD(Rapier_Http_Response, isWritable)
 
 void rapier_http_response_class_minit(void)
 {
+	json_exception_class_name = zend_string_init_interned(ZEND_STRL("JsonException"), 1);
 	rapier_ce_http_response = register_class_Rapier_Http_Response();
 	rapier_ce_http_response->create_object = response_create;
 	memcpy(&response_handlers, &std_object_handlers, sizeof(response_handlers));
