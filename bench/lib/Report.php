@@ -1,0 +1,184 @@
+<?php
+
+/*
+ * The Markdown report of one benchmark run: the machine, one table per
+ * (scenario, connections) step with a row per server and its ratio to
+ * nginx + php-fpm with 16 children, and the floors of issues 3 and 5
+ * checked against the numbers. Reads the records measure.php wrote.
+ */
+
+declare(strict_types=1);
+
+namespace Bench;
+
+final class Report
+{
+    public const SERVERS = [
+        'nginx' => 'nginx alone (ceiling)',
+        'fpm16' => 'nginx + php-fpm 16',
+        'fpm200' => 'nginx + php-fpm 200',
+        'rapier' => 'Rapier, coroutines',
+        'rapier-c1' => 'Rapier, concurrency 1',
+        'lumen-fpm' => 'Lumen, nginx + php-fpm 16',
+        'lumen-rapier' => 'Lumen on Rapier',
+    ];
+
+    public const SCENARIOS = [
+        'hello' => 'hello JSON',
+        'user' => 'user by id',
+        'users' => '10 users',
+        'queries' => '100 queries',
+        'redis' => 'Redis GET',
+        'slow' => 'slow I/O (SELECT SLEEP(0.01))',
+    ];
+
+    /** @var array<string, array<string, mixed>> records by "server scenario connections" */
+    private array $records = [];
+
+    /**
+     * @param list<array<string, mixed>> $runs
+     * @param array<string, mixed> $machine
+     * @param list<string> $notes
+     */
+    public function __construct(array $runs, private readonly array $machine, private readonly array $notes,
+        private readonly int $duration, private readonly bool $full)
+    {
+        foreach ($runs as $run) {
+            $this->records["{$run['server']} {$run['scenario']} {$run['connections']}"] = $run;
+        }
+    }
+
+    /** @return array<string, mixed>|null */
+    public function find(string $server, string $scenario, int $connections): ?array
+    {
+        $record = $this->records["$server $scenario $connections"] ?? null;
+
+        return $record === null || isset($record['error']) ? null : $record;
+    }
+
+    /** @return list<array{string, int}> the (scenario, connections) steps measured, in report order */
+    public function steps(): array
+    {
+        $steps = [];
+        foreach (array_keys(self::SCENARIOS) as $scenario) {
+            foreach ([100, 400, 10000] as $c) {
+                foreach (array_keys(self::SERVERS) as $server) {
+                    if (isset($this->records["$server $scenario $c"])) {
+                        $steps[] = [$scenario, $c];
+                        break;
+                    }
+                }
+            }
+        }
+
+        return $steps;
+    }
+
+    public function markdown(string $chart): string
+    {
+        $m = $this->machine;
+        $v = $m['versions'];
+        $out = [
+            sprintf('# Benchmark: %s run of %s', $this->full ? 'full' : 'quick', $m['date']),
+            '',
+            sprintf('Machine: %d cores (%s), %.1f GB memory, %s, kernel %s; load average %s when the run began.',
+                $m['cores'], $m['cpu'], $m['memory_bytes'] / 1e9, $m['os'], $m['kernel'], implode(' ', $m['load_average_at_start'])),
+            sprintf('Versions: PHP %s, Rapier %s (%s), nginx %s, php-fpm %s, MariaDB %s, Redis %s, wrk %s, Lumen %s.',
+                $v['php'], $v['rapier'], $m['git_commit'], $v['nginx'], $v['php-fpm'], $v['mariadb'], $v['redis'], $v['wrk'], $v['lumen']),
+            sprintf('Each step: wrk, 2 threads, %d s on loopback, after a warm-up and once the server is idle; every response checked. '
+                . 'CPU is the server\'s whole process tree (and MariaDB, Redis apart) per request, from /proc. '
+                . 'How to read it: docs/benchmarks.md.', $this->duration),
+            '',
+            "![requests/s and CPU per request]($chart)",
+            '',
+        ];
+        foreach ($this->steps() as [$scenario, $c]) {
+            array_push($out, ...$this->table($scenario, $c));
+        }
+        array_push($out, ...(new Floors($this))->markdown());
+        if ($this->notes !== []) {
+            $out[] = '## Notes';
+            $out[] = '';
+            foreach ($this->notes as $note) {
+                $out[] = "- $note";
+            }
+            $out[] = '';
+        }
+
+        return implode("\n", $out);
+    }
+
+    /** @return list<string> */
+    private function table(string $scenario, int $c): array
+    {
+        $out = [
+            sprintf('## %s, %s connections', self::SCENARIOS[$scenario], number_format($c)),
+            '',
+            '| server | requests/s | vs fpm 16 | p50 ms | p99 ms | non-2xx | bad body | socket errors | CPU µs/req | vs fpm 16 | MariaDB µs/req | Redis µs/req | RSS / PSS MB | other load |',
+            '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+        ];
+        $base = $this->find('fpm16', $scenario, $c);
+        $errors = [];
+        foreach (self::SERVERS as $server => $title) {
+            $r = $this->records["$server $scenario $c"] ?? null;
+            if ($r === null) {
+                continue;
+            }
+            if (isset($r['error'])) {
+                $out[] = "| $title | failed | | | | | | | | | | | | |";
+                $errors[] = "$title: {$r['error']}";
+                continue;
+            }
+            $cpu = $r['cpu_us_per_request'];
+            $out[] = '| ' . implode(' | ', [
+                $title,
+                number_format($r['rps']),
+                self::ratio($r['rps'], $base['rps'] ?? null),
+                self::ms($r['latency_ms']['p50']),
+                self::ms($r['latency_ms']['p99']),
+                number_format($r['non2xx']),
+                number_format($r['bad_body']),
+                number_format($r['socket_errors']),
+                self::us($cpu['server']),
+                self::ratio($cpu['server'], $base['cpu_us_per_request']['server'] ?? null),
+                $scenario === 'hello' ? '' : self::us($cpu['mariadb']),
+                $scenario === 'hello' ? '' : self::us($cpu['redis']),
+                number_format($r['rss_bytes'] / 1048576) . ' / ' . number_format($r['pss_bytes'] / 1048576),
+                sprintf('%.0f%%', 100 * $r['cpu_s']['other'] / max($r['duration_s'], 1e-9)),
+            ]) . ' |';
+            if ($r['sample'] !== '') {
+                $sample = preg_replace('/\s+/', ' ', str_replace('`', "'", $r['sample']));
+                $errors[] = "$title, first wrong answer: `$sample`";
+            }
+        }
+        $out[] = '';
+        foreach ($errors as $error) {
+            $out[] = "- $error";
+        }
+        if ($errors !== []) {
+            $out[] = '';
+        }
+
+        return $out;
+    }
+
+    public static function ratio(float|int|null $value, float|int|null $base): string
+    {
+        if ($value === null || $base === null || $base == 0) {
+            return '';
+        }
+        $ratio = $value / $base;
+
+        return ($ratio >= 10 ? number_format($ratio, 0) : ($ratio >= 0.1 ? number_format($ratio, 2) : number_format($ratio, 3))) . '×';
+    }
+
+    private static function ms(float $ms): string
+    {
+        return $ms >= 100 ? number_format($ms, 0) : number_format($ms, 2);
+    }
+
+    public static function us(?float $us): string
+    {
+        return $us === null ? '' : ($us >= 100 ? number_format($us, 0) : number_format($us, 1));
+    }
+}
