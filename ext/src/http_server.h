@@ -62,6 +62,7 @@ struct rapier_http_conn_s {
 	int fd;
 	rapier_io_t io;
 	rapier_timer_t timer;
+	uint64_t deadline_ns;          /* when the connection's current timeout is due (rapier_now_ns()), 0: none */
 	rapier_http_conn_state_t state;
 	uint32_t refcount;             /* the server while open, plus each PHP object holding it */
 	rapier_coro_t *handler_co;     /* the coroutine running the request handler, or NULL */
