@@ -83,15 +83,13 @@ start_fpm() {
 }
 
 # start_rapier CONCURRENCY SCRIPT: a Rapier server script (2 workers) run
-# by the PHP CLI with the extension. opcache stays off (RAPIER_OPCACHE=0):
-# with opcache.enable_cli=1 the current extension aborts on its first
-# request ("zend_mm_heap corrupted": Request's cached method names are
-# freed by the first Request that holds them). A resident server compiles
-# its code once, so opcache changes little here beyond the optimizer.
+# by the PHP CLI with the extension, opcache on as php-fpm has it
+# (RAPIER_OPCACHE=0 turns it off). A resident server compiles its code
+# once, so opcache changes little here beyond the optimizer.
 start_rapier() {
 	local concurrency=$1 script=$2
 	BENCH_PORT=$SERVER_PORT BENCH_RAPIER_CONCURRENCY=$concurrency BENCH_LUMEN_STORAGE=$SERVER_DIR \
-		php -d extension="$RAPIER_SO" -d opcache.enable_cli="${RAPIER_OPCACHE:-0}" "$script" \
+		php -d extension="$RAPIER_SO" -d opcache.enable_cli="${RAPIER_OPCACHE:-1}" "$script" \
 		</dev/null >>"$SERVER_DIR/rapier.log" 2>&1 &
 	remember_pid $!
 	SERVER_LOG=$SERVER_DIR/rapier.log
