@@ -143,6 +143,13 @@ static int on_url(llhttp_t *h, const char *at, size_t len)
 	if (p->req.target_len + len > p->limits.max_url_size) {
 		return fail(p, 414, "request target too long");
 	}
+	/* llhttp's loose URL table lets HT and FF through; a proxy that splits
+	 * the request line on any whitespace would read another target. */
+	for (size_t i = 0; i < len; i++) {
+		if ((unsigned char) at[i] <= ' ' || at[i] == 0x7f) {
+			return fail(p, 400, "control character in the request target");
+		}
+	}
 	if (arena_append(p, at, len) != 0) {
 		return HPE_USER;
 	}
@@ -200,11 +207,21 @@ static int on_header_field(llhttp_t *h, const char *at, size_t len)
 	rapier_http_header_t *hdr;
 
 	if (p->phase == PHASE_TRAILERS) {
-		/* Trailers are discarded (PHP has no place for them), only counted. */
+		/* Trailers are discarded (PHP has no place for them), only counted
+		 * and checked like header names. */
 		if (!p->in_field && ++p->trailer_count > p->limits.max_header_count) {
 			return fail(p, 431, "too many trailer fields");
 		}
+		if (!p->in_field) {
+			p->trailer_name_len = 0;
+		}
 		p->in_field = 1;
+		for (size_t i = 0; i < len; i++) {
+			if (!is_tchar((unsigned char) at[i])) {
+				return fail(p, 400, "invalid character in trailer name");
+			}
+		}
+		p->trailer_name_len += len;
 		return 0;
 	}
 	if (!p->in_field) {
@@ -234,7 +251,7 @@ static int on_header_field_complete(llhttp_t *h)
 	char *name;
 
 	if (p->phase == PHASE_TRAILERS) {
-		return 0;
+		return p->trailer_name_len == 0 ? fail(p, 400, "empty trailer name") : 0;
 	}
 	hdr = &p->req.headers[p->req.header_count - 1];
 	if (hdr->name_len == 0) {
@@ -375,6 +392,12 @@ static int check_headers(rapier_http_parser_t *p)
 			return fail(p, 501, "unsupported transfer coding");
 		}
 	}
+	/* llhttp ends a CONNECT request at its head: a body would be read as
+	 * the next request, while a proxy in front skips it (RFC 9110 9.3.6:
+	 * CONNECT has no content). */
+	if (h->method == HTTP_CONNECT && (te_fields > 0 || ((h->flags & F_CONTENT_LENGTH) && h->content_length > 0))) {
+		return fail(p, 400, "CONNECT with a body");
+	}
 	if ((h->flags & F_CONTENT_LENGTH) && h->content_length > p->limits.max_body_size) {
 		return fail(p, 413, "request body too large");
 	}
@@ -471,10 +494,53 @@ static int body_append(rapier_http_parser_t *p, const char *at, size_t len)
 	return 0;
 }
 
+/* Checks the CRLF after chunk data from 'from' on, as far as this step's
+ * bytes go; the rest is checked at the start of the next step. */
+static int check_data_crlf(rapier_http_parser_t *p, const char *from)
+{
+	while (p->crlf_pending > 0 && from < p->step_end) {
+		if (*from++ != "\r\n"[2 - p->crlf_pending]) {
+			return fail(p, 400, "chunk data not followed by CRLF");
+		}
+		p->crlf_pending--;
+	}
+	return 0;
+}
+
+/* Chunk framing (size lines, extensions, the CRLF after data) between
+ * from and to: CR only before LF. llhttp 8.1's loose mode takes any byte
+ * after the CR that ends a chunk-size line (chunk_size_almost_done). */
+static int scan_framing(rapier_http_parser_t *p, const char *from, const char *to)
+{
+	for (; from < to; from++) {
+		if (p->framing_cr && *from != '\n') {
+			return fail(p, 400, "bare CR in chunk framing");
+		}
+		p->framing_cr = *from == '\r';
+	}
+	return 0;
+}
+
 static int on_body(llhttp_t *h, const char *at, size_t len)
 {
 	rapier_http_parser_t *p = parser_of(h);
 	int status;
+
+	if (p->req.chunked) {
+		if (scan_framing(p, p->framing_from, at) != 0) {
+			return HPE_USER;
+		}
+		p->framing_from = at + len;
+	}
+
+	/* llhttp 8.1's loose mode skips the two bytes after a chunk's data
+	 * without looking at them (chunk_data_almost_done). */
+	if (p->req.chunked && h->content_length == 0) {
+		p->crlf_pending = 2;
+		if (check_data_crlf(p, at + len) != 0) {
+			return HPE_USER;
+		}
+	}
 
 	if (len > p->limits.max_body_size - p->req.body_received) {
 		return fail(p, 413, "request body too large");
@@ -619,6 +685,9 @@ static int account(rapier_http_parser_t *p, int phase, const char *buf, size_t u
 {
 	if (phase == PHASE_BODY) {
 		p->body_wire += used;
+		if (p->req.chunked && scan_framing(p, p->framing_from, buf + used) != 0) {
+			return -1;
+		}
 		return check_framing(p);
 	}
 	if (phase != PHASE_HEAD && phase != PHASE_TRAILERS) {
@@ -648,6 +717,11 @@ static ssize_t execute_step(rapier_http_parser_t *p, const char *buf, size_t len
 	if (phase == PHASE_HEAD || phase == PHASE_TRAILERS) {
 		size_t budget = p->limits.max_header_size - p->phase_bytes;
 		n = n < budget ? n : budget;
+	}
+	p->step_end = buf + n;
+	p->framing_from = buf;
+	if (p->crlf_pending > 0 && check_data_crlf(p, buf) != 0) {
+		return -1;
 	}
 	err = llhttp_execute(&p->llhttp, buf, n);
 	used = err == HPE_OK ? n : (size_t) (llhttp_get_error_pos(&p->llhttp) - buf);
@@ -703,6 +777,8 @@ static void next_message(rapier_http_parser_t *p)
 	p->scan_flags = SCAN_LINE_START;
 	p->in_field = 0;
 	p->version_ok = 0;
+	p->crlf_pending = 0;
+	p->framing_cr = 0;
 	p->sink = NULL;
 	p->sink_data = NULL;
 }

@@ -98,8 +98,13 @@ typedef struct rapier_http_parser {
 	uint64_t body_wire;
 	size_t chunk_count;
 	size_t trailer_count;
+	size_t trailer_name_len;
 	int in_field;
 	int version_ok;
+	int crlf_pending;	/* bytes of the CRLF after chunk data not seen yet */
+	int framing_cr;		/* the last chunk framing byte was CR */
+	const char *framing_from;	/* chunk framing not scanned yet starts here */
+	const char *step_end;	/* end of the bytes given to llhttp_execute() */
 	rapier_http_body_sink_t sink;
 	void *sink_data;
 } rapier_http_parser_t;
