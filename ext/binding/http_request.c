@@ -222,8 +222,9 @@ static void parse_cookies(zval *into, zval *headers)
 		size_t len;
 
 		ZVAL_STRINGL(&value, cookie.value, cookie.value_len);
-		/* PHP url-decodes cookie values, and keeps the first of two cookies with one name. */
-		len = php_url_decode(Z_STRVAL(value), Z_STRLEN(value));
+		/* As PHP does for $_COOKIE: values are raw-url-decoded ("+" stays "+", base64 values
+		 * survive), and the first of two cookies with one name is kept. */
+		len = php_raw_url_decode(Z_STRVAL(value), Z_STRLEN(value));
 		Z_STRLEN(value) = len;
 		Z_STRVAL(value)[len] = '\0';
 		if (!zend_symtable_str_exists(Z_ARRVAL_P(into), name, strlen(name))) {
