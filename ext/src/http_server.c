@@ -704,7 +704,15 @@ static void on_conn_timer(rapier_timer_t *timer)
 {
 	rapier_http_conn_t *conn = timer->data;
 
-	if (!conn_timer_due(conn) || conn->state != RAPIER_HTTP_CONN_READING) {
+	if (!conn_timer_due(conn)) {
+		return;
+	}
+	if (conn->serving_static) {
+		/* pump_file() armed write_timeout: the client stopped reading the file. */
+		rapier__http_conn_close(conn);
+		return;
+	}
+	if (conn->state != RAPIER_HTTP_CONN_READING) {
 		return;
 	}
 	if (conn->idle || conn->lingering || conn->wlen > conn->wpos) {
