@@ -4,7 +4,9 @@
 #   make test    install missing packages, build, run every test stage
 #   make build   build ext/modules/rapier.so (phpize and configure only when needed)
 #   make stubs | unit | phpt | valgrind | phpunit   one test stage
-#   make bench   the coroutine micro-benchmark
+#   make bench   the HTTP benchmark (FULL=1: every scenario; docs/benchmarks.md)
+#   make bench-coroutine   the coroutine micro-benchmark
+#   make fuzz    libFuzzer over the parsers (FUZZ_SECONDS per target); make fuzz-replay: the corpus once
 #
 # The extension builds in place in ext/ with phpize; PHP's generated
 # Makefile tracks header dependencies, so a second build is a no-op.
@@ -67,8 +69,34 @@ stubs unit:
 phpt valgrind phpunit: build
 	@scripts/test.sh $@
 
-bench: build
+# The HTTP benchmark (bench/run.sh, docs/benchmarks.md): wrk against nginx,
+# nginx + php-fpm and Rapier on loopback. `make bench` is the quick run
+# (about 5 minutes), `make bench FULL=1` every scenario at every concurrency.
+# The coroutine micro-benchmark is `make bench-coroutine`.
+.PHONY: bench-coroutine
+FULL ?= 0
+bench: deps build
+	@scripts/install-deps.sh --bench
+	@FULL=$(FULL) RAPIER_EXT=$(CURDIR)/$(EXT_SO) bench/run.sh
+
+bench-coroutine: build
 	$(PHP_EXT) bench/coroutine.php
+
+# Fuzzing (ext/fuzz; docs/reliability.md). `make fuzz` builds the libFuzzer
+# drivers with clang-14 (ASan + UBSan) and runs each of the four for
+# FUZZ_SECONDS (default 600: the 40-minute long run). `make fuzz-replay` builds
+# them with cc and a replay main and runs the committed corpus and
+# regressions once, in seconds; the test run does the same. Both build
+# under build/fuzz, never in ext/.
+FUZZ_SECONDS ?= 600
+
+.PHONY: fuzz fuzz-replay
+fuzz:
+	@scripts/install-deps.sh --fuzz
+	@$(MAKE) -s --no-print-directory -C ext/fuzz run BUILD=$(CURDIR)/build/fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
+
+fuzz-replay:
+	@$(MAKE) -s --no-print-directory -C ext/fuzz replay BUILD=$(CURDIR)/build/fuzz
 
 clean:
 	@if [ -f ext/Makefile ]; then $(MAKE) --no-print-directory -C ext clean >/dev/null; fi

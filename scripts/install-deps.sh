@@ -5,6 +5,7 @@
 #
 #   scripts/install-deps.sh           build, test and serve
 #   scripts/install-deps.sh --bench   also what bench/run.sh measures and uses
+#   scripts/install-deps.sh --fuzz    also clang and libFuzzer, for make fuzz
 set -euo pipefail
 
 packages=(
@@ -21,9 +22,14 @@ packages=(
 bench_packages=(
 	php8.2-fpm nginx wrk gnuplot-nox php-laravel-lumen-framework
 )
-if [ "${1:-}" = --bench ]; then
-	packages+=("${bench_packages[@]}")
-fi
+# Only `make fuzz` needs these: the test run replays the corpus with cc.
+fuzz_packages=(
+	clang-14 libfuzzer-14-dev libclang-rt-14-dev
+)
+case "${1:-}" in
+--bench) packages+=("${bench_packages[@]}") ;;
+--fuzz) packages+=("${fuzz_packages[@]}") ;;
+esac
 
 missing=()
 for pkg in "${packages[@]}"; do

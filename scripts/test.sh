@@ -2,6 +2,8 @@
 # Rapier's test run, in stages:
 #   stubs     scripts/gen-stubs.sh --check (arginfo matches the stubs)
 #   unit      the engine's C unit tests in ext/tests/unit (ASan, no PHP)
+#   fuzz      the fuzz drivers of ext/fuzz over their corpus and regressions
+#             (ASan + UBSan, no PHP; the fuzzing itself is make fuzz)
 #   phpt      ext/tests with php-src's run-tests.php
 #   valgrind  the same phpt suite under valgrind memcheck
 #   phpunit   tests/ against throwaway MariaDB and Redis on loopback
@@ -9,7 +11,7 @@
 # printed is "N passed, N failed" (CI reads it); the exit status is non-zero
 # when anything failed.
 #
-# Usage: scripts/test.sh [stubs|unit|phpt|valgrind|phpunit]...   (default: all)
+# Usage: scripts/test.sh [stubs|unit|fuzz|phpt|valgrind|phpunit]...   (default: all)
 # Expects ext/modules/rapier.so to be built (make test does that first).
 set -uo pipefail
 
@@ -144,6 +146,21 @@ stage_unit() {
 	tally unit "$status" unit_counts "$work/unit.log"
 }
 
+# ext/fuzz's Makefile replays every committed input once and ends with
+# "fuzz-replay: N passed, N failed" (N inputs; a driver that fails counts as
+# one). It builds under build/fuzz with cc: no clang needed.
+fuzz_counts() {
+	sed -n 's/^fuzz-replay: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2 0/p' "$1" | grep .
+}
+
+stage_fuzz() {
+	local status
+	echo "== fuzz: ext/fuzz corpus and regressions"
+	make -s --no-print-directory -C "$root/ext/fuzz" replay BUILD="$root/build/fuzz" </dev/null 2>&1 | tee "$work/fuzz.log"
+	status=${PIPESTATUS[0]}
+	tally fuzz "$status" fuzz_counts "$work/fuzz.log"
+}
+
 # The suite runs from a private copy of ext/tests: run-tests.php writes and
 # deletes files beside each test (.out, .diff, .mem...), and a second run on
 # the same directory (another checkout's build, the other stage) would
@@ -188,7 +205,7 @@ start_services() {
 # starts: editing this file during a run cannot change the running script.
 main() {
 	stages=("$@")
-	[ ${#stages[@]} -gt 0 ] || stages=(stubs unit phpt valgrind phpunit)
+	[ ${#stages[@]} -gt 0 ] || stages=(stubs unit fuzz phpt valgrind phpunit)
 
 	work=$(mktemp -d -t rapier-test.XXXXXX)
 	services=$work/services
@@ -202,7 +219,7 @@ main() {
 
 	for stage in "${stages[@]}"; do
 		case $stage in
-		stubs|unit|phpt|valgrind|phpunit) ;;
+		stubs|unit|fuzz|phpt|valgrind|phpunit) ;;
 		*)
 			echo "test: unknown stage '$stage'" >&2
 			exit 2
@@ -212,7 +229,7 @@ main() {
 
 	ready=unknown
 	for stage in "${stages[@]}"; do
-		if [ "$stage" != stubs ] && [ "$stage" != unit ] && [ $ready = unknown ]; then
+		if [ "$stage" != stubs ] && [ "$stage" != unit ] && [ "$stage" != fuzz ] && [ $ready = unknown ]; then
 			ready=yes
 			if ! module_loads; then
 				echo "  FAILED: $ext_so does not load (make build)"
@@ -225,6 +242,7 @@ main() {
 		case $stage in
 		stubs) stage_stubs ;;
 		unit) stage_unit ;;
+		fuzz) stage_fuzz ;;
 		phpt) [ $ready = yes ] && run_phpt phpt ;;
 		# PCRE's JIT reads 16 bytes at a time past the end of subject strings,
 		# which memcheck reports as invalid reads in every test using preg_*.
