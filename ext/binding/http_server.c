@@ -620,6 +620,21 @@ static void unwatch_signals(server_t *srv)
 	}
 }
 
+/*
+ * The scheduler stops: normally the server has drained by then and nothing
+ * is left; after a fatal error (the scheduler is abandoned mid-request) the
+ * requests being handled get a last 500 before the process ends, and the
+ * master replaces the worker.
+ */
+static void on_sched_stop(void)
+{
+	server_t *srv = worker_server;
+
+	if (srv && srv->http_ready && !srv->is_task_worker) {
+		rapier_http_server_fail(&srv->http);
+	}
+}
+
 static void ignore_tasks_drained(rapier_tasks_t *tasks)
 {
 	(void) tasks;
@@ -665,6 +680,7 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 	}
 	srv->http_ready = true;
 	worker_server = srv;
+	rapier_sched_on_stop(on_sched_stop);
 	rapier_timer_init(&srv->shutdown_timer, on_shutdown_timeout, srv);
 	rapier_timer_init(&srv->recycle_timer, on_recycle_timeout, srv);
 	watch_signals(srv);

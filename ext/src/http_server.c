@@ -899,6 +899,34 @@ void rapier_http_server_abort(rapier_http_server_t *server)
 	server->queue_head = server->queue_tail = NULL;
 }
 
+/*
+ * The process is going down with a fatal error (memory_limit, a timeout,
+ * a fatal in a handler): nothing will run again, so the loop cannot write.
+ * Each request still being handled gets a last 500 with a plain blocking
+ * send (small enough for any socket buffer), and every connection closes,
+ * so clients see an answer or a close, never a hang.
+ */
+void rapier_http_server_fail(rapier_http_server_t *server)
+{
+	static const char body[] = "500 Internal Server Error: the worker failed and is being replaced\n";
+	char head[256];
+
+	for (rapier_http_conn_t *conn = server->conns; conn; conn = conn->next) {
+		if (conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->response_started) {
+			int len = snprintf(head, sizeof(head),
+				"HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain; charset=utf-8\r\n"
+				"Content-Length: %zu\r\nConnection: close\r\n\r\n", sizeof(body) - 1);
+			struct iovec iov[2] = { { head, (size_t) len }, { (void *) body, sizeof(body) - 1 } };
+			struct msghdr msg = { .msg_iov = iov, .msg_iovlen = 2 };
+
+			conn->response_started = true;
+			rapier__http_log_access(conn, 500, sizeof(body) - 1);
+			(void) !sendmsg(conn->fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+		}
+	}
+	rapier_http_server_abort(server);
+}
+
 void rapier_http_server_free(rapier_http_server_t *server)
 {
 	rapier_http_server_abort(server);

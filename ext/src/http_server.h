@@ -166,6 +166,8 @@ void rapier_http_server_retire(rapier_http_server_t *server);
  */
 void rapier_http_server_drain(rapier_http_server_t *server, rapier_http_drained_fn on_drained, void *data);
 void rapier_http_server_abort(rapier_http_server_t *server);
+/* A fatal error ends the process: a last 500 for each request being handled, then everything closes. */
+void rapier_http_server_fail(rapier_http_server_t *server);
 void rapier_http_server_free(rapier_http_server_t *server);
 
 /* The request being handled on conn (valid until the response ends). */
