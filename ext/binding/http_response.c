@@ -496,6 +496,12 @@ ZEND_METHOD(Rapier_Http_Response, isWritable)
 	RETURN_BOOL(!resp->done && rapier_http_conn_writable(resp->conn));
 }
 
+ZEND_METHOD(Rapier_Http_Response, statusCode)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	RETURN_LONG(response_from(Z_OBJ_P(ZEND_THIS))->head.status);
+}
+
 void rapier_http_response_class_minit(void)
 {
 	json_exception_class_name = zend_string_init_interned(ZEND_STRL("JsonException"), 1);

@@ -55,5 +55,8 @@ namespace Rapier\Http {
 
         /** Whether headers may still be set and the body written. */
         public function isWritable(): bool {}
+
+        /** The status so far: 200 until status(), json(), redirect() or an error answer sets another. */
+        public function statusCode(): int {}
     }
 }

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 6c028698d60bc25e9c0fcfe8958aa25070bf0242 */
+ * Stub hash: 3b390d708c59e6c4046352df2557903cd39d1668 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Rapier_Http_Response___construct, 0, 0, 0)
 ZEND_END_ARG_INFO()
@@ -53,6 +53,9 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Response_isWritable, 0, 0, _IS_BOOL, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Response_statusCode, 0, 0, IS_LONG, 0)
+ZEND_END_ARG_INFO()
+
 
 ZEND_METHOD(Rapier_Http_Response, __construct);
 ZEND_METHOD(Rapier_Http_Response, status);
@@ -64,6 +67,7 @@ ZEND_METHOD(Rapier_Http_Response, json);
 ZEND_METHOD(Rapier_Http_Response, sendfile);
 ZEND_METHOD(Rapier_Http_Response, redirect);
 ZEND_METHOD(Rapier_Http_Response, isWritable);
+ZEND_METHOD(Rapier_Http_Response, statusCode);
 
 
 static const zend_function_entry class_Rapier_Http_Response_methods[] = {
@@ -77,6 +81,7 @@ static const zend_function_entry class_Rapier_Http_Response_methods[] = {
 	ZEND_ME(Rapier_Http_Response, sendfile, arginfo_class_Rapier_Http_Response_sendfile, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Response, redirect, arginfo_class_Rapier_Http_Response_redirect, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Response, isWritable, arginfo_class_Rapier_Http_Response_isWritable, ZEND_ACC_PUBLIC)
+	ZEND_ME(Rapier_Http_Response, statusCode, arginfo_class_Rapier_Http_Response_statusCode, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
 

@@ -475,6 +475,11 @@ static void dispatch(rapier_http_conn_t *conn, void *data)
 	rapier_coro_t *co;
 
 	rapier_http_sapi_request_begin();
+	if (srv->in_child) {
+		/* In-flight counts from the moment a request is handled, not only once it ends (rapier status, metrics). */
+		rapier_status_self_update(srv->master.self.status, srv->http.stats.requests, srv->http.stats.handling,
+			srv->http.stats.connections, zend_memory_usage(0));
+	}
 	rapier_http_request_new(&args[0], conn);
 	rapier_http_response_new(&args[1], conn, srv->debug);
 	/* Held by the coroutine until its handler is done. */
