@@ -11,6 +11,8 @@ use Rapier\App\Tasks;
 use Rapier\Http\Request;
 use Rapier\Http\Response;
 use Rapier\Http\Server;
+use Rapier\Metrics\Snapshots;
+use Rapier\Metrics\WorkerMetrics;
 use Throwable;
 use ValueError;
 
@@ -52,13 +54,25 @@ final class ServeCommand
         } catch (ValueError $e) {
             throw CliException::usage('invalid server option: ' . $e->getMessage());
         }
-        $server->on('workerStart', static function (Server $server, int $workerId) use (&$adapter, $config): void {
+        $metrics = self::metrics($config);
+        $server->on('workerStart', static function (Server $server, int $workerId) use (&$adapter, $config, $metrics): void {
             Tasks::attach($server);
             $adapter = self::bootWorker($adapter, $config->app, $workerId, $config->workers > 0);
+            if ($workerId < max(1, $config->workers)) {
+                // Task workers (ids from --workers up) serve no HTTP: no metrics of their own.
+                $metrics?->start($server, $workerId);
+            }
         });
-        $server->on('request', static function (Request $request, Response $response) use (&$adapter): void {
+        $server->on('request', static function (Request $request, Response $response) use (&$adapter, $metrics): void {
+            if ($metrics !== null) {
+                $metrics->handle($request, $response, $adapter);
+                return;
+            }
             $adapter->handle($request, $response);
         });
+        if ($metrics !== null) {
+            $server->on('workerStop', static fn (): mixed => $metrics->stop());
+        }
         if ($config->taskWorkers > 0) {
             $server->on('task', Tasks::handle(...));
         }
@@ -74,6 +88,22 @@ final class ServeCommand
         }
 
         return 0;
+    }
+
+    /** --metrics: a fresh run directory beside the pid file, read by whichever worker is scraped. */
+    private static function metrics(ServeConfig $config): ?WorkerMetrics
+    {
+        if ($config->metrics === null) {
+            return null;
+        }
+        $snapshots = Snapshots::forPidFile($config->pidFile);
+        try {
+            $snapshots->reset();
+        } catch (\RuntimeException $e) {
+            throw new CliException(lcfirst($e->getMessage()));
+        }
+
+        return new WorkerMetrics($config->metrics, $snapshots, $config->workers > 0 ? StatusSocket::forPidFile($config->pidFile) : null);
     }
 
     /** @throws CliException */

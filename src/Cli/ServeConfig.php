@@ -26,6 +26,7 @@ final class ServeConfig
         'pid-file' => Arguments::VALUE,
         'log-file' => Arguments::VALUE,
         'config' => Arguments::VALUE,
+        'metrics' => Arguments::VALUE,
         // Internal: the process a --daemon start launches, which must not detach again.
         'foreground' => Arguments::FLAG,
     ];
@@ -59,6 +60,7 @@ final class ServeConfig
         public readonly ?string $logFile,
         public readonly ?string $configFile,
         public readonly array $server,
+        public readonly ?string $metrics,
     ) {
     }
 
@@ -85,7 +87,11 @@ final class ServeConfig
             $s['log-file'] ?? null,
             $s['config'] ?? null,
             $s['server'] ?? [],
+            $s['metrics'] ?? null,
         );
+        if ($config->metrics !== null && !str_starts_with($config->metrics, '/')) {
+            throw CliException::usage("--metrics must be a path starting with /, got '{$config->metrics}'");
+        }
         if ($config->workers === 0 && ($config->watch || $config->daemon)) {
             throw CliException::usage('--watch and --daemon need --workers 1 or more (a reload starts new workers)');
         }

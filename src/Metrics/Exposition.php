@@ -1,0 +1,141 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Rapier\Metrics;
+
+/**
+ * The /metrics page: every worker's snapshot summed, plus what the
+ * master's status document says about processes (docs/metrics.md lists
+ * the metrics). Pure: it takes the snapshots and the status document and
+ * returns text, so it is tested without a server.
+ */
+final class Exposition
+{
+    /**
+     * @param array<int, array<string, mixed>> $snapshots live workers' snapshots by pid
+     * @param Registry $retired counters of workers that have exited
+     * @param array<string, mixed>|null $status the master's status document (null: single process, or unreachable)
+     */
+    public static function render(array $snapshots, Registry $retired, ?array $status): string
+    {
+        $total = new Registry();
+        $total->add($retired);
+        foreach ($snapshots as $snapshot) {
+            $total->add(Registry::fromArray((array) ($snapshot['registry'] ?? [])));
+        }
+        $out = new TextFormat();
+        self::requests($out, $total);
+        $inFlight = 0;
+        $connections = 0;
+        foreach ($snapshots as $snapshot) {
+            $inFlight += (int) ($snapshot['in_flight'] ?? 0);
+            $connections += (int) ($snapshot['connections'] ?? 0);
+        }
+        $out->family('rapier_http_requests_in_flight', 'gauge', 'Requests being handled now (the scrape excluded).')
+            ->sample('rapier_http_requests_in_flight', [], $inFlight);
+        $out->family('rapier_http_connections', 'gauge', 'Open client connections.')
+            ->sample('rapier_http_connections', [], $connections);
+        $out->family('rapier_coroutines', 'gauge', 'Live coroutines, all workers.')
+            ->sample('rapier_coroutines', [], array_sum(array_map(static fn (array $s): int => (int) ($s['coroutines'] ?? 0), $snapshots)));
+        $out->family('rapier_event_loop_lag_seconds', 'gauge', 'How late a 100 ms timer fired at worst during the last second, per worker.');
+        foreach (self::byWorker($snapshots) as $index => $s) {
+            $out->sample('rapier_event_loop_lag_seconds', ['worker' => (string) $index], (float) ($s['lag'] ?? 0.0));
+        }
+        self::processes($out, self::byWorker($snapshots), $status);
+
+        return $out->text();
+    }
+
+    private static function requests(TextFormat $out, Registry $total): void
+    {
+        $out->family('rapier_http_requests_total', 'counter', 'HTTP requests answered by the application, by method, route and status.');
+        foreach ($total->requests() as [$method, $route, $status, $count]) {
+            $out->sample('rapier_http_requests_total', ['method' => $method, 'route' => $route, 'status' => $status], $count);
+        }
+        $out->family('rapier_http_request_duration_seconds', 'histogram', 'Time from the request reaching the application to its handler returning, by route.');
+        foreach ($total->durations() as $route => $h) {
+            $out->histogram('rapier_http_request_duration_seconds', ['route' => (string) $route], Registry::BUCKETS, $h['buckets'], $h['sum']);
+        }
+    }
+
+    /**
+     * @param array<int, array<string, mixed>> $workers snapshots by worker index
+     * @param array<string, mixed>|null $status
+     */
+    private static function processes(TextFormat $out, array $workers, ?array $status): void
+    {
+        $out->family('rapier_worker_memory_bytes', 'gauge', 'PHP memory in use (memory_get_usage), per request worker.');
+        foreach ($workers as $index => $s) {
+            $out->sample('rapier_worker_memory_bytes', ['worker' => (string) $index], (int) ($s['memory'] ?? 0));
+        }
+        // The master reads RSS from /proc when asked; without a master the worker read its own.
+        $rss = array_map(static fn (array $w): int => (int) ($w['rss'] ?? 0), self::newestByIndex(self::requestWorkers($status)));
+        $out->family('rapier_worker_rss_bytes', 'gauge', 'Resident set size as the kernel reports it, per request worker.');
+        foreach ($workers as $index => $s) {
+            $out->sample('rapier_worker_rss_bytes', ['worker' => (string) $index], $rss[$index] ?? (int) ($s['rss'] ?? 0));
+        }
+        if ($status === null) {
+            return;
+        }
+        $counters = [
+            'rapier_worker_restarts_total' => ['restarts', 'Worker processes that died unexpectedly and were restarted.'],
+            'rapier_worker_recycles_total' => ['recycles', 'Workers replaced after max_requests or max_memory.'],
+            'rapier_reload_failures_total' => ['reload_failures', 'Reloads abandoned because the new workers did not start.'],
+        ];
+        foreach ($counters as $name => [$key, $help]) {
+            $out->family($name, 'counter', $help)->sample($name, [], (int) ($status[$key] ?? 0));
+        }
+        $out->family('rapier_uptime_seconds', 'gauge', 'Seconds since the master started.')
+            ->sample('rapier_uptime_seconds', [], (float) ($status['master']['uptime'] ?? 0.0));
+    }
+
+    /**
+     * @param array<string, mixed>|null $status
+     * @return list<array<string, mixed>> the request workers of the status document
+     */
+    private static function requestWorkers(?array $status): array
+    {
+        return array_values(array_filter((array) ($status['workers'] ?? []),
+            static fn (mixed $w): bool => is_array($w) && ($w['role'] ?? '') === 'worker'));
+    }
+
+    /**
+     * One entry per worker index: during a reload or a recycle an index has
+     * an old process draining beside its successor; the newest speaks for it.
+     *
+     * @param list<array<string, mixed>> $workers
+     * @return array<int, array<string, mixed>>
+     */
+    private static function newestByIndex(array $workers): array
+    {
+        $by = [];
+        foreach ($workers as $w) {
+            $index = (int) ($w['index'] ?? 0);
+            if (!isset($by[$index]) || [$w['generation'] ?? 0, $w['started_at'] ?? 0] > [$by[$index]['generation'] ?? 0, $by[$index]['started_at'] ?? 0]) {
+                $by[$index] = $w;
+            }
+        }
+        ksort($by);
+
+        return $by;
+    }
+
+    /**
+     * @param array<int, array<string, mixed>> $snapshots
+     * @return array<int, array<string, mixed>>
+     */
+    private static function byWorker(array $snapshots): array
+    {
+        $by = [];
+        foreach ($snapshots as $s) {
+            $index = (int) ($s['worker'] ?? 0);
+            if (!isset($by[$index]) || ($s['started'] ?? 0) > ($by[$index]['started'] ?? 0)) {
+                $by[$index] = $s;
+            }
+        }
+        ksort($by);
+
+        return $by;
+    }
+}

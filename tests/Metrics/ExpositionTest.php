@@ -1,0 +1,112 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Rapier\Tests\Metrics;
+
+use PHPUnit\Framework\TestCase;
+use Rapier\Metrics\Exposition;
+use Rapier\Metrics\Registry;
+use Rapier\Metrics\Snapshots;
+use Rapier\Tests\Support\Cli;
+
+/** Aggregation across workers, without a server: snapshots and a status document in, text out. */
+final class ExpositionTest extends TestCase
+{
+    public function testSumsWorkersRetiredCountersAndStatus(): void
+    {
+        $w0 = new Registry();
+        $w0->observe('GET', '/a', '200', 0.001);
+        $w1 = new Registry();
+        $w1->observe('GET', '/a', '200', 0.3);
+        $w1->observe('GET', '/b', '500', 0.002);
+        $retired = new Registry();
+        $retired->observe('GET', '/a', '200', 20.0);
+        $status = [
+            'master' => ['pid' => 1, 'uptime' => 42.5], 'restarts' => 2, 'recycles' => 3, 'reload_failures' => 1,
+            'workers' => [
+                ['pid' => 10, 'role' => 'worker', 'index' => 0, 'generation' => 1, 'started_at' => 1.0,
+                 'in_flight' => 2, 'connections' => 5, 'memory' => 1000, 'rss' => 9000],
+                ['pid' => 11, 'role' => 'worker', 'index' => 1, 'generation' => 1, 'started_at' => 1.0,
+                 'in_flight' => 1, 'connections' => 1, 'memory' => 2000, 'rss' => 8000],
+                ['pid' => 12, 'role' => 'task_worker', 'index' => 0, 'generation' => 1, 'started_at' => 1.0,
+                 'in_flight' => 7, 'connections' => 7, 'memory' => 7, 'rss' => 7],
+            ],
+        ];
+        $snapshots = [
+            10 => ['worker' => 0, 'lag' => 0.002, 'coroutines' => 3, 'in_flight' => 2, 'connections' => 5, 'memory' => 1000,
+                   'rss' => 1, 'registry' => $w0->toArray()],
+            11 => ['worker' => 1, 'lag' => 0.5, 'coroutines' => 4, 'in_flight' => 0, 'connections' => 1, 'memory' => 2000,
+                   'rss' => 1, 'registry' => $w1->toArray()],
+        ];
+
+        $m = PrometheusText::parse(Exposition::render($snapshots, $retired, $status));
+
+        $this->assertSame(3.0, $m->value('rapier_http_requests_total', ['method' => 'GET', 'route' => '/a', 'status' => '200']));
+        $this->assertSame(1.0, $m->value('rapier_http_requests_total', ['method' => 'GET', 'route' => '/b', 'status' => '500']));
+        $this->assertSame(3.0, $m->value('rapier_http_request_duration_seconds_count', ['route' => '/a']));
+        $this->assertSame(1.0, $m->value('rapier_http_request_duration_seconds_bucket', ['route' => '/a', 'le' => '0.005']));
+        $this->assertSame(2.0, $m->value('rapier_http_request_duration_seconds_bucket', ['route' => '/a', 'le' => '10']));
+        $this->assertSame(3.0, $m->value('rapier_http_request_duration_seconds_bucket', ['route' => '/a', 'le' => '+Inf']));
+        $this->assertEqualsWithDelta(20.301, $m->value('rapier_http_request_duration_seconds_sum', ['route' => '/a']), 1e-9);
+        $this->assertSame(2.0, $m->value('rapier_http_requests_in_flight'), 'summed over the workers\' snapshots');
+        $this->assertSame(6.0, $m->value('rapier_http_connections'));
+        $this->assertSame(7.0, $m->value('rapier_coroutines'));
+        $this->assertSame(0.5, $m->value('rapier_event_loop_lag_seconds', ['worker' => '1']));
+        $this->assertSame(2000.0, $m->value('rapier_worker_memory_bytes', ['worker' => '1']));
+        $this->assertSame(9000.0, $m->value('rapier_worker_rss_bytes', ['worker' => '0']), 'RSS as the master read it');
+        $this->assertSame(2.0, $m->value('rapier_worker_restarts_total'));
+        $this->assertSame(3.0, $m->value('rapier_worker_recycles_total'));
+        $this->assertSame(1.0, $m->value('rapier_reload_failures_total'));
+        $this->assertSame(42.5, $m->value('rapier_uptime_seconds'));
+        $this->assertSame('histogram', $m->types['rapier_http_request_duration_seconds']);
+        $this->assertSame('counter', $m->types['rapier_http_requests_total']);
+    }
+
+    public function testADrainingWorkerDoesNotDuplicateItsIndex(): void
+    {
+        $status = ['master' => ['uptime' => 1.0], 'workers' => [
+            ['pid' => 20, 'role' => 'worker', 'index' => 0, 'generation' => 1, 'started_at' => 1.0, 'rss' => 1],
+            ['pid' => 21, 'role' => 'worker', 'index' => 0, 'generation' => 2, 'started_at' => 2.0, 'rss' => 2],
+        ]];
+        $snapshots = [
+            20 => ['worker' => 0, 'started' => 1.0, 'in_flight' => 1, 'memory' => 1, 'registry' => []],
+            21 => ['worker' => 0, 'started' => 2.0, 'in_flight' => 0, 'memory' => 2, 'registry' => []],
+        ];
+
+        $m = PrometheusText::parse(Exposition::render($snapshots, new Registry(), $status));
+
+        $this->assertCount(1, $m->named('rapier_worker_memory_bytes'));
+        $this->assertSame(2.0, $m->value('rapier_worker_memory_bytes', ['worker' => '0']), 'the newest process speaks');
+        $this->assertSame(2.0, $m->value('rapier_worker_rss_bytes', ['worker' => '0']));
+        $this->assertCount(1, $m->named('rapier_event_loop_lag_seconds'));
+        $this->assertSame(1.0, $m->value('rapier_http_requests_in_flight'), 'the draining one\'s requests still count');
+    }
+
+    public function testDeadWorkersCountersAreRetiredNotLost(): void
+    {
+        $dir = Cli::tempDirectory();
+        try {
+            $store = new Snapshots("$dir/run");
+            $store->reset();
+            $r = new Registry();
+            $r->observe('GET', '/a', '200', 0.01);
+            $store->write(100, ['worker' => 0, 'registry' => $r->toArray()]);
+            $store->write(200, ['worker' => 1, 'registry' => $r->toArray()]);
+
+            [$live, $retired] = $store->collect(static fn (int $pid): bool => $pid === 200);
+            $this->assertSame([200], array_keys($live));
+            $this->assertSame([['GET', '/a', '200', 1]], $retired->requests());
+            $this->assertFileDoesNotExist("$dir/run/100.json");
+
+            [$live, $retired] = $store->collect(static fn (int $pid): bool => false);
+            $this->assertSame([], $live);
+            $this->assertSame([['GET', '/a', '200', 2]], $retired->requests(), 'folded once each, kept across scrapes');
+
+            $store->reset();
+            $this->assertSame([], $store->collect(static fn (): bool => true)[1]->requests(), 'a new server starts at zero');
+        } finally {
+            Cli::removeDirectory($dir);
+        }
+    }
+}
