@@ -17,6 +17,7 @@ use Rapier\Adapter\Internal\SymfonyRequestFactory;
 use Rapier\Adapter\Internal\SymfonyResponseSender;
 use Rapier\Http\Request;
 use Rapier\Http\Response;
+use Rapier\Metrics\RouteAware;
 
 /**
  * Serves a Laravel application (the Application bootstrap/app.php returns)
@@ -30,8 +31,11 @@ use Rapier\Http\Response;
  * and IlluminateState puts the application back as it was at boot.
  * docs/frameworks.md lists what is reset and what is not.
  */
-final class LaravelAdapter implements Adapter
+final class LaravelAdapter implements Adapter, RouteAware
 {
+    /** The route pattern of the last request, for metrics. */
+    private ?string $lastRoute = null;
+
     private Kernel $kernel;
 
     private readonly IlluminateState $state;
@@ -57,11 +61,19 @@ final class LaravelAdapter implements Adapter
         $this->scope->capture();
     }
 
+    public function lastRoute(): ?string
+    {
+        return $this->lastRoute;
+    }
+
     public function handle(Request $request, Response $response): void
     {
+        $this->lastRoute = null;
         $this->scope->run($request, function (array $server) use ($request, $response): void {
             $laravelRequest = IlluminateRequest::createFromBase(SymfonyRequestFactory::create($request, $server));
             $laravelResponse = $this->kernel->handle($laravelRequest);
+            $matched = $laravelRequest->route();
+            $this->lastRoute = $matched instanceof Route ? '/' . ltrim($matched->uri(), '/') : null;
             SymfonyResponseSender::send($laravelResponse, $response, $this->scope->output);
             try {
                 $this->kernel->terminate($laravelRequest, $laravelResponse);

@@ -12,6 +12,7 @@ use Rapier\Adapter\Internal\SymfonyRequestFactory;
 use Rapier\Adapter\Internal\SymfonyResponseSender;
 use Rapier\Http\Request;
 use Rapier\Http\Response;
+use Rapier\Metrics\RouteAware;
 
 /**
  * Serves a Lumen application (the Application bootstrap/app.php returns)
@@ -24,8 +25,11 @@ use Rapier\Http\Response;
  * the same way (its lazily registered components included: a component
  * first loaded by a request is loaded again by the next one that needs it).
  */
-final class LumenAdapter implements Adapter
+final class LumenAdapter implements Adapter, RouteAware
 {
+    /** The route pattern of the last request, for metrics. */
+    private ?string $lastRoute = null;
+
     private readonly IlluminateState $state;
 
     private readonly RequestScope $scope;
@@ -44,11 +48,18 @@ final class LumenAdapter implements Adapter
         $this->scope->capture();
     }
 
+    public function lastRoute(): ?string
+    {
+        return $this->lastRoute;
+    }
+
     public function handle(Request $request, Response $response): void
     {
+        $this->lastRoute = null;
         $this->scope->run($request, function (array $server) use ($request, $response): void {
             $lumenRequest = LumenRequest::createFromBase(SymfonyRequestFactory::create($request, $server));
             $lumenResponse = $this->app->dispatch($lumenRequest);
+            $this->lastRoute = $this->routeUri($lumenRequest);
             SymfonyResponseSender::send($lumenResponse, $response, $this->scope->output);
             (function ($response): void {
                 if (count($this->middleware) > 0) {
@@ -56,5 +67,24 @@ final class LumenAdapter implements Adapter
                 }
             })->call($this->app, $lumenResponse);
         }, $this->state->reset(...));
+    }
+
+    /**
+     * Lumen's matched route carries its action, not its URI: the URI is the
+     * registered route with that same action.
+     */
+    private function routeUri(LumenRequest $request): ?string
+    {
+        $info = $request->route();
+        if (!is_array($info) || !isset($info[1])) {
+            return null;
+        }
+        foreach ($this->app->router->getRoutes() as $route) {
+            if ($route['method'] === $request->getMethod() && $route['action'] === $info[1]) {
+                return '/' . ltrim($route['uri'], '/');
+            }
+        }
+
+        return null;
     }
 }

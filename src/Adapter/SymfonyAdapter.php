@@ -10,6 +10,7 @@ use Rapier\Adapter\Internal\SymfonyRequestFactory;
 use Rapier\Adapter\Internal\SymfonyResponseSender;
 use Rapier\Http\Request;
 use Rapier\Http\Response;
+use Rapier\Metrics\RouteAware;
 use Symfony\Component\HttpKernel\HttpKernelInterface;
 use Symfony\Component\HttpKernel\KernelInterface;
 use Symfony\Component\HttpKernel\TerminableInterface;
@@ -28,8 +29,13 @@ use Symfony\Contracts\Service\ResetInterface;
  * removed. A kernel that is not a Kernel but implements ResetInterface
  * is reset().
  */
-final class SymfonyAdapter implements Adapter
+final class SymfonyAdapter implements Adapter, RouteAware
 {
+    /** The route pattern of the last request, for metrics. */
+    private ?string $lastRoute = null;
+    /** @var array<string, string> route name => path pattern */
+    private array $routePaths = [];
+
     private readonly RequestScope $scope;
 
     private ?SymfonyContainerState $container = null;
@@ -51,16 +57,41 @@ final class SymfonyAdapter implements Adapter
         $this->scope->capture();
     }
 
+    public function lastRoute(): ?string
+    {
+        return $this->lastRoute;
+    }
+
     public function handle(Request $request, Response $response): void
     {
+        $this->lastRoute = null;
         $this->scope->run($request, function (array $server) use ($request, $response): void {
             $symfonyRequest = SymfonyRequestFactory::create($request, $server);
             $symfonyResponse = $this->kernel->handle($symfonyRequest);
+            $this->lastRoute = $this->routePath($symfonyRequest->attributes->get('_route'));
             SymfonyResponseSender::send($symfonyResponse, $response, $this->scope->output);
             if ($this->kernel instanceof TerminableInterface) {
                 $this->kernel->terminate($symfonyRequest, $symfonyResponse);
             }
         }, $this->reset(...));
+    }
+
+    /** The path pattern of a route name ("/users/{id}"), or the name when the router cannot tell. */
+    private function routePath(mixed $name): ?string
+    {
+        if (!is_string($name)) {
+            return null;
+        }
+        if (!array_key_exists($name, $this->routePaths)) {
+            $path = null;
+            $container = $this->kernel instanceof KernelInterface ? $this->kernel->getContainer() : null;
+            if ($container !== null && $container->has('router')) {
+                $path = $container->get('router')->getRouteCollection()->get($name)?->getPath();
+            }
+            $this->routePaths[$name] = $path ?? $name;
+        }
+
+        return $this->routePaths[$name];
     }
 
     private function reset(): void

@@ -178,13 +178,10 @@ final class WorkerMetrics
         }
     }
 
-    /**
-     * The status the response was given. Rapier\Http\Response has no
-     * getter in this build; statusCode() is used as soon as it exists.
-     */
+    /** The status the response was given. */
     private static function status(Response $response): string
     {
-        return method_exists($response, 'statusCode') ? (string) $response->statusCode() : 'unknown';
+        return (string) $response->statusCode();
     }
 
     private static function alive(int $pid): bool

@@ -1,0 +1,53 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Rapier\Tests\Metrics;
+
+use PHPUnit\Framework\TestCase;
+use Rapier\Tests\Support\Cli;
+use Rapier\Tests\Support\HttpClient;
+use Rapier\Tests\Support\ServedApp;
+
+/** Framework adapters name the route pattern that matched, so /users/5 and /users/6 are one route. */
+final class MetricsFrameworkRouteTest extends TestCase
+{
+    private string $dir;
+    private ?ServedApp $server = null;
+
+    protected function setUp(): void
+    {
+        $this->dir = Cli::tempDirectory();
+    }
+
+    protected function tearDown(): void
+    {
+        $this->server?->stop();
+        $this->server = null;
+        Cli::removeDirectory($this->dir);
+    }
+
+    /** @return iterable<string, array{string, string}> */
+    public static function apps(): iterable
+    {
+        yield 'laravel' => ['laravel', '/users/{id}'];
+        yield 'lumen' => ['lumen', '/users/{id:[0-9]+}'];
+        yield 'symfony' => ['symfony', '/users/{id}'];
+    }
+
+    /** @dataProvider apps */
+    public function testRequestsAreLabelledWithTheRoutePattern(string $name, string $route): void
+    {
+        $port = Cli::freePort();
+        $this->server = Cli::serve([dirname(__DIR__) . "/apps/$name", '--port', (string) $port, '--workers', '1',
+            '--pid-file', "$this->dir/rapier.pid", '--metrics', '/metrics'], env: ['RAPIER_APP_STORAGE' => "$this->dir/storage"]);
+        $this->server->waitForWorkers("$this->dir/rapier.pid", 1);
+        foreach ([5, 6, 7] as $id) {
+            $this->assertSame(200, HttpClient::get($port, "/users/$id")->status, $this->server->output());
+        }
+
+        $m = PrometheusText::parse(HttpClient::get($port, "/metrics")->body);
+
+        $this->assertSame(3.0, $m->value('rapier_http_requests_total', ['method' => 'GET', 'route' => $route, 'status' => '200']));
+    }
+}
