@@ -7,6 +7,7 @@
 #   make bench   the HTTP benchmark (FULL=1: every scenario; docs/benchmarks.md)
 #   make bench-coroutine   the coroutine micro-benchmark
 #   make fuzz    libFuzzer over the parsers (FUZZ_SECONDS per target); make fuzz-replay: the corpus once
+#   make soak    a million mixed requests with hostile clients: RSS, fds, zombies, temp files (docs/reliability.md)
 #
 # The extension builds in place in ext/ with phpize; PHP's generated
 # Makefile tracks header dependencies, so a second build is a no-op.
@@ -89,6 +90,17 @@ bench-coroutine: build
 # regressions once, in seconds; the test run does the same. Both build
 # under build/fuzz, never in ext/.
 FUZZ_SECONDS ?= 600
+
+# The soak (scripts/soak.php): SOAK_REQUESTS mixed keep-alive requests
+# (uploads, throwing handlers, waits) beside slowloris and vanishing upload
+# clients; fails on RSS growth over 2 MiB, a descriptor or temp file left,
+# a replaced worker or a zombie.
+SOAK_REQUESTS ?= 1000000
+
+.PHONY: soak
+soak: build
+	@scripts/install-deps.sh --bench
+	@$(PHP_EXT) scripts/soak.php $(SOAK_REQUESTS)
 
 .PHONY: fuzz fuzz-replay
 fuzz:

@@ -15,31 +15,10 @@
 
 declare(strict_types=1);
 
+require __DIR__ . '/../scripts/lib/proc.php';
+
 const IDLE_FLOOR_KIB = 8 * 1024;
 const FLAT_FLOOR_KIB = 2 * 1024;
-
-function rss_kib(int $pid): int
-{
-    $status = @file_get_contents("/proc/$pid/status");
-    if ($status === false || !preg_match('~^VmRSS:\s+(\d+) kB~m', $status, $m)) {
-        throw new RuntimeException("no RSS for pid $pid");
-    }
-    return (int) $m[1];
-}
-
-function children(int $pid): array
-{
-    $list = @file_get_contents("/proc/$pid/task/$pid/children");
-    return $list === false ? [] : array_map('intval', preg_split('~\s+~', trim($list), -1, PREG_SPLIT_NO_EMPTY));
-}
-
-function free_port(): int
-{
-    $s = stream_socket_server('tcp://127.0.0.1:0');
-    $port = (int) substr(strrchr(stream_socket_get_name($s, false), ':'), 1);
-    fclose($s);
-    return $port;
-}
 
 function wait_for(callable $cond, float $seconds, string $what): void
 {
@@ -86,12 +65,12 @@ if ($ext === null || trim((string) shell_exec('command -v wrk')) === '') {
 $bare = proc_open([PHP_BINARY, '-n', '-d', "extension=$ext", '-r', 'sleep(30);'], [], $pipes);
 $barePid = proc_get_status($bare)['pid'];
 usleep(300000);
-$bareKib = rss_kib($barePid);
+$bareKib = proc_status_kib($barePid, 'VmRSS');
 proc_terminate($bare, SIGKILL);
 proc_close($bare);
 
 /* One worker under a master, serving hello JSON. */
-$port = free_port();
+$port = free_tcp_port();
 $server = tempnam(sys_get_temp_dir(), 'rapier-rss-server-');
 file_put_contents($server, <<<PHP
 <?php
@@ -104,15 +83,15 @@ $master = proc_open([PHP_BINARY, '-n', '-d', "extension=$ext", $server], [1 => [
 $masterPid = proc_get_status($master)['pid'];
 try {
     wait_for(fn() => @file_get_contents("http://127.0.0.1:$port/") !== false, 10, 'the server');
-    $worker = children($masterPid)[0] ?? throw new RuntimeException('no worker process');
+    $worker = proc_children($masterPid)[0] ?? throw new RuntimeException('no worker process');
     usleep(200000);
-    $idleKib = rss_kib($worker);
+    $idleKib = proc_status_kib($worker, 'VmRSS');
 
     $warm = wrk_requests($port, intdiv($requests, 10), 50);
-    $warmKib = rss_kib($worker);
+    $warmKib = proc_status_kib($worker, 'VmRSS');
     $rest = wrk_requests($port, $requests - intdiv($requests, 10), 50);
-    $endKib = rss_kib($worker);
-    if (children($masterPid) !== [$worker]) {
+    $endKib = proc_status_kib($worker, 'VmRSS');
+    if (proc_children($masterPid) !== [$worker]) {
         throw new RuntimeException('the worker was replaced during the run');
     }
 } finally {
