@@ -137,7 +137,17 @@ final class Floors
             return $server === 'lumen-rapier' && $c === 100 ? [$floor, '—', self::NOT_MEASURED] : null;
         }
 
-        return [$floor, sprintf('%s vs %s (%s)', number_format($r['rps']), number_format($b['rps']), Report::ratio($r['rps'], $b['rps'])),
-            self::result($r['rps'] >= $factor * $b['rps'])];
+        // Correct answers only: a server that answers 502 fast must not win on requests/s.
+        $mine = self::goodRps($r);
+        $theirs = self::goodRps($b);
+
+        return [$floor, sprintf('%s vs %s correct responses/s (%s)', number_format($mine), number_format($theirs),
+            Report::ratio($mine, $theirs)), self::result($mine >= $factor * $theirs)];
+    }
+
+    /** @param array<string, mixed> $r */
+    private static function goodRps(array $r): float
+    {
+        return $r['rps'] * (1 - min(1.0, self::failedShare($r)));
     }
 }
