@@ -282,13 +282,8 @@ static bool call_begin(rapier_tasks_t *tasks, task_call_t *call, zend_string *da
 		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot reach a task worker: %s", strerror(-rc));
 		return false;
 	}
+	/* The size was checked by the caller: what fails here is the channel itself. */
 	rc = rapier_task_conn_send(&call->link->conn, call->id, RAPIER_TASK_CALL, ZSTR_VAL(data), ZSTR_LEN(data));
-	if (rc == -EMSGSIZE) {
-		zend_throw_exception_ex(rapier_ce_exception, 0,
-			"Cannot send a task of %zu bytes serialized: the limit is task_max_payload (%zu)",
-			ZSTR_LEN(data), tasks->max_payload);
-		return false;
-	}
 	if (rc < 0) {
 		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot send the task: %s", strerror(-rc));
 		return false;
@@ -360,6 +355,25 @@ void rapier_tasks_call(rapier_tasks_t *tasks, zval *data, int64_t timeout_ns, zv
 
 /* The serving side */
 
+/* Calls the drained callback, once. */
+static void drained(rapier_tasks_t *tasks)
+{
+	rapier_tasks_drained_fn fn = tasks->on_drained;
+
+	if (fn) {
+		tasks->on_drained = NULL;
+		fn(tasks);
+	}
+}
+
+/* A draining task worker is done when no channel is open and no task runs. */
+static void check_drained(rapier_tasks_t *tasks)
+{
+	if (tasks->draining && tasks->peers == NULL && tasks->running == 0) {
+		drained(tasks);
+	}
+}
+
 static void peer_free_if_done(task_peer_t *peer)
 {
 	rapier_tasks_t *tasks = peer->tasks;
@@ -368,11 +382,7 @@ static void peer_free_if_done(task_peer_t *peer)
 		return;
 	}
 	efree(peer);
-	if (tasks->draining && tasks->peers == NULL && tasks->running == 0 && tasks->on_drained) {
-		rapier_tasks_drained_fn fn = tasks->on_drained;
-		tasks->on_drained = NULL;
-		fn(tasks);
-	}
+	check_drained(tasks);
 }
 
 static void peer_close(task_peer_t *peer)
@@ -500,11 +510,8 @@ static void on_job_finish(rapier_coro_t *co, zval *retval, zend_object *exceptio
 	if (job->peer) {
 		job->peer->running--;
 		peer_free_if_done(job->peer);
-	} else if (job->tasks->draining && job->tasks->running == 0 && job->tasks->peers == NULL
-		&& job->tasks->on_drained) {
-		rapier_tasks_drained_fn fn = job->tasks->on_drained;
-		job->tasks->on_drained = NULL;
-		fn(job->tasks);
+	} else {
+		check_drained(job->tasks);
 	}
 	efree(job);
 }
@@ -573,24 +580,16 @@ void rapier_tasks_drain(rapier_tasks_t *tasks, rapier_tasks_drained_fn on_draine
 	for (task_peer_t *peer = tasks->peers; peer; peer = peer->next) {
 		rapier_task_conn_send(&peer->conn, 0, RAPIER_TASK_GOODBYE, NULL, 0);
 	}
-	if (tasks->peers == NULL && tasks->running == 0) {
-		tasks->on_drained = NULL;
-		on_drained(tasks);
-	}
+	check_drained(tasks);
 }
 
 void rapier_tasks_abort(rapier_tasks_t *tasks)
 {
-	rapier_tasks_drained_fn fn = tasks->on_drained;
-
 	while (tasks->peers) {
 		peer_close(tasks->peers);
 	}
 	/* Tasks still running finish unheard; the worker stops without waiting for them. */
-	if (fn && tasks->on_drained) {
-		tasks->on_drained = NULL;
-		fn(tasks);
-	}
+	drained(tasks);
 }
 
 void rapier_tasks_free(rapier_tasks_t *tasks)
