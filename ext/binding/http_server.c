@@ -442,6 +442,19 @@ static void recycle_self(server_t *srv)
 		((uint64_t) srv->master.config.start_timeout_ms + RECYCLE_GRACE_MS) * 1000000, 0);
 }
 
+/*
+ * This worker's counters in the master's status table (rapier status,
+ * metrics): published when a request is dispatched, so in-flight counts
+ * from then, and again when it is done.
+ */
+static void publish_status(server_t *srv)
+{
+	if (srv->in_child) {
+		rapier_status_self_update(srv->master.self.status, srv->http.stats.requests, srv->http.stats.handling,
+			srv->http.stats.connections, zend_memory_usage(0));
+	}
+}
+
 static void on_request_done(rapier_coro_t *co, zval *retval, zend_object *exception, void *data)
 {
 	zend_object *response = data;
@@ -456,10 +469,7 @@ static void on_request_done(rapier_coro_t *co, zval *retval, zend_object *except
 	if (srv == NULL || !srv->http_ready) {
 		return;
 	}
-	if (srv->in_child) {
-		rapier_status_self_update(srv->master.self.status, srv->http.stats.requests, srv->http.stats.handling,
-			srv->http.stats.connections, zend_memory_usage(0));
-	}
+	publish_status(srv);
 	if (srv->max_memory && zend_memory_usage(0) > srv->max_memory) {
 		rapier_http_server_retire(&srv->http);
 	}
@@ -475,11 +485,7 @@ static void dispatch(rapier_http_conn_t *conn, void *data)
 	rapier_coro_t *co;
 
 	rapier_http_sapi_request_begin();
-	if (srv->in_child) {
-		/* In-flight counts from the moment a request is handled, not only once it ends (rapier status, metrics). */
-		rapier_status_self_update(srv->master.self.status, srv->http.stats.requests, srv->http.stats.handling,
-			srv->http.stats.connections, zend_memory_usage(0));
-	}
+	publish_status(srv);
 	rapier_http_request_new(&args[0], conn);
 	rapier_http_response_new(&args[1], conn, srv->debug);
 	/* Held by the coroutine until its handler is done. */
