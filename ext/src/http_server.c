@@ -402,11 +402,7 @@ void rapier__http_conn_close(rapier_http_conn_t *conn)
 		conn->writer = NULL;
 		rapier_coro_wake(writer, RAPIER_WAKE_CLOSED);
 	}
-	if (conn->gzip_stream) {
-		rapier_gzip_stream_abort(conn->gzip_stream);
-		rapier_gzip_pool_put(&server->gzip_pool, conn->gzip_stream);
-		conn->gzip_stream = NULL;
-	}
+	rapier__http_gzip_stream_release(conn);
 	if (conn->file_fd >= 0) {
 		close(conn->file_fd);
 		conn->file_fd = -1;

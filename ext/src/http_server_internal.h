@@ -13,6 +13,9 @@ void rapier__http_conn_close(rapier_http_conn_t *conn);
 /* Writes the access log line of the response that just ended, if there is an access log. */
 void rapier__http_log_access(rapier_http_conn_t *conn, int status, uint64_t bytes);
 
+/* Gives a streamed response's compressor (if any) back to the pool, mid-stream or not (http_writer.c). */
+void rapier__http_gzip_stream_release(rapier_http_conn_t *conn);
+
 /* Fills the framing inputs of a response on conn (version, keep-alive, Date, Server). */
 void rapier__http_fill_finish(rapier_http_conn_t *conn, rapier_http_finish_t *fin, uint64_t content_length);
 

@@ -233,8 +233,11 @@ static void stream_gzip_begin(rapier_http_conn_t *conn, rapier_http_head_t *head
 	}
 }
 
-static void stream_gzip_release(rapier_http_conn_t *conn)
+void rapier__http_gzip_stream_release(rapier_http_conn_t *conn)
 {
+	if (conn->gzip_stream == NULL) {
+		return;
+	}
 	rapier_gzip_stream_abort(conn->gzip_stream);
 	rapier_gzip_pool_put(&conn->server->gzip_pool, conn->gzip_stream);
 	conn->gzip_stream = NULL;
@@ -280,9 +283,7 @@ int rapier_http_conn_end_stream(rapier_http_conn_t *conn)
 	if (conn->gzip_stream) {
 		int rc = conn->response_no_body ? 0 : write_gzip(conn, NULL, 0);
 		/* The connection may have closed meanwhile, releasing the stream with it. */
-		if (conn->gzip_stream) {
-			stream_gzip_release(conn);
-		}
+		rapier__http_gzip_stream_release(conn);
 		if (rc < 0) {
 			return rc;
 		}
