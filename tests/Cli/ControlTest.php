@@ -4,35 +4,25 @@ declare(strict_types=1);
 
 namespace Rapier\Tests\Cli;
 
-use PHPUnit\Framework\TestCase;
 use Rapier\Tests\Support\Cli;
 use Rapier\Tests\Support\HttpClient;
 use Rapier\Tests\Support\ServedApp;
+use Rapier\Tests\Support\ServedAppTestCase;
 
 /** `rapier status | reload | stop` against a running server with two workers. */
-final class ControlTest extends TestCase
+final class ControlTest extends ServedAppTestCase
 {
-    private string $dir;
     private string $pidFile;
     private int $port;
-    private ?ServedApp $server = null;
 
     protected function setUp(): void
     {
-        $this->dir = Cli::tempDirectory();
+        parent::setUp();
         $this->pidFile = "$this->dir/.rapier.pid";
         file_put_contents("$this->dir/app.php", '<?php return function ($request, $response) { $response->end((string) getmypid()); };');
         $this->port = Cli::freePort();
         $this->server = Cli::serve(["$this->dir/app.php", '--port', (string) $this->port, '--workers', '2']);
         $this->server->waitForWorkers($this->pidFile, 2);
-    }
-
-    protected function tearDown(): void
-    {
-        $this->server?->stop();
-        // Released here, not when PHPUnit drops the test at the end of the run: the destructor removes the output files.
-        $this->server = null;
-        Cli::removeDirectory($this->dir);
     }
 
     public function testStatusTableListsEachWorker(): void

@@ -4,33 +4,17 @@ declare(strict_types=1);
 
 namespace Rapier\Tests\Cli;
 
-use PHPUnit\Framework\TestCase;
 use Rapier\Tests\Support\Cli;
 use Rapier\Tests\Support\HttpClient;
-use Rapier\Tests\Support\ServedApp;
+use Rapier\Tests\Support\ServedAppTestCase;
 
 /**
  * `rapier serve DIR` finds the framework of a project directory (the apps
  * of tests/apps/) and serves it through its adapter. What each framework
  * does per request is tested in tests/Adapter; this is about detection.
  */
-final class FrameworkDirectoryTest extends TestCase
+final class FrameworkDirectoryTest extends ServedAppTestCase
 {
-    private string $dir;
-    private ?ServedApp $server = null;
-
-    protected function setUp(): void
-    {
-        $this->dir = Cli::tempDirectory();
-    }
-
-    protected function tearDown(): void
-    {
-        $this->server?->stop();
-        $this->server = null;
-        Cli::removeDirectory($this->dir);
-    }
-
     /** @return iterable<string, array{string, string}> */
     public static function projects(): iterable
     {

@@ -4,29 +4,13 @@ declare(strict_types=1);
 
 namespace Rapier\Tests\Cli;
 
-use PHPUnit\Framework\TestCase;
 use Rapier\Tests\Support\Cli;
 use Rapier\Tests\Support\HttpClient;
-use Rapier\Tests\Support\ServedApp;
+use Rapier\Tests\Support\ServedAppTestCase;
 
 /** `rapier serve` end to end: a real bin/rapier process, real HTTP. */
-final class ServeTest extends TestCase
+final class ServeTest extends ServedAppTestCase
 {
-    private string $dir;
-    private ?ServedApp $server = null;
-
-    protected function setUp(): void
-    {
-        $this->dir = Cli::tempDirectory();
-    }
-
-    protected function tearDown(): void
-    {
-        $this->server?->stop();
-        $this->server = null;
-        Cli::removeDirectory($this->dir);
-    }
-
     public function testServesACallableAppWithTwoWorkers(): void
     {
         $this->writeApp('app.php', '$response->json(["path" => $request->path, "query" => $request->query, "pid" => getmypid()]);');

@@ -4,31 +4,17 @@ declare(strict_types=1);
 
 namespace Rapier\Tests\Cli;
 
-use PHPUnit\Framework\TestCase;
 use Rapier\Tests\Support\Cli;
 use Rapier\Tests\Support\HttpClient;
 use Rapier\Tests\Support\ServedApp;
+use Rapier\Tests\Support\ServedAppTestCase;
 
 /** `rapier serve --watch`: an edit to the app shows up in its responses, without a restart. */
-final class WatchTest extends TestCase
+final class WatchTest extends ServedAppTestCase
 {
     /** Polling every 0.5 s, settling 0.3 s, then a reload: seconds at most, this is generous. */
     private const CHANGE_TIMEOUT = 20.0;
 
-    private string $dir;
-    private ?ServedApp $server = null;
-
-    protected function setUp(): void
-    {
-        $this->dir = Cli::tempDirectory();
-    }
-
-    protected function tearDown(): void
-    {
-        $this->server?->stop();
-        $this->server = null;
-        Cli::removeDirectory($this->dir);
-    }
 
     public function testEditReloadsTheWorkersAndABrokenEditDoesNot(): void
     {

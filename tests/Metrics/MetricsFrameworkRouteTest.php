@@ -4,29 +4,13 @@ declare(strict_types=1);
 
 namespace Rapier\Tests\Metrics;
 
-use PHPUnit\Framework\TestCase;
 use Rapier\Tests\Support\Cli;
 use Rapier\Tests\Support\HttpClient;
-use Rapier\Tests\Support\ServedApp;
+use Rapier\Tests\Support\ServedAppTestCase;
 
 /** Framework adapters name the route pattern that matched, so /users/5 and /users/6 are one route. */
-final class MetricsFrameworkRouteTest extends TestCase
+final class MetricsFrameworkRouteTest extends ServedAppTestCase
 {
-    private string $dir;
-    private ?ServedApp $server = null;
-
-    protected function setUp(): void
-    {
-        $this->dir = Cli::tempDirectory();
-    }
-
-    protected function tearDown(): void
-    {
-        $this->server?->stop();
-        $this->server = null;
-        Cli::removeDirectory($this->dir);
-    }
-
     /** @return iterable<string, array{string, string}> */
     public static function apps(): iterable
     {

@@ -4,13 +4,12 @@ declare(strict_types=1);
 
 namespace Rapier\Tests\Metrics;
 
-use PHPUnit\Framework\TestCase;
 use Rapier\Tests\Support\Cli;
 use Rapier\Tests\Support\HttpClient;
-use Rapier\Tests\Support\ServedApp;
+use Rapier\Tests\Support\ServedAppTestCase;
 
 /** `rapier serve --metrics /metrics` end to end: a real master, two workers, real HTTP. */
-final class MetricsServeTest extends TestCase
+final class MetricsServeTest extends ServedAppTestCase
 {
     private const APP = <<<'PHP'
         <?php
@@ -26,24 +25,15 @@ final class MetricsServeTest extends TestCase
         };
         PHP;
 
-    private string $dir;
-    private ?ServedApp $server = null;
     private int $port;
 
     protected function setUp(): void
     {
-        $this->dir = Cli::tempDirectory();
+        parent::setUp();
         file_put_contents("$this->dir/app.php", self::APP);
         $this->port = Cli::freePort();
         $this->server = Cli::serve(["$this->dir/app.php", '--port', (string) $this->port, '--workers', '2', '--metrics', '/metrics']);
         $this->server->waitForWorkers("$this->dir/.rapier.pid", 2);
-    }
-
-    protected function tearDown(): void
-    {
-        $this->server?->stop();
-        $this->server = null;
-        Cli::removeDirectory($this->dir);
     }
 
     public function testCountsEveryWorkersRequestsByRouteAndStatus(): void

@@ -4,11 +4,10 @@ declare(strict_types=1);
 
 namespace Rapier\Tests\Psr;
 
-use PHPUnit\Framework\TestCase;
 use Rapier\Tests\Support\Cli;
 use Rapier\Tests\Support\HttpClient;
 use Rapier\Tests\Support\PsrExtension;
-use Rapier\Tests\Support\ServedApp;
+use Rapier\Tests\Support\ServedAppTestCase;
 
 /**
  * `rapier serve` of an APP returning a PSR-15 RequestHandlerInterface. The
@@ -16,23 +15,8 @@ use Rapier\Tests\Support\ServedApp;
  * process loads from scripts/psr-ext.sh's unpacked copy; without it the
  * app cannot load, and the error says where the interfaces come from.
  */
-final class Psr15Test extends TestCase
+final class Psr15Test extends ServedAppTestCase
 {
-    private string $dir;
-    private ?ServedApp $server = null;
-
-    protected function setUp(): void
-    {
-        $this->dir = Cli::tempDirectory();
-    }
-
-    protected function tearDown(): void
-    {
-        $this->server?->stop();
-        $this->server = null;
-        Cli::removeDirectory($this->dir);
-    }
-
     public function testServesAPsr15Handler(): void
     {
         $port = Cli::freePort();
