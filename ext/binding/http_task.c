@@ -172,9 +172,11 @@ static void answer(rapier_tasks_t *tasks, uint64_t id, uint8_t kind, const char 
 	if (call == NULL) {
 		return;
 	}
-	call_forget(call);
+	/* Copied first: the payload lies in the link's read buffer, which
+	 * call_forget() frees when this was a retiring link's last call. */
 	call->kind = kind;
 	call->payload = zend_string_init(payload, len, 0);
+	call_forget(call);
 	rapier_coro_wake(call->co, RAPIER_WAKE_OK);
 }
 
