@@ -1,0 +1,104 @@
+--TEST--
+Hostile: an upload that meets a full disk (upload_tmp_dir on a 1 MiB tmpfs) gets 507 before the handler runs and leaves no file; once there is room again, uploads succeed
+--EXTENSIONS--
+rapier
+--SKIPIF--
+<?php
+/* The real thing: a small tmpfs, which takes root (CI and make test run as root on a fresh machine). */
+$dir = sys_get_temp_dir() . '/rapier-skipif-tmpfs-' . getmypid();
+@mkdir($dir);
+exec('mount -t tmpfs -o size=64k tmpfs ' . escapeshellarg($dir) . ' 2>&1', $out, $rc);
+if ($rc === 0) {
+    exec('umount ' . escapeshellarg($dir));
+}
+rmdir($dir);
+if ($rc !== 0) {
+    die('skip cannot mount a tmpfs (needs root): ' . implode(' ', $out));
+}
+?>
+--FILE--
+<?php
+require __DIR__ . '/hostile.inc';
+$tmp = sys_get_temp_dir() . '/rapier-hostile-full-disk-' . getmypid();
+mkdir($tmp);
+exec('mount -t tmpfs -o size=1m tmpfs ' . escapeshellarg($tmp), $out, $rc);
+if ($rc !== 0) {
+    exit("cannot mount the tmpfs\n");
+}
+register_shutdown_function(function () use ($tmp) {
+    exec('umount ' . escapeshellarg($tmp));
+    rmdir($tmp);
+});
+/* The handler reports each upload's error, size and whether its file holds exactly what was sent. */
+$srv = http_server_start('function ($req, $res) {
+    if ($req->path === "/ok") {
+        $res->end("ok " . ($req->query["n"] ?? ""));
+        return;
+    }
+    echo "handled {$req->path}\n";
+    $got = [];
+    foreach ($req->files as $name => $f) {
+        $got[] = "$name: error {$f["error"]}, {$f["size"]} bytes, file "
+            . (is_file($f["tmp_name"]) && file_get_contents($f["tmp_name"]) === str_repeat($name[0], $f["size"]) ? "intact" : "wrong");
+    }
+    $res->end(implode("; ", $got));
+}', HOSTILE_KEEPALIVE + ['max_body_size' => 8 << 20], '', '', ['upload_tmp_dir' => $tmp]);
+$ctl = new HostileControl($srv->port);
+
+function upload(int $port, array $files): string
+{
+    $b = 'FullDisk';
+    $body = '';
+    foreach ($files as $name => $size) {
+        $body .= "--$b\r\nContent-Disposition: form-data; name=\"$name\"; filename=\"$name.bin\"\r\n\r\n"
+            . str_repeat($name[0], $size) . "\r\n";
+    }
+    $body .= "--$b--\r\n";
+    $r = http_request($port, "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=$b\r\n"
+        . "Content-Length: " . strlen($body) . "\r\nConnection: close\r\n\r\n" . $body);
+    return $r ? "{$r['status']} " . trim($r['body']) : 'no response';
+}
+
+/* Uploads are removed when the Request is freed, right after the response: wait for it. */
+function files_left(string $tmp): string
+{
+    $uploads = fn() => array_diff(array_map('basename', glob("$tmp/*")), ['filler']);
+    for ($deadline = microtime(true) + http_test_timeout(2); $uploads() && microtime(true) < $deadline;) {
+        usleep(10000);
+    }
+    return $uploads() ? implode(', ', $uploads()) : 'none';
+}
+
+$cases = [
+    'one file that fits (200 KB)' => ['a' => 200000],
+    'one file larger than the disk (3 MiB)' => ['b' => 3 << 20],
+    'two files, the second does not fit (600 KB each)' => ['c' => 600000, 'd' => 600000],
+    'two files that fit (400 KB each)' => ['e' => 400000, 'f' => 400000],
+];
+foreach ($cases as $what => $files) {
+    echo "$what: ", upload($srv->port, $files), "; files left: ", files_left($tmp), "\n";
+    $ctl->check($what);
+}
+
+/* The disk filled by someone else: the upload fails at once; freed again, it succeeds. */
+file_put_contents("$tmp/filler", str_repeat('z', 900000));
+echo "disk nearly full, 200 KB: ", upload($srv->port, ['g' => 200000]), "; files left: ", files_left($tmp), "\n";
+$ctl->check('disk nearly full');
+unlink("$tmp/filler");
+echo "room again, 200 KB: ", upload($srv->port, ['h' => 200000]), "; files left: ", files_left($tmp), "\n";
+$ctl->check('room again');
+
+echo $ctl->report(), "\n";
+echo "reached the handler: ", json_encode(hostile_handled($srv)), "\n";
+http_report_stop($srv);
+?>
+--EXPECTF--
+one file that fits (200 KB): 200 a: error 0, 200000 bytes, file intact; files left: none
+one file larger than the disk (3 MiB): 507 %s; files left: none
+two files, the second does not fit (600 KB each): 507 %s; files left: none
+two files that fit (400 KB each): 200 e: error 0, 400000 bytes, file intact; f: error 0, 400000 bytes, file intact; files left: none
+disk nearly full, 200 KB: 507 %s; files left: none
+room again, 200 KB: 200 h: error 0, 200000 bytes, file intact; files left: none
+control: all answered
+reached the handler: ["handled \/upload","handled \/upload","handled \/upload"]
+exit: 0
