@@ -3,7 +3,7 @@ Fibers pooled for a burst of coroutines are released again once the burst is ove
 --EXTENSIONS--
 rapier
 --SKIPIF--
-<?php if (getenv('USE_ZEND_ALLOC') === '0') die('skip timing test: valgrind is too slow for its bounds'); ?>
+<?php if (getenv('USE_ZEND_ALLOC') === '0') die('skip memory_get_usage() needs Zend\'s allocator, which valgrind and make asan turn off'); ?>
 --INI--
 memory_limit=512M
 --FILE--

@@ -3,7 +3,7 @@ HTTP tasks: SIGUSR2 replaces the task workers under load without a failed task (
 --EXTENSIONS--
 rapier
 --SKIPIF--
-<?php if (getenv('USE_ZEND_ALLOC') === '0') die('skip forks several servers: too slow under valgrind'); ?>
+<?php if (str_contains((string) getenv('LD_PRELOAD'), 'vgpreload')) die('skip forks several servers: too slow under valgrind'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';

@@ -3,7 +3,7 @@ HTTP workers: a handler that exhausts memory_limit or max_execution_time gets a 
 --EXTENSIONS--
 rapier
 --SKIPIF--
-<?php if (getenv('USE_ZEND_ALLOC') === '0') die('skip forks several servers: too slow under valgrind'); ?>
+<?php if (getenv('USE_ZEND_ALLOC') === '0') die('skip memory_limit and memory_get_usage() need Zend\'s allocator, which valgrind and make asan turn off'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';

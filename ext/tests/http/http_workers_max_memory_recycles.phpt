@@ -3,7 +3,7 @@ HTTP workers: max_memory recycles a worker whose PHP memory in use passes the li
 --EXTENSIONS--
 rapier
 --SKIPIF--
-<?php if (getenv('USE_ZEND_ALLOC') === '0') die('skip forks several servers: too slow under valgrind'); ?>
+<?php if (getenv('USE_ZEND_ALLOC') === '0') die('skip memory_limit and memory_get_usage() need Zend\'s allocator, which valgrind and make asan turn off'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';

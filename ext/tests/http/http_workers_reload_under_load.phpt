@@ -3,7 +3,7 @@ HTTP workers: SIGUSR1 reloads the workers under continuous load without a single
 --EXTENSIONS--
 rapier
 --SKIPIF--
-<?php if (getenv('USE_ZEND_ALLOC') === '0') die('skip forks several servers: too slow under valgrind; the supervisor runs under ASan in ext/tests/unit'); ?>
+<?php if (str_contains((string) getenv('LD_PRELOAD'), 'vgpreload')) die('skip forks several servers: too slow under valgrind; the asan stage runs it'); ?>
 --INI--
 default_socket_timeout=5
 --FILE--
