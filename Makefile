@@ -4,6 +4,7 @@
 #   make test    install missing packages, build, run every test stage
 #   make build   build ext/modules/rapier.so (phpize and configure only when needed)
 #   make stubs | unit | phpt | valgrind | phpunit   one test stage
+#   make asan    the phpt and PHPUnit suites on a build with ASan + UBSan (make test runs it too)
 #   make bench   the HTTP benchmark (FULL=1: every scenario; docs/benchmarks.md)
 #   make bench-coroutine   the coroutine micro-benchmark
 #   make fuzz    libFuzzer over the parsers (FUZZ_SECONDS per target); make fuzz-replay: the corpus once
@@ -11,8 +12,8 @@
 #
 # The extension builds in place in ext/ with phpize; PHP's generated
 # Makefile tracks header dependencies, so a second build is a no-op.
-# Sanitizer builds (make asan, later) configure a separate copy under build/
-# so they never clobber the regular module.
+# The sanitizer build (make asan) configures a separate copy under build/asan
+# so it never clobbers the regular module.
 
 SHELL := /bin/bash
 PHP ?= php
@@ -69,6 +70,12 @@ stubs unit:
 
 phpt valgrind phpunit: build
 	@scripts/test.sh $@
+
+# ASan + UBSan (scripts/asan/, docs/reliability.md): both suites, every PHP
+# process they start preloaded with the sanitizer runtime.
+.PHONY: asan
+asan: deps build
+	@scripts/test.sh asan asan-phpunit
 
 # The HTTP benchmark (bench/run.sh, docs/benchmarks.md): wrk against nginx,
 # nginx + php-fpm and Rapier on loopback. `make bench` is the quick run

@@ -7,17 +7,23 @@
 #   phpt      ext/tests with php-src's run-tests.php
 #   valgrind  the same phpt suite under valgrind memcheck
 #   phpunit   tests/ against throwaway MariaDB and Redis on loopback
+#   asan      the phpt suite again with the module built with ASan + UBSan
+#             (scripts/asan/build.sh), LeakSanitizer on, in every PHP process
+#             the tests start (servers, their workers)
+#   asan-phpunit  tests/ with that module (make asan runs both asan stages)
 # Every selected stage runs even when an earlier one failed. The last line
 # printed is "N passed, N failed" (CI reads it); the exit status is non-zero
 # when anything failed.
 #
-# Usage: scripts/test.sh [stubs|unit|fuzz|phpt|valgrind|phpunit]...   (default: all)
+# Usage: scripts/test.sh [stubs|unit|fuzz|phpt|valgrind|phpunit|asan|asan-phpunit]...
+#        (default: all)
 # Expects ext/modules/rapier.so to be built (make test does that first).
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 ext_so=$root/ext/modules/rapier.so
 php_bin=$(command -v php)
+host_php=$php_bin  # runs the tools (run-tests.php), whatever PHP the tests run on
 run_tests=$(php-config --extension-dir)/build/run-tests.php
 phpunit_bin=$(command -v phpunit)
 jobs=${RAPIER_TEST_JOBS:-2}
@@ -173,7 +179,7 @@ run_phpt() {
 	mkdir -p "$dir"
 	cp -r "$root/ext/tests" "$dir/"
 	echo "== $stage: run-tests.php $* ext/tests"
-	TEST_PHP_EXECUTABLE=$php_bin run_child "$php_bin" "$run_tests" -q --no-progress $color \
+	TEST_PHP_EXECUTABLE=$php_bin run_child "$host_php" "$run_tests" -q --no-progress $color \
 		--show-diff --show-slow 2000 -j"$jobs" -W "$dir/results" "$@" \
 		-d extension="$ext_so" "$dir/tests" </dev/null
 	status=$?
@@ -181,13 +187,63 @@ run_phpt() {
 }
 
 stage_phpunit() {
-	local status
-	echo "== phpunit: tests/"
+	local stage=${1:-phpunit} status
+	echo "== $stage: tests/"
 	# PHPUnit resolves the paths in its configuration against the file's directory.
-	run_child "$php_bin" -d extension="$ext_so" "$phpunit_bin" \
-		-c "$root/phpunit.xml.dist" --log-junit "$work/phpunit.xml" </dev/null
+	RAPIER_TEST_EXTENSION=$ext_so run_child "$php_bin" -d extension="$ext_so" "$phpunit_bin" \
+		-c "$root/phpunit.xml.dist" --log-junit "$work/$stage.xml" </dev/null
 	status=$?
-	tally phpunit $status "$php_bin" "$root/scripts/junit-summary.php" "$work/phpunit.xml"
+	tally "$stage" $status "$php_bin" "$root/scripts/junit-summary.php" "$work/$stage.xml"
+}
+
+# The asan stages run PHP through scripts/asan/php, which preloads the
+# sanitizer runtime into every PHP process (PHP_BINARY is that script, so
+# the servers the tests start and their forked workers are covered too) and
+# none other. Every process writes its reports to a file of its own; a
+# report is a failure even when the test around it passed (a worker that
+# died of one is replaced, and its test may never notice).
+asan_build() {
+	[ -z "${asan_dir:-}" ] || return 0
+	echo "== asan: scripts/asan/build.sh build/asan"
+	asan_dir=$root/build/asan
+	if ! JOBS=$jobs "$root/scripts/asan/build.sh" "$asan_dir" >/dev/null; then
+		asan_dir=failed
+	fi
+}
+
+asan_stage() {
+	local stage=$1 logs=$work/$1-reports reports report
+	asan_build
+	if [ "$asan_dir" = failed ]; then
+		echo "  FAILED: the ASan build failed"
+		total_failed=$((total_failed + 1))
+		return
+	fi
+	mkdir -p "$logs"
+	# Locals shadow the globals (bash scopes them dynamically) for the
+	# stage functions called from here, and vanish on return.
+	local php_bin=$root/scripts/asan/php ext_so=$asan_dir/rapier.so
+	local -x RAPIER_ASAN_BUILD=$asan_dir
+	local -x ASAN_OPTIONS=log_path=$logs/report:fast_unwind_on_malloc=0
+	local -x UBSAN_OPTIONS=print_stacktrace=1:log_path=$logs/report
+	if [ "$stage" = asan ]; then
+		run_phpt asan
+	else
+		# No LeakSanitizer here: the framework apps end with objects in
+		# cycles held by static properties, which a release build of PHP
+		# leaves to its allocator (reported as leaks with it off, and the
+		# exit status changed). Leaks are the phpt stages' to find.
+		ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0 stage_phpunit asan-phpunit
+	fi
+	reports=$(grep -l -E 'ERROR: |runtime error: ' "$logs"/report.* 2>/dev/null)
+	if [ -n "$reports" ]; then
+		for report in $reports; do
+			echo "  FAILED: sanitizer report $(basename "$report"):"
+			sed 's/^/    /' "$report" | head -60
+		done
+		total_failed=$((total_failed + $(wc -w <<<"$reports")))
+		echo "== $stage: $(wc -w <<<"$reports") sanitizer reports (counted as failures)"
+	fi
 }
 
 start_services() {
@@ -198,14 +254,13 @@ start_services() {
 	fi
 	# shellcheck source=/dev/null
 	. "$services/env"
-	export RAPIER_TEST_EXTENSION=$ext_so
 }
 
 # The whole run is one function, so bash has parsed all of it before it
 # starts: editing this file during a run cannot change the running script.
 main() {
 	stages=("$@")
-	[ ${#stages[@]} -gt 0 ] || stages=(stubs unit fuzz phpt valgrind phpunit)
+	[ ${#stages[@]} -gt 0 ] || stages=(stubs unit fuzz phpt valgrind phpunit asan asan-phpunit)
 
 	work=$(mktemp -d -t rapier-test.XXXXXX)
 	services=$work/services
@@ -219,7 +274,7 @@ main() {
 
 	for stage in "${stages[@]}"; do
 		case $stage in
-		stubs|unit|fuzz|phpt|valgrind|phpunit) ;;
+		stubs|unit|fuzz|phpt|valgrind|phpunit|asan|asan-phpunit) ;;
 		*)
 			echo "test: unknown stage '$stage'" >&2
 			exit 2
@@ -248,6 +303,7 @@ main() {
 		# which memcheck reports as invalid reads in every test using preg_*.
 		valgrind) [ $ready = yes ] && run_phpt valgrind -m --show-mem -d pcre.jit=0 ;;
 		phpunit) [ $ready = yes ] && stage_phpunit ;;
+		asan|asan-phpunit) [ $ready = yes ] && asan_stage "$stage" ;;
 		esac
 	done
 
