@@ -3,7 +3,7 @@
 --EXTENSIONS--
 rapier
 --SKIPIF--
-<?php if (str_contains((string) getenv('LD_PRELOAD'), 'vgpreload')) die('skip timing test: valgrind is too slow for its bounds'); ?>
+<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip timing test: valgrind is too slow for its bounds'); ?>
 --INI--
 ; Each live coroutine holds a 16 KiB VM stack counted by memory_limit.
 memory_limit=512M

@@ -3,7 +3,7 @@ Hostile: hostile and random Cookie headers give the same cookies array as PHP's 
 --EXTENSIONS--
 rapier
 --SKIPIF--
-<?php if (str_contains((string) getenv('LD_PRELOAD'), 'vgpreload')) die('skip the reference server (php -S) would run under valgrind too and is stopped with a signal, which valgrind reports as leaks; the cookie code runs under valgrind in http_request_cookies'); ?>
+<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip the reference server (php -S) would run under valgrind too and is stopped with a signal, which valgrind reports as leaks; the cookie code runs under valgrind in http_request_cookies'); ?>
 --FILE--
 <?php
 require __DIR__ . '/hostile.inc';

@@ -4,7 +4,8 @@ Hostile: 10,000 idle connections are all accepted and held, others are served me
 rapier
 --SKIPIF--
 <?php
-if (str_contains((string) getenv('LD_PRELOAD'), 'vgpreload') || getenv('RAPIER_TEST_SERVER_VALGRIND')) {
+require __DIR__ . '/../skipif.inc';
+if (rapier_test_under_valgrind() || getenv('RAPIER_TEST_SERVER_VALGRIND')) {
     die('skip 10,000 connections: far too slow under valgrind');
 }
 /* The test and the server (which inherits the limit) each need 10,000 descriptors and some spare. */

@@ -5,7 +5,8 @@ rapier
 --SKIPIF--
 <?php
 /* openat2() is unknown to valgrind: its warning would land in the test's .mem file (run-tests.php -m). */
-if (str_contains((string) getenv('LD_PRELOAD'), 'vgpreload')) die('skip static files use openat2(), which valgrind does not know');
+require __DIR__ . '/../skipif.inc';
+if (rapier_test_under_valgrind()) die('skip static files use openat2(), which valgrind does not know');
 ?>
 --FILE--
 <?php

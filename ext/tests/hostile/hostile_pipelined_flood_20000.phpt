@@ -3,7 +3,7 @@ Hostile: 20,000 pipelined requests (600 KB in one stream) are all answered in or
 --EXTENSIONS--
 rapier
 --SKIPIF--
-<?php if (str_contains((string) getenv('LD_PRELOAD'), 'vgpreload')) die('skip 20,000 requests take minutes under valgrind; http_pipelined_flood runs the same path there'); ?>
+<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip 20,000 requests take minutes under valgrind; http_pipelined_flood runs the same path there'); ?>
 --FILE--
 <?php
 require __DIR__ . '/hostile.inc';

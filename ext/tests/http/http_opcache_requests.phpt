@@ -6,7 +6,8 @@ rapier
 <?php
 $dir = ini_get('extension_dir');
 if (!is_file("$dir/opcache.so")) die("skip opcache.so not in $dir");
-if (str_contains((string) getenv('LD_PRELOAD'), 'vgpreload')) die('skip opcache keeps its shared memory to the end: valgrind reports it');
+require __DIR__ . '/../skipif.inc';
+if (rapier_test_under_valgrind()) die('skip opcache keeps its shared memory to the end: valgrind reports it');
 ?>
 --FILE--
 <?php

@@ -3,7 +3,7 @@ HTTP tasks: SIGUSR2 replaces the task workers under load without a failed task (
 --EXTENSIONS--
 rapier
 --SKIPIF--
-<?php if (str_contains((string) getenv('LD_PRELOAD'), 'vgpreload')) die('skip forks several servers: too slow under valgrind'); ?>
+<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip forks several servers: too slow under valgrind'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';

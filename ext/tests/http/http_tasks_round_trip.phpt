@@ -3,7 +3,7 @@ HTTP tasks: task() runs on a task worker process and returns its result; excepti
 --EXTENSIONS--
 rapier
 --SKIPIF--
-<?php if (str_contains((string) getenv('LD_PRELOAD'), 'vgpreload')) die('skip forks several servers: too slow under valgrind; the task channel runs under valgrind in http_tasks_in_process.phpt'); ?>
+<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip forks several servers: too slow under valgrind; the task channel runs under valgrind in http_tasks_in_process.phpt'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';

@@ -3,7 +3,7 @@ HTTP workers: start() of a second server with workers on a port a multi-process 
 --EXTENSIONS--
 rapier
 --SKIPIF--
-<?php if (str_contains((string) getenv('LD_PRELOAD'), 'vgpreload')) die('skip forks several servers: too slow under valgrind; the asan stage runs it'); ?>
+<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip forks several servers: too slow under valgrind; the asan stage runs it'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';

@@ -3,7 +3,7 @@ HTTP workers: SIGUSR1 reloads the workers under continuous load without a single
 --EXTENSIONS--
 rapier
 --SKIPIF--
-<?php if (str_contains((string) getenv('LD_PRELOAD'), 'vgpreload')) die('skip forks several servers: too slow under valgrind; the asan stage runs it'); ?>
+<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip forks several servers: too slow under valgrind; the asan stage runs it'); ?>
 --INI--
 default_socket_timeout=5
 --FILE--

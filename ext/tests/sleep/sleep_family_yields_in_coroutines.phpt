@@ -3,7 +3,7 @@ sleep(), usleep() and time_nanosleep() yield to the loop inside coroutines
 --EXTENSIONS--
 rapier
 --SKIPIF--
-<?php if (str_contains((string) getenv('LD_PRELOAD'), 'vgpreload')) die('skip timing test: valgrind is too slow for its bounds'); ?>
+<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip timing test: valgrind is too slow for its bounds'); ?>
 --FILE--
 <?php
 $order = [];
