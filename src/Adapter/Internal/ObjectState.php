@@ -4,8 +4,8 @@ declare(strict_types=1);
 
 namespace Rapier\Adapter\Internal;
 
+use Closure;
 use ReflectionClass;
-use ReflectionProperty;
 use SplObjectStorage;
 
 /**
@@ -24,17 +24,21 @@ use SplObjectStorage;
  */
 final class ObjectState
 {
-    /** @param list<array{ReflectionProperty, mixed}> $properties */
+    /**
+     * @param list<array{Closure(object, array<string, mixed>): void, array<string, mixed>}> $groups
+     *        per declaring class: a writer in that class's scope and the values it puts back
+     */
     private function __construct(
         private readonly object $object,
-        private readonly array $properties,
+        private readonly array $groups,
     ) {
     }
 
     public static function capture(object $object): self
     {
-        $properties = [];
+        $groups = [];
         for ($class = new ReflectionClass($object); $class !== false; $class = $class->getParentClass()) {
+            $values = [];
             foreach ($class->getProperties() as $property) {
                 // Each property once, from the class that declares it; a
                 // readonly one cannot change, an uninitialized typed one has
@@ -45,18 +49,35 @@ final class ObjectState
                     || !$property->isInitialized($object)) {
                     continue;
                 }
-                $properties[] = [$property, self::copy($property->getValue($object))];
+                $values[$property->name] = self::copy($property->getValue($object));
+            }
+            if ($values !== []) {
+                $groups[] = [self::writer($class->name), $values];
             }
         }
 
-        return new self($object, $properties);
+        return new self($object, $groups);
     }
 
     public function restore(): void
     {
-        foreach ($this->properties as [$property, $value]) {
-            $property->setValue($this->object, self::copy($value));
+        foreach ($this->groups as [$write, $values]) {
+            $write($this->object, $values);
         }
+    }
+
+    /**
+     * Plain assignments in the declaring class's scope, which reaches its
+     * private properties too: a third of the cost of ReflectionProperty::setValue()
+     * (the container alone has some thirty properties, put back per request).
+     */
+    private static function writer(string $class): Closure
+    {
+        return Closure::bind(static function (object $object, array $values): void {
+            foreach ($values as $name => $value) {
+                $object->$name = $value instanceof SplObjectStorage ? clone $value : $value;
+            }
+        }, null, $class);
     }
 
     private static function copy(mixed $value): mixed
