@@ -58,6 +58,22 @@ final class IlluminateState
 
     private string $carbonLocale = '';
 
+    /**
+     * The services reset() works on, found at capture(). After the states
+     * are put back, what is resolved is what was resolved at boot, so these
+     * are the same objects every request; a service a request resolves for
+     * the first time is dropped with the container's instances instead.
+     */
+    private ?object $db = null;
+
+    private ?object $translator = null;
+
+    private ?object $log = null;
+
+    private ?object $arrayCache = null;
+
+    private ?object $viewEngines = null;
+
     public function __construct(private readonly Container $app)
     {
     }
@@ -81,6 +97,13 @@ final class IlluminateState
         if (class_exists(Carbon::class)) {
             $this->carbonLocale = Carbon::getLocale();
         }
+        $this->db = $this->resolvedOrNull('db');
+        $this->translator = $this->resolvedOrNull('translator');
+        $this->log = $this->resolvedOrNull('log');
+        $this->viewEngines = $this->resolvedOrNull('view.engine.resolver');
+        if ($this->app->resolved('cache') && $this->app->make('config')->get('cache.stores.array')) {
+            $this->arrayCache = $this->app->make('cache')->store('array');
+        }
     }
 
     public function reset(): void
@@ -88,7 +111,6 @@ final class IlluminateState
         foreach ($this->states as $state) {
             $state->restore();
         }
-        // From here on, resolved() answers for what was resolved at boot.
         $this->resetDatabase();
         $this->resetLocale();
         $this->resetLogContext();
@@ -117,12 +139,17 @@ final class IlluminateState
         }
     }
 
+    private function resolvedOrNull(string $id): ?object
+    {
+        return $this->app->resolved($id) ? $this->app->make($id) : null;
+    }
+
     private function resetDatabase(): void
     {
-        if (!$this->app->resolved('db')) {
+        if ($this->db === null) {
             return;
         }
-        foreach ($this->app->make('db')->getConnections() as $connection) {
+        foreach ($this->db->getConnections() as $connection) {
             try {
                 if ($connection->transactionLevel() > 0) {
                     $connection->rollBack(0);
@@ -138,8 +165,8 @@ final class IlluminateState
 
     private function resetLocale(): void
     {
-        if ($this->app->resolved('translator') && $this->app->make('translator')->getLocale() !== $this->locale) {
-            $this->app->make('translator')->setLocale($this->locale);
+        if ($this->translator !== null && $this->translator->getLocale() !== $this->locale) {
+            $this->translator->setLocale($this->locale);
         }
         if ($this->carbonLocale !== '' && Carbon::getLocale() !== $this->carbonLocale) {
             Carbon::setLocale($this->carbonLocale);
@@ -148,10 +175,10 @@ final class IlluminateState
 
     private function resetLogContext(): void
     {
-        if (!$this->app->resolved('log')) {
+        if ($this->log === null) {
             return;
         }
-        foreach ($this->app->make('log')->getChannels() as $logger) {
+        foreach ($this->log->getChannels() as $logger) {
             if (method_exists($logger, 'withoutContext')) {
                 $logger->withoutContext();
             }
@@ -160,14 +187,12 @@ final class IlluminateState
 
     private function resetCaches(): void
     {
-        if ($this->app->resolved('cache') && $this->app->make('config')->get('cache.stores.array')) {
-            $this->app->make('cache')->store('array')->flush();
-        }
+        $this->arrayCache?->flush();
         // The compiler engines keep a stack of the views being rendered,
         // which an exception in a view leaves unpopped.
-        if ($this->app->resolved('view.engine.resolver')) {
-            $this->app->make('view.engine.resolver')->forget('blade');
-            $this->app->make('view.engine.resolver')->forget('php');
+        if ($this->viewEngines !== null) {
+            $this->viewEngines->forget('blade');
+            $this->viewEngines->forget('php');
         }
         Str::flushCache();
     }
