@@ -70,7 +70,7 @@ final class LaravelAdapter implements Adapter, RouteAware
     {
         $this->lastRoute = null;
         $this->scope->run($request, function (array $server) use ($request, $response): void {
-            $laravelRequest = IlluminateRequest::createFromBase(SymfonyRequestFactory::create($request, $server));
+            $laravelRequest = SymfonyRequestFactory::createIlluminate($request, $server, IlluminateRequest::class);
             $laravelResponse = $this->kernel->handle($laravelRequest);
             $matched = $laravelRequest->route();
             $this->lastRoute = $matched instanceof Route ? '/' . ltrim($matched->uri(), '/') : null;
