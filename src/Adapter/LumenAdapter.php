@@ -27,8 +27,8 @@ use Rapier\Metrics\RouteAware;
  */
 final class LumenAdapter implements Adapter, RouteAware
 {
-    /** The route pattern of the last request, for metrics. */
-    private ?string $lastRoute = null;
+    /** @var array{string, mixed}|null the method and matched action of the last request, for lastRoute() */
+    private ?array $lastMatch = null;
 
     private readonly IlluminateState $state;
 
@@ -44,22 +44,44 @@ final class LumenAdapter implements Adapter, RouteAware
     public function boot(): void
     {
         $this->app->boot();
+        // Lumen compiles its FastRoute dispatcher (every route's pattern) on
+        // each request that no static route matches, unless one is set:
+        // under php-fpm it must, here it is built once per worker.
+        (function (): void {
+            $this->dispatcher ??= $this->createDispatcher();
+        })->call($this->app);
         $this->state->capture([$this->app->router]);
         $this->scope->capture();
     }
 
+    /**
+     * Lumen's matched route carries its action, not its URI: the URI is the
+     * registered route with that same action. Looked up only when asked
+     * (metrics), not for every request.
+     */
     public function lastRoute(): ?string
     {
-        return $this->lastRoute;
+        if ($this->lastMatch === null) {
+            return null;
+        }
+        [$method, $action] = $this->lastMatch;
+        foreach ($this->app->router->getRoutes() as $route) {
+            if ($route['method'] === $method && $route['action'] === $action) {
+                return '/' . ltrim($route['uri'], '/');
+            }
+        }
+
+        return null;
     }
 
     public function handle(Request $request, Response $response): void
     {
-        $this->lastRoute = null;
+        $this->lastMatch = null;
         $this->scope->run($request, function (array $server) use ($request, $response): void {
-            $lumenRequest = LumenRequest::createFromBase(SymfonyRequestFactory::create($request, $server));
+            $lumenRequest = SymfonyRequestFactory::createIlluminate($request, $server, LumenRequest::class);
             $lumenResponse = $this->app->dispatch($lumenRequest);
-            $this->lastRoute = $this->routeUri($lumenRequest);
+            $info = $lumenRequest->route();
+            $this->lastMatch = is_array($info) && isset($info[1]) ? [$lumenRequest->getMethod(), $info[1]] : null;
             SymfonyResponseSender::send($lumenResponse, $response, $this->scope->output);
             (function ($response): void {
                 if (count($this->middleware) > 0) {
@@ -67,24 +89,5 @@ final class LumenAdapter implements Adapter, RouteAware
                 }
             })->call($this->app, $lumenResponse);
         }, $this->state->reset(...));
-    }
-
-    /**
-     * Lumen's matched route carries its action, not its URI: the URI is the
-     * registered route with that same action.
-     */
-    private function routeUri(LumenRequest $request): ?string
-    {
-        $info = $request->route();
-        if (!is_array($info) || !isset($info[1])) {
-            return null;
-        }
-        foreach ($this->app->router->getRoutes() as $route) {
-            if ($route['method'] === $request->getMethod() && $route['action'] === $info[1]) {
-                return '/' . ltrim($route['uri'], '/');
-            }
-        }
-
-        return null;
     }
 }
