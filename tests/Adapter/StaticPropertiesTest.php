@@ -9,6 +9,10 @@ use Rapier\Adapter\Internal\StaticProperties;
 
 final class StaticPropertiesTest extends TestCase
 {
+    private const SETTABLE = 'private static ?string $value = "default"; '
+        . 'public static function set(string $v): void { self::$value = $v; } '
+        . 'public static function get(): ?string { return self::$value; }';
+
     private string $dir;
 
     private string $ns;
@@ -47,18 +51,31 @@ final class StaticPropertiesTest extends TestCase
         $this->assertSame([], $class::$list);
     }
 
-    public function testClassLoadedByARequestReturnsToItsDefaults(): void
+    public function testClassAutoloadedByARequestReturnsToItsDefaults(): void
     {
         $statics = $this->statics();
         $statics->capture();
-        $class = $this->declare('app', 'Late', 'private static ?string $value = "default"; '
-            . 'public static function set(string $v): void { self::$value = $v; } '
-            . 'public static function get(): ?string { return self::$value; }');
+        $class = $this->autoload('app', 'Late', self::SETTABLE);
         $class::set('set by a request');
 
         $statics->restore();
 
         $this->assertSame('default', $class::get());
+    }
+
+    public function testClassRequiredOutsideTheAutoloaderIsResetAfterTheNextRequestThatAutoloads(): void
+    {
+        $statics = $this->statics();
+        $statics->capture();
+        $required = $this->declare('app', 'Required', self::SETTABLE);
+        $required::set('set by a request');
+        $statics->restore();
+        $this->assertSame('set by a request', $required::get(), 'not examined: nothing was autoloaded');
+
+        $this->autoload('app', 'Other', self::SETTABLE);
+        $statics->restore();
+
+        $this->assertSame('default', $required::get());
     }
 
     public function testVendorAndOtherDirectoriesAreLeftAlone(): void
@@ -84,10 +101,36 @@ final class StaticPropertiesTest extends TestCase
     /** Declares a class from a file in $sub and returns its name. */
     private function declare(string $sub, string $name, string $body): string
     {
-        $file = "$this->dir/$sub/$name.php";
-        file_put_contents($file, "<?php\nnamespace $this->ns;\nclass $name { $body }\n");
-        require $file;
+        require $this->write($sub, $name, $body);
 
         return "$this->ns\\$name";
+    }
+
+    /** Declares a class from a file in $sub through an autoloader, as an app's classes are loaded. */
+    private function autoload(string $sub, string $name, string $body): string
+    {
+        $file = $this->write($sub, $name, $body);
+        $class = "$this->ns\\$name";
+        $loader = static function (string $wanted) use ($class, $file): void {
+            if ($wanted === $class) {
+                require $file;
+            }
+        };
+        spl_autoload_register($loader);
+        try {
+            $this->assertTrue(class_exists($class));
+        } finally {
+            spl_autoload_unregister($loader);
+        }
+
+        return $class;
+    }
+
+    private function write(string $sub, string $name, string $body): string
+    {
+        $file = "$this->dir/$sub/$name.php";
+        file_put_contents($file, "<?php\nnamespace $this->ns;\nclass $name { $body }\n");
+
+        return $file;
     }
 }
