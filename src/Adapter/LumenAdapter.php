@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace Rapier\Adapter;
 
+use Closure;
 use Laravel\Lumen\Application;
 use Laravel\Lumen\Http\Request as LumenRequest;
 use Rapier\Adapter\Internal\IlluminateState;
@@ -34,11 +35,19 @@ final class LumenAdapter implements Adapter, RouteAware
 
     private readonly RequestScope $scope;
 
+    /** Runs the terminable global middleware, as Application::run() does after sending. */
+    private readonly Closure $terminate;
+
     public function __construct(private readonly Application $app)
     {
         $base = $app->basePath();
         $this->state = new IlluminateState($app);
         $this->scope = new RequestScope($base . '/public/index.php', [$base], [$base . '/vendor']);
+        $this->terminate = Closure::bind(function (object $response): void {
+            if (count($this->middleware) > 0) {
+                $this->callTerminableMiddleware($response);
+            }
+        }, $app, Application::class);
     }
 
     public function boot(): void
@@ -83,11 +92,7 @@ final class LumenAdapter implements Adapter, RouteAware
             $info = $lumenRequest->route();
             $this->lastMatch = is_array($info) && isset($info[1]) ? [$lumenRequest->getMethod(), $info[1]] : null;
             SymfonyResponseSender::send($lumenResponse, $response, $this->scope->output);
-            (function ($response): void {
-                if (count($this->middleware) > 0) {
-                    $this->callTerminableMiddleware($response);
-                }
-            })->call($this->app, $lumenResponse);
+            ($this->terminate)($lumenResponse);
         }, $this->state->reset(...));
     }
 }

@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace Rapier\Adapter\Internal;
 
+use Closure;
 use Rapier\Http\Response;
 use Symfony\Component\HttpFoundation\BinaryFileResponse;
 use Symfony\Component\HttpFoundation\Response as SymfonyResponse;
@@ -26,6 +27,9 @@ use Symfony\Component\HttpFoundation\StreamedResponse;
  */
 final class SymfonyResponseSender
 {
+    /** Reads a response's reason phrase (a protected property), bound once. */
+    private static ?Closure $statusText = null;
+
     public static function send(SymfonyResponse $response, Response $out, OutputCapture $capture): void
     {
         $echoed = $capture->take();
@@ -62,7 +66,9 @@ final class SymfonyResponseSender
     /** A reason phrase set by the application; "" for the standard one. */
     private static function reason(SymfonyResponse $response): string
     {
-        $text = (fn (): string => $this->statusText)->call($response);
+        self::$statusText ??= Closure::bind(static fn (SymfonyResponse $response): string => $response->statusText,
+            null, SymfonyResponse::class);
+        $text = (self::$statusText)($response);
         $code = $response->getStatusCode();
         $standard = SymfonyResponse::$statusTexts[$code] ?? 'unknown status';
         if ($text === $standard || strlen($text) > 64 || preg_match('/[^\x20-\x7e]/', $text)) {
