@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace Rapier\Tests\Adapter;
 
 use PHPUnit\Framework\SkippedTestError;
+use Rapier\Tests\Support\Cli;
 use RuntimeException;
 
 /**
@@ -62,8 +63,8 @@ final class AppServer
     public static function rapier(string $app): self
     {
         $dir = self::scratch($app);
-        $port = self::freePort();
-        $php = [PHP_BINARY, '-d', 'extension=' . self::extension(), '-d', 'display_errors=stderr'];
+        $port = Cli::freePort();
+        $php = [PHP_BINARY, '-d', 'extension=' . Cli::extension(), '-d', 'display_errors=stderr'];
         $rapier = dirname(__DIR__, 2) . '/bin/rapier';
         $command = is_file($rapier)
             ? [$rapier, 'serve', self::apps() . "/$app", '--port', (string) $port, '--workers', '1', '--pid-file', "$dir/rapier.pid"]
@@ -82,7 +83,7 @@ final class AppServer
             }
         }
         $dir = self::scratch($app);
-        $port = self::freePort();
+        $port = Cli::freePort();
         file_put_contents("$dir/fpm.conf", self::fpmConfig($dir));
         file_put_contents("$dir/nginx.conf", self::nginxConfig($dir, self::apps() . "/$app/public", $port));
         $fpm = self::spawn([self::FPM, '--nodaemonize', '--allow-to-run-as-root', '--fpm-config', "$dir/fpm.conf"], $dir, 'fpm');
@@ -243,28 +244,9 @@ final class AppServer
         return $dir;
     }
 
-    private static function freePort(): int
-    {
-        $server = stream_socket_server('tcp://127.0.0.1:0', $errno, $error);
-        if ($server === false) {
-            throw new RuntimeException("Cannot find a free port: $error");
-        }
-        $name = (string) stream_socket_get_name($server, false);
-        fclose($server);
-
-        return (int) substr($name, strrpos($name, ':') + 1);
-    }
-
     private static function apps(): string
     {
         return dirname(__DIR__) . '/apps';
-    }
-
-    private static function extension(): string
-    {
-        $path = getenv('RAPIER_TEST_EXTENSION');
-
-        return $path === false || $path === '' ? dirname(__DIR__, 2) . '/ext/modules/rapier.so' : $path;
     }
 
     private static function remove(string $path): void

@@ -5,7 +5,7 @@ declare(strict_types=1);
 namespace Rapier\Tests\Adapter;
 
 use PHPUnit\Framework\TestCase;
-use RuntimeException;
+use Rapier\Tests\Support\Cli;
 
 /**
  * RequestScope against a real server whose `concurrency` is unlimited:
@@ -36,9 +36,9 @@ final class RequestScopeTest extends TestCase
     {
         $script = tempnam(sys_get_temp_dir(), 'rapier-scope-');
         file_put_contents($script, self::SERVER);
-        $port = self::freePort();
+        $port = Cli::freePort();
         $proc = proc_open(
-            [PHP_BINARY, '-d', 'extension=' . self::extension(), $script],
+            [PHP_BINARY, '-d', 'extension=' . Cli::extension(), $script],
             [0 => ['file', '/dev/null', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['pipe', 'w']],
             $pipes,
             null,
@@ -78,24 +78,5 @@ final class RequestScopeTest extends TestCase
         curl_multi_close($multi);
 
         return $bodies;
-    }
-
-    private static function freePort(): int
-    {
-        $server = stream_socket_server('tcp://127.0.0.1:0', $errno, $error);
-        if ($server === false) {
-            throw new RuntimeException("Cannot find a free port: $error");
-        }
-        $name = (string) stream_socket_get_name($server, false);
-        fclose($server);
-
-        return (int) substr($name, strrpos($name, ':') + 1);
-    }
-
-    private static function extension(): string
-    {
-        $path = getenv('RAPIER_TEST_EXTENSION');
-
-        return $path === false || $path === '' ? dirname(__DIR__, 2) . '/ext/modules/rapier.so' : $path;
     }
 }

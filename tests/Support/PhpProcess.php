@@ -31,7 +31,7 @@ final class PhpProcess
         try {
             return self::exec([
                 PHP_BINARY,
-                '-d', 'extension=' . self::extension(),
+                '-d', 'extension=' . Cli::extension(),
                 '-d', 'display_errors=0',
                 '-d', 'log_errors=1',
                 '-d', 'error_log=',
@@ -92,15 +92,5 @@ final class PhpProcess
         }
 
         return new self($status['exitcode'], $status['signaled'] ? $status['termsig'] : null, $out[0], $out[1]);
-    }
-
-    private static function extension(): string
-    {
-        $path = getenv('RAPIER_TEST_EXTENSION');
-        if ($path === false || $path === '') {
-            $path = dirname(__DIR__, 2) . '/ext/modules/rapier.so';
-        }
-
-        return $path;
     }
 }
