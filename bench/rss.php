@@ -50,16 +50,7 @@ function wrk_requests(int $port, int $requests, int $connections): array
 }
 
 $requests = (int) ($argv[1] ?? 1000000);
-$ext = null;
-foreach (file('/proc/self/maps') as $line) {
-    if (preg_match('~\s(/\S*/rapier\.so)$~', rtrim($line), $m)) {
-        $ext = $m[1];
-    }
-}
-if ($ext === null || trim((string) shell_exec('command -v wrk')) === '') {
-    fwrite(STDERR, "bench/rss.php needs the rapier extension loaded (-d extension=...) and wrk\n");
-    exit(2);
-}
+$ext = loaded_rapier_extension_or_exit('bench/rss.php');
 
 /* Bare php with the extension, idle. */
 $bare = proc_open([PHP_BINARY, '-n', '-d', "extension=$ext", '-r', 'sleep(30);'], [], $pipes);

@@ -93,16 +93,7 @@ function hostile_round(int $port)
 }
 
 $requests = (int) ($argv[1] ?? 1000000);
-$ext = null;
-foreach (file('/proc/self/maps') as $line) {
-    if (preg_match('~\s(/\S*/rapier\.so)$~', rtrim($line), $m)) {
-        $ext = $m[1];
-    }
-}
-if ($ext === null || trim((string) shell_exec('command -v wrk')) === '') {
-    fwrite(STDERR, "scripts/soak.php needs the rapier extension loaded (-d extension=...) and wrk\n");
-    exit(2);
-}
+$ext = loaded_rapier_extension_or_exit('scripts/soak.php');
 
 $dir = sys_get_temp_dir() . '/rapier-soak-' . getmypid();
 mkdir("$dir/uploads", 0777, true);

@@ -1,7 +1,7 @@
 <?php
 
 /*
- * /proc and port helpers shared by bench/rss.php and scripts/soak.php, the
+ * /proc, port and set-up helpers shared by bench/rss.php and scripts/soak.php, the
  * scripts that watch a running server's processes from outside.
  */
 
@@ -33,4 +33,22 @@ function free_tcp_port(): int
     $port = (int) substr(strrchr(stream_socket_get_name($s, false), ':'), 1);
     fclose($s);
     return $port;
+}
+
+/**
+ * The rapier.so this process has loaded, for the servers it starts; exits
+ * with a message naming $script when it is not loaded or wrk is missing.
+ */
+function loaded_rapier_extension_or_exit(string $script): string
+{
+    foreach (file('/proc/self/maps') as $line) {
+        if (preg_match('~\s(/\S*/rapier\.so)$~', rtrim($line), $m)) {
+            $ext = $m[1];
+        }
+    }
+    if (!isset($ext) || trim((string) shell_exec('command -v wrk')) === '') {
+        fwrite(STDERR, "$script needs the rapier extension loaded (-d extension=...) and wrk\n");
+        exit(2);
+    }
+    return $ext;
 }
