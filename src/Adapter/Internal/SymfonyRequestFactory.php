@@ -47,7 +47,9 @@ final class SymfonyRequestFactory
     {
         [$post, $files, $content] = self::body($request);
         if ($files !== []) {
-            return $class::createFromBase(self::create($request, $server));
+            return $class::createFromBase(
+                new SymfonyRequest($request->query, $post, [], $request->cookies, $files, $server, $content)
+            );
         }
         $illuminate = new $class($request->query, $post, [], $request->cookies, [], $server, $content);
         self::$useInputSource ??= Closure::bind(static function (IlluminateRequest $request): void {
