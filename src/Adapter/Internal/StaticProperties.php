@@ -59,19 +59,16 @@ final class StaticProperties
         foreach ($exclude as $dir) {
             $this->exclude[] = self::normalize($dir);
         }
+        if ($this->include !== []) {
+            spl_autoload_register(function (): void {
+                $this->autoloaded = true;
+            }, true, true);
+        }
     }
 
     /** Takes the current values of the classes loaded so far as their clean state. */
     public function capture(): void
     {
-        if ($this->include === []) {
-            return;
-        }
-        if ($this->seen === 0) {
-            spl_autoload_register(function (): void {
-                $this->autoloaded = true;
-            }, true, true);
-        }
         $this->scan(true);
     }
 
