@@ -462,7 +462,7 @@ static void flush_wbuf(rapier_http_conn_t *conn)
 	conn->wlen = conn->wpos = 0;
 	if (conn->close_after_write) {
 		conn_linger(conn);
-	} else if (conn->serving_static) {
+	} else if (conn->answered_by_loop) {
 		pump_file(conn);
 	} else if (conn->state == RAPIER_HTTP_CONN_READING) {
 		rapier_io_start(conn->server->loop, &conn->io, RAPIER_IO_READ);
@@ -512,6 +512,47 @@ static void conn_answer_error(rapier_http_conn_t *conn, int status, const char *
 	loop_write(conn, buf, (size_t) len, true);
 }
 
+/*
+ * A request waited queue_timeout for a handler slot: the loop answers 503
+ * itself, so an overloaded worker turns a backlog into quick refusals (as
+ * nginx does for an upstream it cannot reach) instead of clients timing
+ * out. The request was read whole, so the connection stays open when the
+ * request allows it; the answer goes out like a static file without one.
+ */
+static void conn_shed(rapier_http_conn_t *conn)
+{
+	static const char body[] = "503 Service Unavailable: every handler slot stayed busy for queue_timeout\n";
+	static const char headers[] = "Content-Type: text/plain; charset=utf-8\r\nRetry-After: 1\r\n";
+	rapier_http_server_t *server = conn->server;
+	rapier_http_head_t head;
+	rapier_http_finish_t fin;
+	struct iovec iov[2];
+
+	queue_remove(server, conn);
+	rapier_http_buf_reset(&server->scratch);
+	rapier_http_head_init(&head, &server->scratch);
+	rapier__http_fill_finish(conn, &fin, sizeof(body) - 1);
+	if (rapier_http_head_set_status(&head, 503, NULL, 0) < 0
+			|| rapier_http_head_add_line(&head, headers, sizeof(headers) - 1) < 0
+			|| rapier_http_head_finish(&head, &fin, iov) < 0) {
+		rapier__http_conn_close(conn);
+		return;
+	}
+	conn->state = RAPIER_HTTP_CONN_HANDLING;
+	conn->answered_by_loop = true;
+	conn->response_started = conn->response_ended = true;
+	conn->response_keep_alive = head.keep_alive;
+	server->stats.shed++;
+	rapier__http_log_access(conn, 503, head.body_allowed ? sizeof(body) - 1 : 0);
+	wbuf_append(conn, iov[0].iov_base, iov[0].iov_len);
+	wbuf_append(conn, iov[1].iov_base, iov[1].iov_len);
+	if (head.body_allowed) {
+		wbuf_append(conn, body, sizeof(body) - 1);
+	}
+	/* flush_wbuf() goes on through pump_file(), which has no file to send, to the next request. */
+	flush_wbuf(conn);
+}
+
 void rapier__http_log_access(rapier_http_conn_t *conn, int status, uint64_t bytes)
 {
 	rapier_access_log_t *log = conn->server->cfg.access_log;
@@ -557,6 +598,7 @@ static void conn_dispatch(rapier_http_conn_t *conn)
 			server->queue_head = conn;
 		}
 		server->queue_tail = conn;
+		conn_set_timer(conn, server->cfg.queue_timeout_ns);
 		return;
 	}
 	conn->state = RAPIER_HTTP_CONN_HANDLING;
@@ -703,9 +745,13 @@ static void on_conn_timer(rapier_timer_t *timer)
 	if (!conn_timer_due(conn)) {
 		return;
 	}
-	if (conn->serving_static) {
-		/* pump_file() armed write_timeout: the client stopped reading the file. */
+	if (conn->answered_by_loop) {
+		/* pump_file() armed write_timeout: the client stopped reading the answer. */
 		rapier__http_conn_close(conn);
+		return;
+	}
+	if (conn->state == RAPIER_HTTP_CONN_QUEUED) {
+		conn_shed(conn);
 		return;
 	}
 	if (conn->state != RAPIER_HTTP_CONN_READING) {
@@ -731,17 +777,6 @@ bool rapier_http_conn_writable(const rapier_http_conn_t *conn)
 {
 	return conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->response_ended;
 }
-
-
-
-
-
-
-
-
-
-
-
 
 /* After the handler */
 
@@ -794,6 +829,7 @@ static void dequeue_next(rapier_http_server_t *server)
 		server->queue_tail = NULL;
 	}
 	next->queue_next = NULL;
+	conn_set_timer(next, 0);
 	next->state = RAPIER_HTTP_CONN_HANDLING;
 	server->stats.handling++;
 	server->dispatch(next, server->dispatch_data);
@@ -999,7 +1035,7 @@ static bool serve_static(rapier_http_conn_t *conn)
 		return false;
 	}
 	conn->state = RAPIER_HTTP_CONN_HANDLING;
-	conn->serving_static = true;
+	conn->answered_by_loop = true;
 	conn->response_started = true;
 	conn->response_keep_alive = head.keep_alive;
 	conn->response_ended = true;
@@ -1049,7 +1085,7 @@ static void pump_file(rapier_http_conn_t *conn)
 		close(conn->file_fd);
 		conn->file_fd = -1;
 	}
-	conn->serving_static = false;
+	conn->answered_by_loop = false;
 	conn_set_timer(conn, 0);
 	conn_next_request(conn);
 }

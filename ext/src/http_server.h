@@ -37,6 +37,7 @@ typedef struct {
 	int64_t write_timeout_ns;      /* a client that accepts no bytes for this long is cut off */
 	uint32_t max_connections;      /* per worker; the listener pauses at the limit */
 	uint32_t max_concurrency;      /* request handlers running at once per worker; 0: no limit */
+	int64_t queue_timeout_ns;      /* a request waits this long for a handler slot, then gets a 503; 0: no limit */
 	uint64_t max_requests;         /* the worker stops gracefully after this many; 0: never */
 	int backlog;
 	bool gzip;
@@ -90,7 +91,7 @@ struct rapier_http_conn_s {
 	char *wbuf;                    /* bytes the loop must still write (error answers) */
 	size_t wlen, wpos;
 	bool close_after_write;
-	bool serving_static;           /* the loop answers this request from document_root */
+	bool answered_by_loop;         /* the loop answers this request itself: a static file, or a shed 503 */
 	int file_fd;                   /* the static file being sent, or -1 */
 	uint64_t file_offset, file_left;
 
@@ -113,6 +114,7 @@ typedef struct {
 	uint64_t accepted;
 	uint32_t connections;          /* open now */
 	uint32_t handling;             /* handlers running now */
+	uint64_t shed;                 /* requests answered 503 after queue_timeout */
 } rapier_http_stats_t;
 
 struct rapier_http_server_s {

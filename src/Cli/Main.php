@@ -31,6 +31,8 @@ final class Main
           --max-requests N    recycle a worker after N requests (0: never)
           --concurrency N     requests handled at once per worker (0: unlimited;
                               1 by default for Laravel, Lumen, Symfony and Slim)
+          --queue-timeout S   answer 503 to a request that waited S seconds for one
+                              of those (off; needs a concurrency limit)
           --document-root DIR serve the files under DIR before asking the app
           --watch             reload the workers when a PHP file of the app changes
           --daemon            run in the background; returns once the server is up

@@ -20,6 +20,7 @@ final class ServeConfig
         'task-workers' => Arguments::VALUE,
         'max-requests' => Arguments::VALUE,
         'concurrency' => Arguments::VALUE,
+        'queue-timeout' => Arguments::VALUE,
         'document-root' => Arguments::VALUE,
         'watch' => Arguments::FLAG,
         'daemon' => Arguments::FLAG,
@@ -39,6 +40,8 @@ final class ServeConfig
         'max-requests' => [0, PHP_INT_MAX],
         'concurrency' => [0, 1000000],
     ];
+    /** Options in seconds (fractions allowed). */
+    private const SECONDS = ['queue-timeout'];
     private const PATHS = ['app', 'document-root', 'pid-file', 'log-file'];
     private const FLAGS = ['watch', 'daemon'];
     /** Keys a config file may hold besides the command-line options. */
@@ -53,6 +56,7 @@ final class ServeConfig
         public readonly int $taskWorkers,
         public readonly int $maxRequests,
         public readonly ?int $concurrency,
+        public readonly ?float $queueTimeout,
         public readonly ?string $documentRoot,
         public readonly bool $watch,
         public readonly bool $daemon,
@@ -80,6 +84,7 @@ final class ServeConfig
             $s['task-workers'] ?? 0,
             $s['max-requests'] ?? 0,
             $s['concurrency'] ?? null,
+            $s['queue-timeout'] ?? null,
             $s['document-root'] ?? null,
             $s['watch'] ?? false,
             ($s['daemon'] ?? false) && !isset($args->options['foreground']),
@@ -143,6 +148,7 @@ final class ServeConfig
      * time per worker (the framework adapters); --concurrency overrides it.
      *
      * @return array<string, mixed>
+     * @throws CliException
      */
     public function serverOptions(bool $serial): array
     {
@@ -156,6 +162,12 @@ final class ServeConfig
         $concurrency = $this->concurrency ?? ($serial ? 1 : null);
         if ($concurrency !== null) {
             $options['concurrency'] = $concurrency;
+        }
+        if ($this->queueTimeout !== null) {
+            if (!$concurrency) {
+                throw CliException::usage('--queue-timeout needs --concurrency N: without a limit on requests handled at once, none waits');
+            }
+            $options['queue_timeout'] = $this->queueTimeout;
         }
         if ($this->documentRoot !== null) {
             $options['document_root'] = $this->documentRoot;
@@ -228,6 +240,17 @@ final class ServeConfig
             }
 
             return $value;
+        }
+        if (in_array($name, self::SECONDS, true)) {
+            if (is_string($value) && is_numeric($value)) {
+                $value = (float) $value;
+            }
+            if (!is_int($value) && !is_float($value) || !($value > 0) || $value > 9e9) {
+                throw $fail(sprintf('must be a number of seconds greater than 0, got %s',
+                    is_scalar($value) ? var_export($value, true) : get_debug_type($value)));
+            }
+
+            return (float) $value;
         }
         if (in_array($name, self::FLAGS, true)) {
             if (!is_bool($value)) {

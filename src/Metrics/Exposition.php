@@ -57,6 +57,8 @@ final class Exposition
         foreach ($total->durations() as $route => $h) {
             $out->histogram('rapier_http_request_duration_seconds', ['route' => (string) $route], Registry::BUCKETS, $h['buckets'], $h['sum']);
         }
+        $out->family('rapier_http_requests_shed_total', 'counter', 'Requests the server answered 503 itself after waiting queue_timeout for a handler.')
+            ->sample('rapier_http_requests_shed_total', [], $total->shed());
     }
 
     /**

@@ -6,7 +6,8 @@ namespace Rapier\Metrics;
 
 /**
  * One worker's request metrics, in memory: a counter of requests by
- * (method, route, status) and a latency histogram by route. toArray() and
+ * (method, route, status), a latency histogram by route, and the requests
+ * the server refused itself after queue_timeout (shed). toArray() and
  * fromArray() are the snapshot format the workers exchange through files
  * (Snapshots); add() sums two registries, which is how the scraping worker
  * totals every worker's.
@@ -30,6 +31,9 @@ final class Registry
      */
     private array $durations = [];
 
+    /** Requests answered 503 by the server after waiting queue_timeout, never seen by the application. */
+    private int $shed = 0;
+
     public function observe(string $method, string $route, string $status, float $seconds): void
     {
         $method = in_array($method, self::METHODS, true) ? $method : 'other';
@@ -40,8 +44,20 @@ final class Registry
         $histogram['count']++;
     }
 
+    /** The server's own count (Rapier\Http\Server::stats()['shed']), taken when the snapshot is. */
+    public function setShed(int $shed): void
+    {
+        $this->shed = $shed;
+    }
+
+    public function shed(): int
+    {
+        return $this->shed;
+    }
+
     public function add(self $other): void
     {
+        $this->shed += $other->shed;
         foreach ($other->requests as [$method, $route, $status, $count]) {
             $this->count($method, $route, $status, $count);
         }
@@ -74,10 +90,10 @@ final class Registry
         return $durations;
     }
 
-    /** @return array{requests: list<array{0: string, 1: string, 2: string, 3: int}>, durations: array<string, mixed>} */
+    /** @return array{requests: list<array{0: string, 1: string, 2: string, 3: int}>, durations: array<string, mixed>, shed: int} */
     public function toArray(): array
     {
-        return ['requests' => array_values($this->requests), 'durations' => $this->durations];
+        return ['requests' => array_values($this->requests), 'durations' => $this->durations, 'shed' => $this->shed];
     }
 
     /**
@@ -89,6 +105,7 @@ final class Registry
     public static function fromArray(array $data): self
     {
         $registry = new self();
+        $registry->shed = is_int($data['shed'] ?? null) ? $data['shed'] : 0;
         foreach (is_array($data['requests'] ?? null) ? $data['requests'] : [] as $row) {
             if (is_array($row) && count($row) === 4 && is_int($row[3])) {
                 $registry->count((string) $row[0], (string) $row[1], (string) $row[2], $row[3]);

@@ -152,6 +152,7 @@ final class WorkerMetrics
     private function snapshot(): array
     {
         $stats = $this->server?->stats() ?? [];
+        $this->registry->setShed((int) ($stats['shed'] ?? 0));
 
         return [
             'pid' => getmypid(),

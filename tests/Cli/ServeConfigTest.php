@@ -36,6 +36,22 @@ final class ServeConfigTest extends TestCase
         $this->assertSame(8, self::config(['app.php', '--concurrency', '8'])->serverOptions(true)['concurrency']);
     }
 
+    public function testQueueTimeoutGoesWithAConcurrencyLimit(): void
+    {
+        $this->assertSame(0.25, self::config(['app.php', '--queue-timeout', '0.25'])->serverOptions(true)['queue_timeout']);
+        $this->assertSame(['concurrency' => 64, 'queue_timeout' => 2.0], array_intersect_key(
+            self::config(['app.php', '--concurrency', '64', '--queue-timeout', '2'])->serverOptions(false),
+            ['concurrency' => 0, 'queue_timeout' => 0],
+        ));
+        try {
+            self::config(['app.php', '--queue-timeout', '1'])->serverOptions(false);
+            $this->fail('no error');
+        } catch (CliException $e) {
+            $this->assertSame(CliException::USAGE, $e->getCode());
+            $this->assertStringStartsWith('--queue-timeout needs --concurrency N', $e->getMessage());
+        }
+    }
+
     public function testConfigFilePathsAreRelativeToItAndTheCommandLineWins(): void
     {
         $dir = Cli::tempDirectory();
@@ -64,6 +80,8 @@ final class ServeConfigTest extends TestCase
         yield 'two apps' => [['a.php', 'b.php'], 'serve takes one APP, got 2'];
         yield 'flag with a value' => [['app.php', '--watch=yes'], '--watch takes no value'];
         yield 'missing value' => [['app.php', '--port'], '--port needs a value'];
+        yield 'queue timeout of 0' => [['app.php', '--queue-timeout', '0'], '--queue-timeout must be a number of seconds greater than 0, got 0.0'];
+        yield 'queue timeout not a number' => [['app.php', '--queue-timeout', '1s'], "--queue-timeout must be a number of seconds greater than 0, got '1s'"];
     }
 
     /**

@@ -22,6 +22,8 @@ final class ExpositionTest extends TestCase
         $w1->observe('GET', '/b', '500', 0.002);
         $retired = new Registry();
         $retired->observe('GET', '/a', '200', 20.0);
+        $w1->setShed(5);
+        $retired->setShed(2);
         $status = [
             'master' => ['pid' => 1, 'uptime' => 42.5], 'restarts' => 2, 'recycles' => 3, 'reload_failures' => 1,
             'workers' => [
@@ -50,6 +52,7 @@ final class ExpositionTest extends TestCase
         $this->assertSame(3.0, $m->value('rapier_http_request_duration_seconds_bucket', ['route' => '/a', 'le' => '+Inf']));
         $this->assertEqualsWithDelta(20.301, $m->value('rapier_http_request_duration_seconds_sum', ['route' => '/a']), 1e-9);
         $this->assertSame(2.0, $m->value('rapier_http_requests_in_flight'), 'summed over the workers\' snapshots');
+        $this->assertSame(7.0, $m->value('rapier_http_requests_shed_total'), 'live and retired workers\' refusals');
         $this->assertSame(6.0, $m->value('rapier_http_connections'));
         $this->assertSame(7.0, $m->value('rapier_coroutines'));
         $this->assertSame(0.5, $m->value('rapier_event_loop_lag_seconds', ['worker' => '1']));

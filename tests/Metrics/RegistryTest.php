@@ -44,6 +44,8 @@ final class RegistryTest extends TestCase
         $b = new Registry();
         $b->observe('GET', '/a', '200', 0.2);
         $b->observe('GET', '/b', '404', 0.02);
+        $a->setShed(3);
+        $b->setShed(4);
         $copy = Registry::fromArray(json_decode((string) json_encode($b->toArray(), JSON_PRESERVE_ZERO_FRACTION), true));
 
         $a->add($copy);
@@ -51,6 +53,7 @@ final class RegistryTest extends TestCase
         $this->assertSame([['GET', '/a', '200', 2], ['GET', '/b', '404', 1]], $a->requests());
         $this->assertSame(2, $a->durations()['/a']['count']);
         $this->assertEqualsWithDelta(0.21, $a->durations()['/a']['sum'], 1e-12);
+        $this->assertSame(7, $a->shed());
     }
 
     public function testFromArraySkipsWhatDoesNotFit(): void

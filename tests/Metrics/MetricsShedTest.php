@@ -1,0 +1,56 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Rapier\Tests\Metrics;
+
+use Rapier\Tests\Support\Cli;
+use Rapier\Tests\Support\HttpClient;
+use Rapier\Tests\Support\ServedAppTestCase;
+
+/** `rapier serve --concurrency 1 --queue-timeout S`: a request that waits S seconds is refused by the server, and counted. */
+final class MetricsShedTest extends ServedAppTestCase
+{
+    private const APP = <<<'PHP'
+        <?php
+        return function (Rapier\Http\Request $request, Rapier\Http\Response $response): void {
+            if ($request->path === '/slow') {
+                Rapier\Coroutine::sleep(2.0);
+            }
+            $response->end('ok');
+        };
+        PHP;
+
+    public function testAQueuedRequestIsRefusedWith503AndCounted(): void
+    {
+        file_put_contents("$this->dir/app.php", self::APP);
+        $port = Cli::freePort();
+        $this->server = Cli::serve(["$this->dir/app.php", '--port', (string) $port, '--workers', '1',
+            '--concurrency', '1', '--queue-timeout', '0.3', '--metrics', '/metrics']);
+        $this->server->waitForWorkers("$this->dir/.rapier.pid", 1);
+
+        $slow = stream_socket_client("tcp://127.0.0.1:$port", $errno, $error, 5);
+        $this->assertNotFalse($slow, $error);
+        fwrite($slow, "GET /slow HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        usleep(200000);
+
+        $refused = HttpClient::get($port, '/queued');
+        $this->assertSame(503, $refused->status, $refused->body);
+        $this->assertSame('1', $refused->header('retry-after'));
+        $this->assertStringContainsString('queue_timeout', $refused->body);
+        $slowMeta = stream_get_meta_data($slow);
+        $this->assertFalse($slowMeta['eof'], 'refused while the slot was still busy');
+
+        stream_set_timeout($slow, 10);
+        $this->assertStringContainsString("\r\n\r\nok", (string) stream_get_contents($slow));
+        fclose($slow);
+
+        $scrape = HttpClient::get($port, '/metrics');
+        $this->assertSame(200, $scrape->status, $scrape->body);
+        $m = PrometheusText::parse($scrape->body);
+        $this->assertSame(1.0, $m->value('rapier_http_requests_shed_total'));
+        $this->assertSame(1.0, $m->value('rapier_http_requests_total', ['method' => 'GET', 'route' => '/slow', 'status' => '200']));
+        $this->assertSame([], array_filter($m->named('rapier_http_requests_total'),
+            static fn (array $s): bool => $s['labels']['route'] === '/queued'), 'the application never saw it');
+    }
+}
