@@ -124,7 +124,10 @@ final class Endpoints
     /** @return array{sleep: int} */
     public static function slow(PDO $pdo): array
     {
-        $value = $pdo->query('SELECT SLEEP(' . self::SLOW_SECONDS . ')')->fetchColumn();
+        $statement = self::prepared($pdo, 'SELECT SLEEP(' . self::SLOW_SECONDS . ')');
+        $statement->execute();
+        $value = $statement->fetchColumn();
+        $statement->closeCursor();
 
         return ['sleep' => (int) $value];
     }
