@@ -11,6 +11,8 @@
 #   BENCH_SERVERS     a subset of: nginx fpm16 fpm200 rapier rapier-c1 lumen-fpm lumen-rapier
 #   BENCH_SCENARIOS   a subset of: hello user users queries redis slow
 #   BENCH_CONNECTIONS a subset of: 100 400 10000
+#   BENCH_JIT         opcache.jit for the Rapier servers (tracing), or off
+#   BENCH_FPM_JIT     opcache.jit for php-fpm (off), e.g. tracing
 #
 # MariaDB and Redis come from scripts/services.sh, every server from its own
 # config in a throwaway directory (mktemp); the exit trap stops everything
@@ -28,6 +30,8 @@ else
 fi
 WARMUP=${WARMUP:-1}
 RAPIER_EXT=${RAPIER_EXT:-$ROOT/ext/modules/rapier.so}
+# Exported: the servers start with them and the report names them.
+export BENCH_JIT=${BENCH_JIT:-tracing} BENCH_FPM_JIT=${BENCH_FPM_JIT:-off}
 
 ALL_SERVERS=(nginx fpm16 fpm200 rapier rapier-c1 lumen-fpm lumen-rapier)
 ALL_SCENARIOS=(hello user users queries redis slow)

@@ -87,7 +87,8 @@ final class Report
                 $v['php'], $v['rapier'], $m['git_commit'], $v['nginx'], $v['php-fpm'], $v['mariadb'], $v['redis'], $v['wrk'], $v['lumen']),
             sprintf('Each step: wrk, 2 threads, %d s on loopback, after a warm-up and once the server is idle; every response checked. '
                 . 'CPU is the server\'s whole process tree (and MariaDB, Redis apart) per request, from /proc. '
-                . 'How to read it: docs/benchmarks.md.', $this->duration),
+                . 'opcache on everywhere; opcache.jit %s for Rapier, %s for php-fpm. How to read it: docs/benchmarks.md.',
+                $this->duration, getenv('BENCH_JIT') ?: 'tracing', getenv('BENCH_FPM_JIT') ?: 'off'),
             '',
             "![requests/s and CPU per request]($chart)",
             '',

@@ -61,6 +61,19 @@ start_nginx() {
 	SERVER_LOG=$SERVER_DIR/nginx-error.log
 }
 
+# php_jit_args MODE: the options for opcache's JIT in MODE (an opcache.jit
+# mode such as tracing, or off). Each server gets the setting it is faster
+# with on this benchmark, measured (docs/benchmarks.md): Rapier the tracing
+# JIT (BENCH_JIT), php-fpm none (BENCH_FPM_JIT; with it, plain php-fpm
+# spent half as much CPU again per hello and Lumen on php-fpm did not move).
+php_jit_args() {
+	if [ "$1" = off ]; then
+		echo "-d opcache.jit=off"
+	else
+		echo "-d opcache.jit_buffer_size=64M -d opcache.jit=$1"
+	fi
+}
+
 # start_fpm CHILDREN SCRIPT: php-fpm with a static pool of CHILDREN behind
 # nginx; every request runs SCRIPT (a front controller).
 start_fpm() {
@@ -75,7 +88,7 @@ start_fpm() {
 	# included file: nothing changes during a run.
 	BENCH_PERSISTENT=1 BENCH_LUMEN_STORAGE=$SERVER_DIR \
 		php-fpm8.2 --nodaemonize "${as_root[@]}" -y "$SERVER_DIR/php-fpm.conf" -p "$SERVER_DIR" \
-		-d opcache.enable=1 -d opcache.validate_timestamps=0 \
+		-d opcache.enable=1 -d opcache.validate_timestamps=0 $(php_jit_args "$BENCH_FPM_JIT") \
 		</dev/null >>"$SERVER_DIR/php-fpm.out" 2>&1 &
 	remember_pid $!
 	start_nginx nginx-fpm.conf.in SCRIPT="$script"
@@ -84,12 +97,12 @@ start_fpm() {
 
 # start_rapier CONCURRENCY SCRIPT: a Rapier server script (2 workers) run
 # by the PHP CLI with the extension, opcache on as php-fpm has it
-# (RAPIER_OPCACHE=0 turns it off). A resident server compiles its code
-# once, so opcache changes little here beyond the optimizer.
+# (RAPIER_OPCACHE=0 turns it off), and its JIT (above). A resident server compiles its
+# code once, so opcache itself changes little here beyond the optimizer.
 start_rapier() {
 	local concurrency=$1 script=$2
 	BENCH_PORT=$SERVER_PORT BENCH_RAPIER_CONCURRENCY=$concurrency BENCH_LUMEN_STORAGE=$SERVER_DIR \
-		php -d extension="$RAPIER_SO" -d opcache.enable_cli="${RAPIER_OPCACHE:-1}" "$script" \
+		php -d extension="$RAPIER_SO" -d opcache.enable_cli="${RAPIER_OPCACHE:-1}" $(php_jit_args "$BENCH_JIT") "$script" \
 		</dev/null >>"$SERVER_DIR/rapier.log" 2>&1 &
 	remember_pid $!
 	SERVER_LOG=$SERVER_DIR/rapier.log
@@ -105,7 +118,7 @@ start_server() {
 	nginx) start_nginx nginx-ceiling.conf.in ;;
 	fpm16) start_fpm 16 "$BENCH_DIR/apps/plain/index.php" ;;
 	fpm200) start_fpm 200 "$BENCH_DIR/apps/plain/index.php" ;;
-	rapier) start_rapier 0 "$BENCH_DIR/servers/rapier.php" ;;
+	rapier) start_rapier "${BENCH_RAPIER_POOL:-100}" "$BENCH_DIR/servers/rapier.php" ;;
 	rapier-c1) start_rapier 1 "$BENCH_DIR/servers/rapier.php" ;;
 	lumen-fpm) start_fpm 16 "$BENCH_DIR/apps/lumen/public/index.php" ;;
 	lumen-rapier) start_lumen_rapier || return 2 ;;

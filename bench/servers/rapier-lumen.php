@@ -32,10 +32,12 @@ require dirname(__DIR__, 2) . '/src/autoload.php';
 
 $env = static fn (string $name, int $default): int => ($v = getenv($name)) === false || $v === '' ? $default : (int) $v;
 
+$concurrency = $env('BENCH_RAPIER_CONCURRENCY', 1);
+$queueTimeout = (float) (getenv('BENCH_RAPIER_QUEUE_TIMEOUT') ?: 0.5);
 $server = new Server('127.0.0.1', $env('BENCH_PORT', 8080), [
     'workers' => $env('BENCH_RAPIER_WORKERS', 2),
-    'concurrency' => $env('BENCH_RAPIER_CONCURRENCY', 1),
-]);
+    'concurrency' => $concurrency,
+] + ($concurrency > 0 && $queueTimeout > 0 ? ['queue_timeout' => $queueTimeout] : []));
 
 $adapter = null;
 $server->on('workerStart', static function () use (&$adapter): void {

@@ -4,12 +4,16 @@
  * The Rapier bench server: the endpoints of bench/apps/plain/Endpoints.php
  * served by Rapier\Http\Server. bench/run.sh starts it twice: with
  * coroutines (every request in its own coroutine, MySQL and Redis from a
- * per-worker pool) and with 'concurrency' => 1 (one request at a time per
- * worker, the blocking model of Laravel Octane and friends).
+ * per-worker pool; as many requests at once as the pool has connections,
+ * since more would only wait for one) and with 'concurrency' => 1 (one
+ * request at a time per worker, the blocking model of Laravel Octane and
+ * friends). Either way a request that waits queue_timeout for its turn is
+ * refused with a 503, as a loaded production server should.
  *
  * Environment: BENCH_PORT, BENCH_RAPIER_WORKERS (2), BENCH_RAPIER_CONCURRENCY
  * (0: no limit), BENCH_RAPIER_POOL (connections per worker and service, 100),
- * and the BENCH_MYSQL_* / BENCH_REDIS_* variables Endpoints reads.
+ * BENCH_RAPIER_QUEUE_TIMEOUT (seconds, 0.5; 0: none), and the BENCH_MYSQL_* /
+ * BENCH_REDIS_* variables Endpoints reads.
  */
 
 declare(strict_types=1);
@@ -31,10 +35,12 @@ function bench_int_env(string $name, int $default): int
 }
 
 $poolSize = bench_int_env('BENCH_RAPIER_POOL', 100);
+$concurrency = bench_int_env('BENCH_RAPIER_CONCURRENCY', 0);
+$queueTimeout = (float) (getenv('BENCH_RAPIER_QUEUE_TIMEOUT') ?: 0.5);
 $server = new Server('127.0.0.1', (int) Endpoints::env('BENCH_PORT'), [
     'workers' => bench_int_env('BENCH_RAPIER_WORKERS', 2),
-    'concurrency' => bench_int_env('BENCH_RAPIER_CONCURRENCY', 0),
-]);
+    'concurrency' => $concurrency,
+] + ($concurrency > 0 && $queueTimeout > 0 ? ['queue_timeout' => $queueTimeout] : []));
 
 // Pools are made per worker (after fork): a connection must not be shared
 // between processes.
