@@ -105,6 +105,10 @@ final class Floors
         if (self::failedShare($b) > self::MAX_FAILED_SHARE) {
             return [$floor, sprintf('%s failed %.0f%% of its requests', $baseTitle, 100 * self::failedShare($b)), self::NOT_COMPARABLE];
         }
+        if (self::failedShare($r) > self::MAX_FAILED_SHARE) {
+            // Its refusals (503 after queue_timeout) are cheap too: no CPU figure to claim.
+            return [$floor, sprintf('Rapier failed %.0f%% of its requests', 100 * self::failedShare($r)), self::MISSED];
+        }
 
         return [$floor, sprintf('%s vs %s µs (%s)', Report::us($mine), Report::us($theirs), Report::ratio($mine, $theirs)),
             self::result($mine !== null && $theirs !== null && $mine <= $limit * $theirs)];
