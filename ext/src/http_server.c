@@ -513,11 +513,28 @@ static void conn_answer_error(rapier_http_conn_t *conn, int status, const char *
 }
 
 /*
+ * The loop answers this request itself (a static file, a shed request):
+ * the head goes to the write buffer, and flush_wbuf() goes on through
+ * pump_file() to the file, if any, then to the next request.
+ */
+static void loop_answer_head(rapier_http_conn_t *conn, const rapier_http_head_t *head, const struct iovec iov[2],
+	int status, uint64_t body_bytes)
+{
+	conn->state = RAPIER_HTTP_CONN_HANDLING;
+	conn->answered_by_loop = true;
+	conn->response_started = conn->response_ended = true;
+	conn->response_keep_alive = head->keep_alive;
+	rapier__http_log_access(conn, status, head->body_allowed ? body_bytes : 0);
+	wbuf_append(conn, iov[0].iov_base, iov[0].iov_len);
+	wbuf_append(conn, iov[1].iov_base, iov[1].iov_len);
+}
+
+/*
  * A request waited queue_timeout for a handler slot: the loop answers 503
  * itself, so an overloaded worker turns a backlog into quick refusals (as
  * nginx does for an upstream it cannot reach) instead of clients timing
  * out. The request was read whole, so the connection stays open when the
- * request allows it; the answer goes out like a static file without one.
+ * request allows it.
  */
 static void conn_shed(rapier_http_conn_t *conn)
 {
@@ -538,18 +555,11 @@ static void conn_shed(rapier_http_conn_t *conn)
 		rapier__http_conn_close(conn);
 		return;
 	}
-	conn->state = RAPIER_HTTP_CONN_HANDLING;
-	conn->answered_by_loop = true;
-	conn->response_started = conn->response_ended = true;
-	conn->response_keep_alive = head.keep_alive;
 	server->stats.shed++;
-	rapier__http_log_access(conn, 503, head.body_allowed ? sizeof(body) - 1 : 0);
-	wbuf_append(conn, iov[0].iov_base, iov[0].iov_len);
-	wbuf_append(conn, iov[1].iov_base, iov[1].iov_len);
+	loop_answer_head(conn, &head, iov, 503, sizeof(body) - 1);
 	if (head.body_allowed) {
 		wbuf_append(conn, body, sizeof(body) - 1);
 	}
-	/* flush_wbuf() goes on through pump_file(), which has no file to send, to the next request. */
 	flush_wbuf(conn);
 }
 
@@ -1034,13 +1044,8 @@ static bool serve_static(rapier_http_conn_t *conn)
 		rapier_static_file_close(&file);
 		return false;
 	}
-	conn->state = RAPIER_HTTP_CONN_HANDLING;
-	conn->answered_by_loop = true;
-	conn->response_started = true;
-	conn->response_keep_alive = head.keep_alive;
-	conn->response_ended = true;
 	server->stats.requests++;
-	rapier__http_log_access(conn, plan.status, head.body_allowed ? plan.length : 0);
+	loop_answer_head(conn, &head, iov, plan.status, plan.length);
 	if (plan.length > 0 && head.body_allowed) {
 		conn->file_fd = file.fd;
 		conn->file_offset = plan.offset;
@@ -1048,9 +1053,6 @@ static bool serve_static(rapier_http_conn_t *conn)
 		file.fd = -1;
 	}
 	rapier_static_file_close(&file);
-	wbuf_append(conn, iov[0].iov_base, iov[0].iov_len);
-	wbuf_append(conn, iov[1].iov_base, iov[1].iov_len);
-	/* flush_wbuf goes on with pump_file once the head is out. */
 	flush_wbuf(conn);
 	return true;
 }
