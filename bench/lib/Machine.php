@@ -38,6 +38,8 @@ final class Machine
                 'lumen' => self::lumenVersion(),
             ],
             'git_commit' => self::firstLine('git -C ' . escapeshellarg(dirname(__DIR__, 2)) . ' describe --always --dirty'),
+            // As run.sh exported them for the servers it starts.
+            'opcache_jit' => ['rapier' => getenv('BENCH_JIT') ?: 'unknown', 'php-fpm' => getenv('BENCH_FPM_JIT') ?: 'unknown'],
         ];
     }
 

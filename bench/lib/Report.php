@@ -88,7 +88,7 @@ final class Report
             sprintf('Each step: wrk, 2 threads, %d s on loopback, after a warm-up and once the server is idle; every response checked. '
                 . 'CPU is the server\'s whole process tree (and MariaDB, Redis apart) per request, from /proc. '
                 . 'opcache on everywhere; opcache.jit %s for Rapier, %s for php-fpm. How to read it: docs/benchmarks.md.',
-                $this->duration, getenv('BENCH_JIT') ?: 'tracing', getenv('BENCH_FPM_JIT') ?: 'off'),
+                $this->duration, $m['opcache_jit']['rapier'] ?? 'unknown', $m['opcache_jit']['php-fpm'] ?? 'unknown'),
             '',
             "![requests/s and CPU per request]($chart)",
             '',
