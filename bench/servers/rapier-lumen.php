@@ -29,15 +29,9 @@ use Rapier\Http\Response;
 use Rapier\Http\Server;
 
 require dirname(__DIR__, 2) . '/src/autoload.php';
+require __DIR__ . '/options.php';
 
-$env = static fn (string $name, int $default): int => ($v = getenv($name)) === false || $v === '' ? $default : (int) $v;
-
-$concurrency = $env('BENCH_RAPIER_CONCURRENCY', 1);
-$queueTimeout = (float) (getenv('BENCH_RAPIER_QUEUE_TIMEOUT') ?: 0.5);
-$server = new Server('127.0.0.1', $env('BENCH_PORT', 8080), [
-    'workers' => $env('BENCH_RAPIER_WORKERS', 2),
-    'concurrency' => $concurrency,
-] + ($concurrency > 0 && $queueTimeout > 0 ? ['queue_timeout' => $queueTimeout] : []));
+$server = new Server('127.0.0.1', bench_int_env('BENCH_PORT', 8080), bench_server_options(1));
 
 $adapter = null;
 $server->on('workerStart', static function () use (&$adapter): void {

@@ -10,10 +10,10 @@
  * friends). Either way a request that waits queue_timeout for its turn is
  * refused with a 503, as a loaded production server should.
  *
- * Environment: BENCH_PORT, BENCH_RAPIER_WORKERS (2), BENCH_RAPIER_CONCURRENCY
- * (0: no limit), BENCH_RAPIER_POOL (connections per worker and service, 100),
- * BENCH_RAPIER_QUEUE_TIMEOUT (seconds, 0.5; 0: none), and the BENCH_MYSQL_* /
- * BENCH_REDIS_* variables Endpoints reads.
+ * Environment: BENCH_PORT, BENCH_RAPIER_POOL (connections per worker and
+ * service, 100), the server's options (options.php; no concurrency limit
+ * unless told), and the BENCH_MYSQL_* / BENCH_REDIS_* variables Endpoints
+ * reads.
  */
 
 declare(strict_types=1);
@@ -26,21 +26,10 @@ use Rapier\Http\Server;
 
 require __DIR__ . '/../apps/plain/Endpoints.php';
 require __DIR__ . '/ConnectionPool.php';
-
-function bench_int_env(string $name, int $default): int
-{
-    $value = getenv($name);
-
-    return $value === false || $value === '' ? $default : (int) $value;
-}
+require __DIR__ . '/options.php';
 
 $poolSize = bench_int_env('BENCH_RAPIER_POOL', 100);
-$concurrency = bench_int_env('BENCH_RAPIER_CONCURRENCY', 0);
-$queueTimeout = (float) (getenv('BENCH_RAPIER_QUEUE_TIMEOUT') ?: 0.5);
-$server = new Server('127.0.0.1', (int) Endpoints::env('BENCH_PORT'), [
-    'workers' => bench_int_env('BENCH_RAPIER_WORKERS', 2),
-    'concurrency' => $concurrency,
-] + ($concurrency > 0 && $queueTimeout > 0 ? ['queue_timeout' => $queueTimeout] : []));
+$server = new Server('127.0.0.1', (int) Endpoints::env('BENCH_PORT'), bench_server_options(0));
 
 // Pools are made per worker (after fork): a connection must not be shared
 // between processes.

@@ -1,0 +1,35 @@
+<?php
+
+/*
+ * What the Rapier bench servers (rapier.php, rapier-lumen.php) read from
+ * the environment run.sh gives them, in one place so both run alike.
+ */
+
+declare(strict_types=1);
+
+function bench_int_env(string $name, int $default): int
+{
+    $value = getenv($name);
+
+    return $value === false || $value === '' ? $default : (int) $value;
+}
+
+/**
+ * Rapier\Http\Server's options: BENCH_RAPIER_WORKERS (2),
+ * BENCH_RAPIER_CONCURRENCY ($concurrency by default; 0: no limit) and,
+ * with a concurrency limit, BENCH_RAPIER_QUEUE_TIMEOUT (seconds, 0.5; 0:
+ * none).
+ *
+ * @return array<string, int|float>
+ */
+function bench_server_options(int $concurrency): array
+{
+    $concurrency = bench_int_env('BENCH_RAPIER_CONCURRENCY', $concurrency);
+    $queueTimeout = (float) (getenv('BENCH_RAPIER_QUEUE_TIMEOUT') ?: 0.5);
+    $options = ['workers' => bench_int_env('BENCH_RAPIER_WORKERS', 2), 'concurrency' => $concurrency];
+    if ($concurrency > 0 && $queueTimeout > 0) {
+        $options['queue_timeout'] = $queueTimeout;
+    }
+
+    return $options;
+}
