@@ -95,7 +95,8 @@ start_fpm() {
 	SERVER_LOG="$SERVER_DIR/php-fpm.log $SERVER_DIR/nginx-error.log"
 }
 
-# start_rapier CONCURRENCY SCRIPT: a Rapier server script (2 workers) run
+# start_rapier CONCURRENCY SCRIPT: a Rapier server script (2 workers; an
+# empty CONCURRENCY leaves it to the script) run
 # by the PHP CLI with the extension, opcache on as php-fpm has it
 # (RAPIER_OPCACHE=0 turns it off), and its JIT (above). A resident server compiles its
 # code once, so opcache itself changes little here beyond the optimizer.
@@ -118,7 +119,8 @@ start_server() {
 	nginx) start_nginx nginx-ceiling.conf.in ;;
 	fpm16) start_fpm 16 "$BENCH_DIR/apps/plain/index.php" ;;
 	fpm200) start_fpm 200 "$BENCH_DIR/apps/plain/index.php" ;;
-	rapier) start_rapier "${BENCH_RAPIER_POOL:-100}" "$BENCH_DIR/servers/rapier.php" ;;
+	# No concurrency given: rapier.php admits as many requests as its pool has connections.
+	rapier) start_rapier "" "$BENCH_DIR/servers/rapier.php" ;;
 	rapier-c1) start_rapier 1 "$BENCH_DIR/servers/rapier.php" ;;
 	lumen-fpm) start_fpm 16 "$BENCH_DIR/apps/lumen/public/index.php" ;;
 	lumen-rapier) start_lumen_rapier || return 2 ;;

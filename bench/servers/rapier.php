@@ -11,8 +11,8 @@
  * refused with a 503, as a loaded production server should.
  *
  * Environment: BENCH_PORT, BENCH_RAPIER_POOL (connections per worker and
- * service, 100), the server's options (options.php; no concurrency limit
- * unless told), and the BENCH_MYSQL_* / BENCH_REDIS_* variables Endpoints
+ * service, 100), the server's options (options.php; as many requests at
+ * once as the pool has connections unless told), and the BENCH_MYSQL_* / BENCH_REDIS_* variables Endpoints
  * reads.
  */
 
@@ -29,7 +29,8 @@ require __DIR__ . '/ConnectionPool.php';
 require __DIR__ . '/options.php';
 
 $poolSize = bench_int_env('BENCH_RAPIER_POOL', 100);
-$server = new Server('127.0.0.1', (int) Endpoints::env('BENCH_PORT'), bench_server_options(0));
+// Concurrency: the pool's size unless told; a further request could only wait for a connection.
+$server = new Server('127.0.0.1', (int) Endpoints::env('BENCH_PORT'), bench_server_options($poolSize));
 
 // Pools are made per worker (after fork): a connection must not be shared
 // between processes.
