@@ -9,6 +9,9 @@
  *   3. timers: run every timer whose deadline has passed, re-arming repeats.
  * The scheduler runs ready coroutines between polls. Watchers are level
  * triggered: a reader that stops early is woken again, never lost.
+ * Low-priority watchers (new work: client connections) are in
+ * a second epoll set, nested in the first; in phase 2 they come after the
+ * others, a bounded batch per poll (loop.h, rapier_io_set_low_priority).
  * A watcher stopped while its event waits later in the current batch is
  * removed from the batch, so callbacks may free other watchers safely.
  */
@@ -41,6 +44,7 @@
 int rapier_loop_init(rapier_loop_t *loop)
 {
 	memset(loop, 0, sizeof(*loop));
+	loop->low_epoll_fd = -1;
 	loop->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
 	if (loop->epoll_fd < 0) {
 		return -errno;
@@ -66,6 +70,10 @@ void rapier_loop_close(rapier_loop_t *loop)
 		close(loop->epoll_fd);
 	}
 	loop->epoll_fd = -1;
+	if (loop->low_epoll_fd >= 0) {
+		close(loop->low_epoll_fd);
+	}
+	loop->low_epoll_fd = -1;
 	free(loop->events);
 	loop->events = NULL;
 	rapier_timer_heap_free(&loop->timers);
@@ -83,13 +91,56 @@ void rapier_io_init(rapier_io_t *io, int fd, rapier_io_cb cb, void *data)
 	io->active = false;
 	io->unref = false;
 	io->paused = false;
+	io->low_priority = false;
 	io->cb = cb;
 	io->data = data;
+}
+
+void rapier_io_set_low_priority(rapier_io_t *io)
+{
+	if (!io->active) {
+		io->low_priority = true;
+	}
+}
+
+static void on_low_priority_ready(rapier_io_t *io, uint32_t events)
+{
+	rapier_loop_t *loop = io->data;
+
+	loop->low_ready = true;
+}
+
+/* The epoll set io belongs in; the low-priority set is made when first needed. */
+static int epoll_fd_of(rapier_loop_t *loop, const rapier_io_t *io)
+{
+	int fd, rc;
+
+	if (!io->low_priority) {
+		return loop->epoll_fd;
+	}
+	if (loop->low_epoll_fd >= 0) {
+		return loop->low_epoll_fd;
+	}
+	fd = epoll_create1(EPOLL_CLOEXEC);
+	if (fd < 0) {
+		return -errno;
+	}
+	rapier_io_init(&loop->low_io, fd, on_low_priority_ready, loop);
+	/* Its members keep the loop alive, not the set itself. */
+	loop->low_io.unref = true;
+	rc = rapier_io_start(loop, &loop->low_io, RAPIER_IO_READ);
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
+	loop->low_epoll_fd = fd;
+	return fd;
 }
 
 int rapier_io_start(rapier_loop_t *loop, rapier_io_t *io, uint32_t events)
 {
 	struct epoll_event ev;
+	int epoll_fd;
 
 	if (events == 0) {
 		rapier_io_stop(loop, io);
@@ -104,9 +155,13 @@ int rapier_io_start(rapier_loop_t *loop, rapier_io_t *io, uint32_t events)
 	if (io->active && io->events == events) {
 		return 0;
 	}
+	epoll_fd = epoll_fd_of(loop, io);
+	if (epoll_fd < 0) {
+		return epoll_fd;
+	}
 	ev.events = events;
 	ev.data.ptr = io;
-	if (epoll_ctl(loop->epoll_fd, io->active ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, io->fd, &ev) < 0) {
+	if (epoll_ctl(epoll_fd, io->active ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, io->fd, &ev) < 0) {
 		return -errno;
 	}
 	if (!io->active && !io->unref) {
@@ -132,7 +187,7 @@ void rapier_io_stop(rapier_loop_t *loop, rapier_io_t *io)
 		return;
 	}
 	/* ENOENT/EBADF: the fd was closed first, and epoll already forgot it. */
-	epoll_ctl(loop->epoll_fd, EPOLL_CTL_DEL, io->fd, NULL);
+	epoll_ctl(io->low_priority ? loop->low_epoll_fd : loop->epoll_fd, EPOLL_CTL_DEL, io->fd, NULL);
 	if (!io->unref && !io->paused) {
 		loop->io_ref_count--;
 	}
@@ -275,6 +330,12 @@ int rapier_loop_poll(rapier_loop_t *loop, int64_t timeout_ns)
 		return count;
 	}
 	ran = count > 0 ? dispatch_io(loop, count) : 0;
+	if (loop->low_ready) {
+		loop->low_ready = false;
+		ran--; /* on_low_priority_ready is the loop's own, not a watcher the caller started */
+		count = epoll_wait(loop->low_epoll_fd, loop->events, RAPIER_LOOP_LOW_PRIORITY_BATCH, 0);
+		ran += count > 0 ? dispatch_io(loop, count) : 0;
+	}
 	loop->now_ns = rapier_now_ns();
 	return ran + run_timers(loop);
 }

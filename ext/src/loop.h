@@ -30,12 +30,15 @@ struct rapier_io_s {
 	bool active;          /* registered with epoll */
 	bool unref;           /* does not keep the loop alive (a listener idling between requests) */
 	bool paused;          /* stopped for the caller, still registered with epoll (rapier_io_pause) */
+	bool low_priority;    /* in the loop's second epoll set (rapier_io_set_low_priority) */
 	rapier_io_cb cb;
 	void *data;
 };
 
 /* Number of epoll events harvested per poll; more wait for the next poll. */
 #define RAPIER_LOOP_MAX_EVENTS 256
+/* Events of low-priority watchers dispatched per poll, after all the others. */
+#define RAPIER_LOOP_LOW_PRIORITY_BATCH 256
 
 struct rapier_loop_s {
 	int epoll_fd;
@@ -43,6 +46,9 @@ struct rapier_loop_s {
 	uint32_t io_ref_count;       /* active, ref'd watchers */
 	rapier_timer_heap_t timers;
 	uint64_t now_ns;             /* cached at the start of each poll */
+	int low_epoll_fd;            /* low-priority watchers, created on first use; -1 before */
+	rapier_io_t low_io;          /* low_epoll_fd, watched in epoll_fd */
+	bool low_ready;              /* low_epoll_fd fired in this poll */
 	struct epoll_event *events;  /* the batch being dispatched */
 	int event_count;
 	int event_index;
@@ -75,6 +81,18 @@ void rapier_io_stop(rapier_loop_t *loop, rapier_io_t *io);
  */
 void rapier_io_pause(rapier_loop_t *loop, rapier_io_t *io);
 void rapier_io_set_unref(rapier_loop_t *loop, rapier_io_t *io, bool unref);
+/*
+ * Makes a stopped watcher low priority, for intake of new work (client
+ * connections waiting for their next request). Such watchers live
+ * in a second epoll set, watched as one descriptor of the first: a poll
+ * dispatches every other watcher that fired, then at most
+ * RAPIER_LOOP_LOW_PRIORITY_BATCH low-priority ones. Level triggering puts
+ * the rest at the back of that set's ready list, so they take turns.
+ * Why: in one set, an overloaded server's thousands of readable client
+ * connections stand in the ready list ahead of a handler's database reply,
+ * and a request making 100 queries waits a full pass over them per query.
+ */
+void rapier_io_set_low_priority(rapier_io_t *io);
 
 /* Starts timer to fire after timeout_ns, then every repeat_ns if non-zero. */
 int rapier_timer_start(rapier_loop_t *loop, rapier_timer_t *timer, uint64_t timeout_ns, uint64_t repeat_ns);

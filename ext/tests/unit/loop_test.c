@@ -1,6 +1,7 @@
 /* Unit tests for the loop's I/O watchers: start, stop, pause. */
 #include "unit.h"
 
+#include <stdint.h>
 #include <unistd.h>
 
 #include "timer.c"
@@ -99,10 +100,89 @@ static void test_stop_while_paused(void)
 	rapier_loop_close(&loop);
 }
 
+static int order[2 * RAPIER_LOOP_LOW_PRIORITY_BATCH];
+static int order_len;
+
+static void on_io_in_order(rapier_io_t *io, uint32_t events)
+{
+	on_io(io, events);
+	if (order_len < (int) (sizeof(order) / sizeof(order[0]))) {
+		order[order_len++] = (int) (intptr_t) io->data;
+	}
+}
+
+/*
+ * Low-priority watchers run after the others, at most a batch per poll,
+ * and the rest in later polls: a flood of them never delays the others.
+ */
+static void test_low_priority_batches(void)
+{
+	enum { LOW = RAPIER_LOOP_LOW_PRIORITY_BATCH + 36 };
+	rapier_loop_t loop;
+	rapier_io_t urgent, low[LOW];
+	int urgent_fds[2], low_fds[LOW][2];
+
+	calls = order_len = 0;
+	CHECK_EQ_INT(rapier_loop_init(&loop), 0);
+	for (int i = 0; i < LOW; i++) {
+		CHECK_EQ_INT(pipe(low_fds[i]), 0);
+		rapier_io_init(&low[i], low_fds[i][0], on_io_in_order, (void *) (intptr_t) (i + 1));
+		rapier_io_set_low_priority(&low[i]);
+		CHECK_EQ_INT(rapier_io_start(&loop, &low[i], RAPIER_IO_READ), 0);
+		CHECK_EQ_INT((int) write(low_fds[i][1], "x", 1), 1);
+	}
+	CHECK_EQ_INT(pipe(urgent_fds), 0);
+	rapier_io_init(&urgent, urgent_fds[0], on_io_in_order, (void *) (intptr_t) 0);
+	CHECK_EQ_INT(rapier_io_start(&loop, &urgent, RAPIER_IO_READ), 0);
+	/* Written last, so in one epoll set it would come after all the others. */
+	CHECK_EQ_INT((int) write(urgent_fds[1], "x", 1), 1);
+
+	CHECK_EQ_INT(rapier_loop_poll(&loop, 0), 1 + RAPIER_LOOP_LOW_PRIORITY_BATCH);
+	CHECK_EQ_INT(order[0], 0);
+	CHECK_EQ_INT(rapier_loop_poll(&loop, 0), LOW - RAPIER_LOOP_LOW_PRIORITY_BATCH);
+	CHECK_EQ_INT(rapier_loop_poll(&loop, 0), 0);
+	CHECK_EQ_INT(calls, 1 + LOW);
+
+	/* The members keep the loop alive, not the low-priority set's own watcher. */
+	rapier_io_stop(&loop, &urgent);
+	CHECK(rapier_loop_alive(&loop));
+	for (int i = 0; i < LOW; i++) {
+		rapier_io_stop(&loop, &low[i]);
+		close(low_fds[i][0]);
+		close(low_fds[i][1]);
+	}
+	CHECK(!rapier_loop_alive(&loop));
+	close(urgent_fds[0]);
+	close(urgent_fds[1]);
+	rapier_loop_close(&loop);
+}
+
+/* Only a stopped watcher changes set: a registered one would be left in the other. */
+static void test_low_priority_only_when_stopped(void)
+{
+	rapier_loop_t loop;
+	rapier_io_t io;
+	int fds[2];
+
+	CHECK_EQ_INT(rapier_loop_init(&loop), 0);
+	CHECK_EQ_INT(pipe(fds), 0);
+	rapier_io_init(&io, fds[0], on_io, NULL);
+	CHECK_EQ_INT(rapier_io_start(&loop, &io, RAPIER_IO_READ), 0);
+	rapier_io_set_low_priority(&io);
+	CHECK(!io.low_priority);
+	CHECK_EQ_INT(loop.low_epoll_fd, -1);
+	rapier_io_stop(&loop, &io);
+	close(fds[0]);
+	close(fds[1]);
+	rapier_loop_close(&loop);
+}
+
 int main(void)
 {
 	test_pause_then_start();
 	test_event_while_paused_stops();
 	test_stop_while_paused();
+	test_low_priority_batches();
+	test_low_priority_only_when_stopped();
 	return unit_finish("loop_test");
 }
