@@ -168,6 +168,7 @@ typedef enum {
 	O_TASK_WORKERS,
 	O_CONCURRENCY,
 	O_QUEUE_TIMEOUT,
+	O_LATENCY_TARGET,
 	O_MAX_REQUESTS,
 	O_MAX_CONNECTIONS,
 	O_MAX_HEADER_SIZE,
@@ -204,6 +205,7 @@ static const option_t options[] = {
 	{ "task_workers", O_TASK_WORKERS, OPT_INT, 0, 1024 },
 	{ "concurrency", O_CONCURRENCY, OPT_INT, 0, 1000000 },
 	{ "queue_timeout", O_QUEUE_TIMEOUT, OPT_SECONDS, 0, 0 },
+	{ "latency_target", O_LATENCY_TARGET, OPT_SECONDS, 0, 0 },
 	{ "max_requests", O_MAX_REQUESTS, OPT_INT, 0, ZEND_LONG_MAX },
 	{ "max_connections", O_MAX_CONNECTIONS, OPT_INT, 1, 10000000 },
 	{ "max_header_size", O_MAX_HEADER_SIZE, OPT_SIZE, 256, 1 << 20 },
@@ -297,6 +299,7 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 		case O_ERROR_LOG: set_string(&srv->error_log_path, value); break;
 		case O_CONCURRENCY: srv->cfg.max_concurrency = (uint32_t) l; break;
 		case O_QUEUE_TIMEOUT: srv->cfg.queue_timeout_ns = ns; break;
+		case O_LATENCY_TARGET: srv->cfg.latency_target_ns = ns; break;
 		case O_MAX_REQUESTS: srv->cfg.max_requests = (uint64_t) l; break;
 		case O_MAX_CONNECTIONS: srv->cfg.max_connections = (uint32_t) l; break;
 		case O_MAX_HEADER_SIZE: srv->cfg.limits.max_header_size = (size_t) l; break;
@@ -352,6 +355,11 @@ static bool parse_options(server_t *srv, HashTable *opts)
 	if (srv->cfg.queue_timeout_ns && srv->cfg.max_concurrency == 0) {
 		zend_argument_value_error(3, "option \"queue_timeout\" needs \"concurrency\" above 0: "
 			"without a limit on concurrent handlers no request waits for one");
+		return false;
+	}
+	if (srv->cfg.latency_target_ns && srv->cfg.max_concurrency < 2) {
+		zend_argument_value_error(3, "option \"latency_target\" needs \"concurrency\" above 1: "
+			"it adapts the limit on concurrent handlers between 1 and \"concurrency\"");
 		return false;
 	}
 	/* The URL is part of the head: it cannot be longer than the head may be. */
@@ -1017,6 +1025,15 @@ ZEND_METHOD(Rapier_Http_Server, runTask)
 	rapier_tasks_run(&srv->fcc[EV_TASK], payload, id, return_value);
 }
 
+/* The limit on concurrent handlers now: where latency_target has taken it, or the fixed one (0: none). */
+static zend_long concurrency_limit(const server_t *srv)
+{
+	if (srv->http_ready && srv->cfg.latency_target_ns) {
+		return rapier_http_limit_current(&srv->http.limit);
+	}
+	return srv->cfg.max_concurrency;
+}
+
 ZEND_METHOD(Rapier_Http_Server, stats)
 {
 	server_t *srv = server_from(Z_OBJ_P(ZEND_THIS));
@@ -1029,6 +1046,7 @@ ZEND_METHOD(Rapier_Http_Server, stats)
 	add_assoc_long(return_value, "connections", srv->http_ready ? srv->http.stats.connections : 0);
 	add_assoc_long(return_value, "handling", srv->http_ready ? srv->http.stats.handling : 0);
 	add_assoc_long(return_value, "shed", srv->http_ready ? (zend_long) srv->http.stats.shed : 0);
+	add_assoc_long(return_value, "concurrency_limit", concurrency_limit(srv));
 	add_assoc_long(return_value, "coroutines", rapier_coro_count());
 	add_assoc_long(return_value, "memory", (zend_long) zend_memory_usage(0));
 }

@@ -254,6 +254,8 @@ static void conn_open(rapier_http_server_t *server, int fd, struct sockaddr_stor
 	rapier_http_parser_init(&conn->parser, &server->cfg.limits);
 	conn->parser_ready = true;
 	rapier_io_init(&conn->io, fd, conn_on_io, conn);
+	/* New requests wait behind the I/O of those being handled (loop.h). */
+	rapier_io_set_low_priority(&conn->io);
 	rapier_timer_init(&conn->timer, on_conn_timer, conn);
 
 	conn->next = server->conns;
@@ -311,6 +313,12 @@ void rapier_http_server_init(rapier_http_server_t *server, const rapier_http_con
 	rapier_gzip_pool_init(&server->gzip_pool, cfg->gzip_config.level, RAPIER_GZIP_POOL_DEFAULT_MAX_IDLE);
 	/* Error answers are small; gzip output may be as large as a body. */
 	rapier_http_buf_init(&server->scratch, NULL, 0, (size_t) 1 << 31);
+	rapier_http_limit_init(&server->limit, cfg->max_concurrency, cfg->latency_target_ns, rapier_now_ns());
+	/*
+	 * The listener keeps normal priority, unlike connections: a client
+	 * waiting to be accepted has already sent its request, and its clock
+	 * runs while it waits behind thousands of readable connections.
+	 */
 	rapier_io_init(&server->listen_io, listen_fd, on_accept, server);
 	listener_pause(server, false);
 }
@@ -583,6 +591,27 @@ void rapier__http_log_access(rapier_http_conn_t *conn, int status, uint64_t byte
 
 /* Reading and parsing */
 
+/* Under the concurrency limit: the fixed one, or where latency_target has taken it. */
+static bool handler_slot_free(rapier_http_server_t *server)
+{
+	uint32_t limit = server->cfg.max_concurrency;
+
+	if (limit && server->cfg.latency_target_ns) {
+		limit = rapier_http_limit_current(&server->limit);
+	}
+	return limit == 0 || server->stats.handling < limit;
+}
+
+static void start_handler(rapier_http_conn_t *conn)
+{
+	rapier_http_server_t *server = conn->server;
+
+	conn->state = RAPIER_HTTP_CONN_HANDLING;
+	conn->handler_start_ns = rapier_now_ns();
+	server->stats.handling++;
+	server->dispatch(conn, server->dispatch_data);
+}
+
 static void conn_dispatch(rapier_http_conn_t *conn)
 {
 	rapier_http_server_t *server = conn->server;
@@ -600,7 +629,7 @@ static void conn_dispatch(rapier_http_conn_t *conn)
 	if (server->cfg.static_root && serve_static(conn)) {
 		return;
 	}
-	if (server->cfg.max_concurrency && server->stats.handling >= server->cfg.max_concurrency) {
+	if (!handler_slot_free(server)) {
 		conn->state = RAPIER_HTTP_CONN_QUEUED;
 		if (server->queue_tail) {
 			server->queue_tail->queue_next = conn;
@@ -611,9 +640,7 @@ static void conn_dispatch(rapier_http_conn_t *conn)
 		conn_set_timer(conn, server->cfg.queue_timeout_ns);
 		return;
 	}
-	conn->state = RAPIER_HTTP_CONN_HANDLING;
-	server->stats.handling++;
-	server->dispatch(conn, server->dispatch_data);
+	start_handler(conn);
 }
 
 static void keep_leftover(rapier_http_conn_t *conn, const char *data, size_t len)
@@ -827,22 +854,20 @@ static void conn_next_request(rapier_http_conn_t *conn)
 	conn_set_timer(conn, server->cfg.keepalive_timeout_ns);
 }
 
-static void dequeue_next(rapier_http_server_t *server)
+/* Starts queued requests while there are slots: more than one when latency_target raised the limit. */
+static void dequeue(rapier_http_server_t *server)
 {
-	rapier_http_conn_t *next = server->queue_head;
+	rapier_http_conn_t *next;
 
-	if (next == NULL || (server->cfg.max_concurrency && server->stats.handling >= server->cfg.max_concurrency)) {
-		return;
+	while ((next = server->queue_head) != NULL && handler_slot_free(server)) {
+		server->queue_head = next->queue_next;
+		if (server->queue_head == NULL) {
+			server->queue_tail = NULL;
+		}
+		next->queue_next = NULL;
+		conn_set_timer(next, 0);
+		start_handler(next);
 	}
-	server->queue_head = next->queue_next;
-	if (server->queue_head == NULL) {
-		server->queue_tail = NULL;
-	}
-	next->queue_next = NULL;
-	conn_set_timer(next, 0);
-	next->state = RAPIER_HTTP_CONN_HANDLING;
-	server->stats.handling++;
-	server->dispatch(next, server->dispatch_data);
 }
 
 void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
@@ -851,6 +876,10 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 
 	conn->handler_co = NULL;
 	server->stats.handling--;
+	if (server->cfg.max_concurrency && server->cfg.latency_target_ns) {
+		uint64_t now = rapier_now_ns();
+		rapier_http_limit_sample(&server->limit, (int64_t) (now - conn->handler_start_ns), now);
+	}
 	if (server->cfg.max_requests && server->stats.requests >= server->cfg.max_requests) {
 		rapier_http_server_retire(server);
 	}
@@ -866,7 +895,7 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 	} else {
 		conn_next_request(conn);
 	}
-	dequeue_next(server);
+	dequeue(server);
 	check_drained(server);
 }
 

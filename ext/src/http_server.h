@@ -20,6 +20,7 @@
 #include "coroutine.h"
 #include "http_date.h"
 #include "http_gzip.h"
+#include "http_limit.h"
 #include "http_log.h"
 #include "http_parser.h"
 #include "http_response.h"
@@ -38,6 +39,7 @@ typedef struct {
 	uint32_t max_connections;      /* per worker; the listener pauses at the limit */
 	uint32_t max_concurrency;      /* request handlers running at once per worker; 0: no limit */
 	int64_t queue_timeout_ns;      /* a request waits this long for a handler slot, then gets a 503; 0: no limit */
+	int64_t latency_target_ns;     /* adapt the limit below max_concurrency to this handler time (http_limit.h); 0: fixed */
 	uint64_t max_requests;         /* the worker stops gracefully after this many; 0: never */
 	int backlog;
 	bool gzip;
@@ -102,6 +104,7 @@ struct rapier_http_conn_s {
 	int local_port;                /* the port the client connected to */
 	rapier_http_conn_t *prev, *next;      /* the server's connection list */
 	rapier_http_conn_t *queue_next;       /* waiting for a handler slot */
+	uint64_t handler_start_ns;            /* when the handler was started, for latency_target */
 };
 
 /* Called for each complete request; the binding starts the handler. */
@@ -126,6 +129,7 @@ struct rapier_http_server_s {
 	bool draining;
 	rapier_http_conn_t *conns;
 	rapier_http_conn_t *queue_head, *queue_tail;
+	rapier_http_limit_t limit;     /* with latency_target */
 	rapier_http_stats_t stats;
 	rapier_http_dispatch_fn dispatch;
 	void *dispatch_data;

@@ -15,7 +15,9 @@ $try = function (callable $fn) {
 foreach ([['nope' => 1], [5 => 1], ['workers' => -1], ['workers' => '2'], ['read_timeout' => 0], ['read_timeout' => NAN],
     ['keepalive_timeout' => 0.25], ['gzip' => 1], ['gzip_level' => 10], ['document_root' => ''], ['max_header_size' => 100],
     ['max_header_count' => 0], ['max_body_size' => -1], ['concurrency' => 1], ['server_name' => 'rapier-test'],
-    ['queue_timeout' => 0.5], ['concurrency' => 4, 'queue_timeout' => 0.5]] as $o) {
+    ['queue_timeout' => 0.5], ['concurrency' => 4, 'queue_timeout' => 0.5], ['latency_target' => 0.1],
+    ['concurrency' => 1, 'latency_target' => 0.1], ['concurrency' => 4, 'latency_target' => 0],
+    ['concurrency' => 4, 'latency_target' => 0.1]] as $o) {
     echo key($o), ' => ', var_export(current($o), true), ': ';
     $try(fn() => new Rapier\Http\Server('127.0.0.1', 8080, $o));
 }
@@ -55,6 +57,10 @@ max_body_size => -1: ValueError: Rapier\Http\Server::__construct(): Argument #3 
 concurrency => 1: no error
 server_name => 'rapier-test': no error
 queue_timeout => 0.5: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "queue_timeout" needs "concurrency" above 0: without a limit on concurrent handlers no request waits for one
+concurrency => 4: no error
+latency_target => 0.1: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "latency_target" needs "concurrency" above 1: it adapts the limit on concurrent handlers between 1 and "concurrency"
+concurrency => 1: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "latency_target" needs "concurrency" above 1: it adapts the limit on concurrent handlers between 1 and "concurrency"
+concurrency => 4: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "latency_target" must be a number of seconds greater than 0
 concurrency => 4: no error
 ValueError: Rapier\Http\Server::__construct(): Argument #2 ($port) must be between 0 and 65535
 ValueError: Rapier\Http\Server::on(): Argument #1 ($event) must be one of "request", "workerStart", "workerStop" or "task"

@@ -1,0 +1,70 @@
+--TEST--
+HTTP: latency_target lowers the concurrency limit while concurrent handlers slow each other down, raises it back to "concurrency" when they do not, and loses no request
+--EXTENSIONS--
+rapier
+--FILE--
+<?php
+require __DIR__ . '/server.inc';
+// Under valgrind everything is slower: longer holds, a longer target, longer phases.
+$scale = http_test_valgrind() ? 10 : 1;
+$hold = 0.005 * $scale;
+$phase = 1.5 * ($scale > 1 ? 5 : 1);
+$srv = http_server_start('function ($req, $res) {
+    global $server, $lock;
+    if ($req->path === "/limit") {
+        $res->end((string) $server->stats()["concurrency_limit"]);
+        return;
+    }
+    // /contended holds one lock for a while: each request admitted makes the others wait longer.
+    // /io only waits: its time does not depend on how many run at once.
+    if ($req->path === "/contended") {
+        $lock->pop();
+    }
+    Rapier\Coroutine::sleep((float) $req->query["hold"]);
+    if ($req->path === "/contended") {
+        $lock->push(true);
+    }
+    $res->end("ok");
+}', ['concurrency' => 32, 'latency_target' => 2 * $hold], '$lock = new Rapier\Channel(1); $lock->push(true);');
+
+$conns = [];
+for ($i = 0; $i < 32; $i++) {
+    $conns[] = new HttpTestConn($srv->port);
+}
+
+/** 32 requests at a time on kept-alive connections for $seconds; returns the count of each status. */
+function load(array $conns, string $target, float $seconds): array
+{
+    $statuses = [];
+    $until = microtime(true) + $seconds;
+    while (microtime(true) < $until) {
+        foreach ($conns as $c) {
+            $c->send("GET $target HTTP/1.1\r\nHost: x\r\n\r\n");
+        }
+        foreach ($conns as $c) {
+            $status = $c->response(30)['status'] ?? 'none';
+            $statuses[$status] = ($statuses[$status] ?? 0) + 1;
+        }
+    }
+    return $statuses;
+}
+
+function limit(int $port): int
+{
+    return (int) http_get($port, '/limit')['body'];
+}
+
+echo "at start: ", limit($srv->port), "\n";
+$statuses = load($conns, "/contended?hold=$hold", $phase);
+$limit = limit($srv->port);
+echo "contended: ", implode(', ', array_keys($statuses)), "; limit lowered below 16: ",
+    var_export($limit < 16, true), ($limit < 16 ? '' : " ($limit)"), "\n";
+$statuses = load($conns, "/io?hold=$hold", $phase);
+echo "io: ", implode(', ', array_keys($statuses)), "; limit: ", limit($srv->port), "\n";
+http_report_stop($srv);
+?>
+--EXPECT--
+at start: 32
+contended: 200; limit lowered below 16: true
+io: 200; limit: 32
+exit: 0
