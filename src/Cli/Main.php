@@ -33,6 +33,9 @@ final class Main
                               1 by default for Laravel, Lumen, Symfony and Slim)
           --queue-timeout S   answer 503 to a request that waited S seconds for one
                               of those (off; needs a concurrency limit)
+          --latency-target S  lower the concurrency limit while the median handler
+                              takes longer than S seconds, raise it back when
+                              shorter (off; needs --concurrency above 1)
           --document-root DIR serve the files under DIR before asking the app
           --watch             reload the workers when a PHP file of the app changes
           --daemon            run in the background; returns once the server is up

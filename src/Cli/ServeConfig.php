@@ -21,6 +21,7 @@ final class ServeConfig
         'max-requests' => Arguments::VALUE,
         'concurrency' => Arguments::VALUE,
         'queue-timeout' => Arguments::VALUE,
+        'latency-target' => Arguments::VALUE,
         'document-root' => Arguments::VALUE,
         'watch' => Arguments::FLAG,
         'daemon' => Arguments::FLAG,
@@ -41,7 +42,7 @@ final class ServeConfig
         'concurrency' => [0, 1000000],
     ];
     /** Options in seconds (fractions allowed). */
-    private const SECONDS = ['queue-timeout'];
+    private const SECONDS = ['queue-timeout', 'latency-target'];
     private const PATHS = ['app', 'document-root', 'pid-file', 'log-file'];
     private const FLAGS = ['watch', 'daemon'];
     /** Keys a config file may hold besides the command-line options. */
@@ -57,6 +58,7 @@ final class ServeConfig
         public readonly int $maxRequests,
         public readonly ?int $concurrency,
         public readonly ?float $queueTimeout,
+        public readonly ?float $latencyTarget,
         public readonly ?string $documentRoot,
         public readonly bool $watch,
         public readonly bool $daemon,
@@ -85,6 +87,7 @@ final class ServeConfig
             $s['max-requests'] ?? 0,
             $s['concurrency'] ?? null,
             $s['queue-timeout'] ?? null,
+            $s['latency-target'] ?? null,
             $s['document-root'] ?? null,
             $s['watch'] ?? false,
             ($s['daemon'] ?? false) && !isset($args->options['foreground']),
@@ -168,6 +171,12 @@ final class ServeConfig
                 throw CliException::usage('--queue-timeout needs --concurrency N: without a limit on requests handled at once, none waits');
             }
             $options['queue_timeout'] = $this->queueTimeout;
+        }
+        if ($this->latencyTarget !== null) {
+            if ($concurrency === null || $concurrency < 2) {
+                throw CliException::usage('--latency-target needs --concurrency N above 1: it adapts the limit between 1 and N');
+            }
+            $options['latency_target'] = $this->latencyTarget;
         }
         if ($this->documentRoot !== null) {
             $options['document_root'] = $this->documentRoot;

@@ -52,6 +52,24 @@ final class ServeConfigTest extends TestCase
         }
     }
 
+    public function testLatencyTargetGoesWithAConcurrencyLimitAboveOne(): void
+    {
+        $this->assertSame(['concurrency' => 64, 'latency_target' => 0.1], array_intersect_key(
+            self::config(['app.php', '--concurrency', '64', '--latency-target', '0.1'])->serverOptions(false),
+            ['concurrency' => 0, 'latency_target' => 0],
+        ));
+        // A framework app's default of one request at a time leaves nothing to adapt.
+        foreach ([['app.php', '--latency-target', '0.1'], ['app.php', '--concurrency', '1', '--latency-target', '0.1']] as $argv) {
+            try {
+                self::config($argv)->serverOptions(true);
+                $this->fail('no error for ' . implode(' ', $argv));
+            } catch (CliException $e) {
+                $this->assertSame(CliException::USAGE, $e->getCode());
+                $this->assertStringStartsWith('--latency-target needs --concurrency N above 1', $e->getMessage());
+            }
+        }
+    }
+
     public function testConfigFilePathsAreRelativeToItAndTheCommandLineWins(): void
     {
         $dir = Cli::tempDirectory();
@@ -81,6 +99,7 @@ final class ServeConfigTest extends TestCase
         yield 'flag with a value' => [['app.php', '--watch=yes'], '--watch takes no value'];
         yield 'missing value' => [['app.php', '--port'], '--port needs a value'];
         yield 'queue timeout of 0' => [['app.php', '--queue-timeout', '0'], '--queue-timeout must be a number of seconds greater than 0, got 0.0'];
+        yield 'latency target of 0' => [['app.php', '--latency-target', '0'], '--latency-target must be a number of seconds greater than 0, got 0.0'];
         yield 'queue timeout not a number' => [['app.php', '--queue-timeout', '1s'], "--queue-timeout must be a number of seconds greater than 0, got '1s'"];
     }
 
