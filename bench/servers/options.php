@@ -16,9 +16,10 @@ function bench_int_env(string $name, int $default): int
 
 /**
  * Rapier\Http\Server's options: BENCH_RAPIER_WORKERS (2),
- * BENCH_RAPIER_CONCURRENCY ($concurrency by default; 0: no limit) and,
- * with a concurrency limit, BENCH_RAPIER_QUEUE_TIMEOUT (seconds, 0.5; 0:
- * none).
+ * BENCH_RAPIER_CONCURRENCY ($concurrency by default; 0: no limit); with a
+ * concurrency limit, BENCH_RAPIER_QUEUE_TIMEOUT (seconds, 0.5; 0: none);
+ * with a limit above 1, BENCH_RAPIER_LATENCY_TARGET (seconds, 0.1; 0:
+ * none), which adapts the limit below it (docs/http-server.md).
  *
  * @return array<string, int|float>
  */
@@ -29,6 +30,10 @@ function bench_server_options(int $concurrency): array
     $options = ['workers' => bench_int_env('BENCH_RAPIER_WORKERS', 2), 'concurrency' => $concurrency];
     if ($concurrency > 0 && $queueTimeout > 0) {
         $options['queue_timeout'] = $queueTimeout;
+    }
+    $latencyTarget = (float) (getenv('BENCH_RAPIER_LATENCY_TARGET') ?: 0.1);
+    if ($concurrency > 1 && $latencyTarget > 0) {
+        $options['latency_target'] = $latencyTarget;
     }
 
     return $options;
