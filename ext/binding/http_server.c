@@ -1028,10 +1028,7 @@ ZEND_METHOD(Rapier_Http_Server, runTask)
 /* The limit on concurrent handlers now: where latency_target has taken it, or the fixed one (0: none). */
 static zend_long concurrency_limit(const server_t *srv)
 {
-	if (srv->http_ready && srv->cfg.latency_target_ns) {
-		return rapier_http_limit_current(&srv->http.limit);
-	}
-	return srv->cfg.max_concurrency;
+	return srv->http_ready ? rapier_http_limit_current(&srv->http.limit) : srv->cfg.max_concurrency;
 }
 
 ZEND_METHOD(Rapier_Http_Server, stats)

@@ -591,14 +591,14 @@ void rapier__http_log_access(rapier_http_conn_t *conn, int status, uint64_t byte
 
 /* Reading and parsing */
 
-/* Under the concurrency limit: the fixed one, or where latency_target has taken it. */
+/*
+ * Under the concurrency limit. server->limit holds it either way: without
+ * latency_target it gets no samples and stays at max_concurrency.
+ */
 static bool handler_slot_free(rapier_http_server_t *server)
 {
-	uint32_t limit = server->cfg.max_concurrency;
+	uint32_t limit = rapier_http_limit_current(&server->limit);
 
-	if (limit && server->cfg.latency_target_ns) {
-		limit = rapier_http_limit_current(&server->limit);
-	}
 	return limit == 0 || server->stats.handling < limit;
 }
 
@@ -607,7 +607,9 @@ static void start_handler(rapier_http_conn_t *conn)
 	rapier_http_server_t *server = conn->server;
 
 	conn->state = RAPIER_HTTP_CONN_HANDLING;
-	conn->handler_start_ns = rapier_now_ns();
+	if (server->cfg.latency_target_ns) {
+		conn->handler_start_ns = rapier_now_ns();
+	}
 	server->stats.handling++;
 	server->dispatch(conn, server->dispatch_data);
 }
@@ -876,7 +878,7 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 
 	conn->handler_co = NULL;
 	server->stats.handling--;
-	if (server->cfg.max_concurrency && server->cfg.latency_target_ns) {
+	if (server->cfg.latency_target_ns) {
 		uint64_t now = rapier_now_ns();
 		rapier_http_limit_sample(&server->limit, (int64_t) (now - conn->handler_start_ns), now);
 	}

@@ -129,7 +129,7 @@ struct rapier_http_server_s {
 	bool draining;
 	rapier_http_conn_t *conns;
 	rapier_http_conn_t *queue_head, *queue_tail;
-	rapier_http_limit_t limit;     /* with latency_target */
+	rapier_http_limit_t limit;     /* the concurrency limit now; it moves only with latency_target */
 	rapier_http_stats_t stats;
 	rapier_http_dispatch_fn dispatch;
 	void *dispatch_data;
