@@ -458,6 +458,12 @@ static void recycle_self(server_t *srv)
 		((uint64_t) srv->master.config.start_timeout_ms + RECYCLE_GRACE_MS) * 1000000, 0);
 }
 
+/* The limit on concurrent handlers now: where latency_target has taken it, or the fixed one (0: none). */
+static zend_long concurrency_limit(const server_t *srv)
+{
+	return srv->http_ready ? rapier_http_limit_current(&srv->http.limit) : srv->cfg.max_concurrency;
+}
+
 /*
  * This worker's counters in the master's status table (rapier status,
  * metrics): published when a request is dispatched, so in-flight counts
@@ -466,8 +472,15 @@ static void recycle_self(server_t *srv)
 static void publish_status(server_t *srv)
 {
 	if (srv->in_child) {
-		rapier_status_self_update(srv->master.self.status, srv->http.stats.requests, srv->http.stats.handling,
-			srv->http.stats.connections, zend_memory_usage(0));
+		rapier_status_counters_t counters = {
+			.requests = srv->http.stats.requests,
+			.shed = srv->http.stats.shed,
+			.memory = zend_memory_usage(0),
+			.in_flight = srv->http.stats.handling,
+			.connections = srv->http.stats.connections,
+			.concurrency_limit = (uint32_t) concurrency_limit(srv),
+		};
+		rapier_status_self_update(srv->master.self.status, &counters);
 	}
 }
 
@@ -728,7 +741,7 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 		return;
 	}
 	if (srv->in_child) {
-		rapier_status_self_update(srv->master.self.status, 0, 0, 0, zend_memory_usage(0));
+		publish_status(srv);
 		rapier_worker_ready(&srv->master.self);
 	}
 }
@@ -1023,12 +1036,6 @@ ZEND_METHOD(Rapier_Http_Server, runTask)
 		RETURN_THROWS();
 	}
 	rapier_tasks_run(&srv->fcc[EV_TASK], payload, id, return_value);
-}
-
-/* The limit on concurrent handlers now: where latency_target has taken it, or the fixed one (0: none). */
-static zend_long concurrency_limit(const server_t *srv)
-{
-	return srv->http_ready ? rapier_http_limit_current(&srv->http.limit) : srv->cfg.max_concurrency;
 }
 
 ZEND_METHOD(Rapier_Http_Server, stats)

@@ -71,7 +71,9 @@ typedef struct {
 	_Atomic uint32_t seq;
 	_Atomic uint32_t in_flight;
 	_Atomic uint32_t connections;
+	_Atomic uint32_t concurrency_limit;
 	_Atomic uint64_t requests;
+	_Atomic uint64_t shed;
 	_Atomic uint64_t memory;         /* bytes, as the worker measures it (PHP's usage) */
 } rapier_status_worker_part_t;
 
@@ -96,6 +98,7 @@ typedef struct rapier_status_table_s {
 	_Atomic uint64_t recycles;          /* max_requests / max_memory replacements */
 	_Atomic uint64_t reload_failures;   /* reloads abandoned: the new generation did not start */
 	_Atomic uint64_t retired_requests;  /* requests served by processes already reaped */
+	_Atomic uint64_t retired_shed;      /* requests they refused with 503 (queue_timeout) */
 	_Atomic uint32_t generation[RAPIER_ROLE_COUNT];
 	uint32_t capacity;
 	size_t map_size;
@@ -113,10 +116,22 @@ typedef struct {
 	uint64_t started_ns;
 	uint64_t rss;
 	uint64_t requests;
+	uint64_t shed;
 	uint64_t memory;
 	uint32_t in_flight;
 	uint32_t connections;
+	uint32_t concurrency_limit;
 } rapier_status_view_t;
+
+/* A worker's own counters, published together (rapier_status_self_update). */
+typedef struct {
+	uint64_t requests;           /* responses ended */
+	uint64_t shed;               /* requests the server refused with 503 after queue_timeout */
+	uint64_t memory;             /* bytes, PHP's usage */
+	uint32_t in_flight;          /* handlers running */
+	uint32_t connections;        /* open client connections */
+	uint32_t concurrency_limit;  /* handlers allowed at once now; 0: no limit */
+} rapier_status_counters_t;
 
 /* Creates a zeroed table of capacity entries in MAP_SHARED|MAP_ANONYMOUS memory. */
 int rapier_status_table_create(rapier_status_table_t **out, uint32_t capacity);
@@ -186,14 +201,15 @@ static inline void rapier_status_self_connections(rapier_status_entry_t *e, int 
 }
 
 /* Sets every counter at once (a worker that keeps its own totals). */
-static inline void rapier_status_self_update(rapier_status_entry_t *e, uint64_t requests,
-	uint32_t in_flight, uint32_t connections, uint64_t memory)
+static inline void rapier_status_self_update(rapier_status_entry_t *e, const rapier_status_counters_t *c)
 {
 	uint32_t s = rapier__status_write_begin(&e->worker.seq);
-	atomic_store_explicit(&e->worker.requests, requests, memory_order_relaxed);
-	atomic_store_explicit(&e->worker.in_flight, in_flight, memory_order_relaxed);
-	atomic_store_explicit(&e->worker.connections, connections, memory_order_relaxed);
-	atomic_store_explicit(&e->worker.memory, memory, memory_order_relaxed);
+	atomic_store_explicit(&e->worker.requests, c->requests, memory_order_relaxed);
+	atomic_store_explicit(&e->worker.shed, c->shed, memory_order_relaxed);
+	atomic_store_explicit(&e->worker.memory, c->memory, memory_order_relaxed);
+	atomic_store_explicit(&e->worker.in_flight, c->in_flight, memory_order_relaxed);
+	atomic_store_explicit(&e->worker.connections, c->connections, memory_order_relaxed);
+	atomic_store_explicit(&e->worker.concurrency_limit, c->concurrency_limit, memory_order_relaxed);
 	rapier__status_write_end(&e->worker.seq, s);
 }
 
