@@ -42,6 +42,10 @@ final class Exposition
         foreach (self::byWorker($snapshots) as $index => $s) {
             $out->sample('rapier_event_loop_lag_seconds', ['worker' => (string) $index], (float) ($s['lag'] ?? 0.0));
         }
+        $out->family('rapier_http_concurrency_limit', 'gauge', 'Handlers allowed at once now, per worker: the concurrency option, or where latency_target has taken it; 0: no limit.');
+        foreach (self::byWorker($snapshots) as $index => $s) {
+            $out->sample('rapier_http_concurrency_limit', ['worker' => (string) $index], (int) ($s['concurrency_limit'] ?? 0));
+        }
         self::processes($out, self::byWorker($snapshots), $status);
 
         return $out->text();

@@ -163,6 +163,7 @@ final class WorkerMetrics
             'coroutines' => Coroutine::count(),
             'in_flight' => max(0, ($stats['handling'] ?? 0) - $this->scrapes),
             'connections' => $stats['connections'] ?? 0,
+            'concurrency_limit' => $stats['concurrency_limit'] ?? 0,
             'memory' => memory_get_usage(),
             'rss' => self::rss(),
             'registry' => $this->registry->toArray(),

@@ -37,9 +37,9 @@ final class ExpositionTest extends TestCase
         ];
         $snapshots = [
             10 => ['worker' => 0, 'lag' => 0.002, 'coroutines' => 3, 'in_flight' => 2, 'connections' => 5, 'memory' => 1000,
-                   'rss' => 1, 'registry' => $w0->toArray()],
+                   'rss' => 1, 'concurrency_limit' => 64, 'registry' => $w0->toArray()],
             11 => ['worker' => 1, 'lag' => 0.5, 'coroutines' => 4, 'in_flight' => 0, 'connections' => 1, 'memory' => 2000,
-                   'rss' => 1, 'registry' => $w1->toArray()],
+                   'rss' => 1, 'concurrency_limit' => 9, 'registry' => $w1->toArray()],
         ];
 
         $m = PrometheusText::parse(Exposition::render($snapshots, $retired, $status));
@@ -56,6 +56,8 @@ final class ExpositionTest extends TestCase
         $this->assertSame(6.0, $m->value('rapier_http_connections'));
         $this->assertSame(7.0, $m->value('rapier_coroutines'));
         $this->assertSame(0.5, $m->value('rapier_event_loop_lag_seconds', ['worker' => '1']));
+        $this->assertSame(64.0, $m->value('rapier_http_concurrency_limit', ['worker' => '0']));
+        $this->assertSame(9.0, $m->value('rapier_http_concurrency_limit', ['worker' => '1']), 'per worker: each adapts its own');
         $this->assertSame(2000.0, $m->value('rapier_worker_memory_bytes', ['worker' => '1']));
         $this->assertSame(9000.0, $m->value('rapier_worker_rss_bytes', ['worker' => '0']), 'RSS as the master read it');
         $this->assertSame(2.0, $m->value('rapier_worker_restarts_total'));

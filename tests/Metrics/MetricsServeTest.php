@@ -32,7 +32,7 @@ final class MetricsServeTest extends ServedAppTestCase
         parent::setUp();
         file_put_contents("$this->dir/app.php", self::APP);
         $this->port = Cli::freePort();
-        $this->server = Cli::serve(["$this->dir/app.php", '--port', (string) $this->port, '--workers', '2', '--metrics', '/metrics']);
+        $this->server = Cli::serve(["$this->dir/app.php", '--port', (string) $this->port, '--workers', '2', '--metrics', '/metrics', '--concurrency', '24']);
         $this->server->waitForWorkers("$this->dir/.rapier.pid", 2);
     }
 
@@ -57,6 +57,9 @@ final class MetricsServeTest extends ServedAppTestCase
         // Both workers served: each one's snapshot reports its lag, and the counts are their sum.
         $this->assertCount(2, $m->named('rapier_event_loop_lag_seconds'));
         $this->assertCount(2, $m->named('rapier_worker_memory_bytes'));
+        // No --latency-target: each worker's limit stays the --concurrency it was given.
+        $this->assertSame(24.0, $m->value('rapier_http_concurrency_limit', ['worker' => '0']));
+        $this->assertSame(24.0, $m->value('rapier_http_concurrency_limit', ['worker' => '1']));
         $this->assertGreaterThan(1_000_000, $m->value('rapier_worker_rss_bytes', ['worker' => '1']));
         $this->assertSame(0.0, $m->value('rapier_worker_restarts_total'));
         $this->assertGreaterThan(0.0, $m->value('rapier_uptime_seconds'));

@@ -6,6 +6,7 @@ namespace Rapier\Tests\Metrics;
 
 use Rapier\Tests\Support\Cli;
 use Rapier\Tests\Support\HttpClient;
+use Rapier\Tests\Support\ServedApp;
 use Rapier\Tests\Support\ServedAppTestCase;
 
 /** `rapier serve --concurrency 1 --queue-timeout S`: a request that waits S seconds is refused by the server, and counted. */
@@ -49,8 +50,15 @@ final class MetricsShedTest extends ServedAppTestCase
         $this->assertSame(200, $scrape->status, $scrape->body);
         $m = PrometheusText::parse($scrape->body);
         $this->assertSame(1.0, $m->value('rapier_http_requests_shed_total'));
+        $this->assertSame(1.0, $m->value('rapier_http_concurrency_limit', ['worker' => '0']));
         $this->assertSame(1.0, $m->value('rapier_http_requests_total', ['method' => 'GET', 'route' => '/slow', 'status' => '200']));
         $this->assertSame([], array_filter($m->named('rapier_http_requests_total'),
             static fn (array $s): bool => $s['labels']['route'] === '/queued'), 'the application never saw it');
+
+        // The master's status document has it too, published when /slow ended.
+        $doc = ServedApp::status("$this->dir/.rapier.pid");
+        $this->assertSame(1, $doc['workers'][0]['shed']);
+        $this->assertSame(1, $doc['workers'][0]['concurrency_limit']);
+        $this->assertSame(1, $doc['totals']['shed']);
     }
 }
