@@ -52,7 +52,12 @@ class Pool
     /** @var array<int, PooledConnection> by spl_object_id() of the connection */
     private array $lent = [];
 
-    /** @var array<int, true> coroutines whose end already reclaims their connections */
+    /**
+     * Coroutines whose end already reclaims their connections, with how many
+     * they hold now: one that gave everything back costs its end no scan.
+     *
+     * @var array<int, int>
+     */
     private array $holders = [];
 
     private int $open = 0;
@@ -322,9 +327,10 @@ class Pool
         $entry->owner = $owner;
         $this->lent[spl_object_id($entry->connection)] = $entry;
         if (!isset($this->holders[$owner])) {
-            $this->holders[$owner] = true;
+            $this->holders[$owner] = 0;
             Coroutine::defer(fn () => $this->reclaim($owner));
         }
+        $this->holders[$owner]++;
 
         return $entry->connection;
     }
@@ -340,9 +346,17 @@ class Pool
                 $connection::class,
             ));
         }
-        unset($this->lent[$id]);
+        $this->unlend($id, $entry);
 
         return $entry;
+    }
+
+    private function unlend(int $id, PooledConnection $entry): void
+    {
+        unset($this->lent[$id]);
+        if (isset($this->holders[$entry->owner])) {
+            $this->holders[$entry->owner]--;
+        }
     }
 
     private function giveBack(PooledConnection $entry, ?Throwable $error): void
@@ -371,7 +385,7 @@ class Pool
         if ($entry === null || $entry->connection !== $connection) {
             return;
         }
-        unset($this->lent[spl_object_id($connection)]);
+        $this->unlend(spl_object_id($connection), $entry);
         try {
             $this->giveBack($entry, $error);
         } catch (Throwable) {
@@ -420,7 +434,11 @@ class Pool
     /** Runs when coroutine $owner ends: closes what it borrowed and never put back. */
     private function reclaim(int $owner): void
     {
+        $held = $this->holders[$owner] ?? 0;
         unset($this->holders[$owner]);
+        if ($held === 0) {
+            return;
+        }
         foreach ($this->lent as $id => $entry) {
             if ($entry->owner === $owner) {
                 unset($this->lent[$id]);

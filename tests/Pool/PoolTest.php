@@ -314,6 +314,31 @@ final class PoolTest extends TestCase
         $this->assertSame(1, $pool->stats()['reclaimed']);
     }
 
+    public function testOnlyWhatACoroutineStillHoldsIsReclaimedWhenItEnds(): void
+    {
+        $pool = $this->pool(new PoolOptions(max: 3, waitTimeout: 1));
+
+        $stats = run(function () use ($pool): array {
+            $held = $pool->get();       // by the main coroutine, across the others' ends
+            go(function () use ($pool): void {
+                $pool->put($pool->get());
+                $pool->get();           // and forgets put()
+            });
+            go(function () use ($pool): void {
+                $pool->put($pool->get());
+            });
+            Coroutine::sleep(0.01);
+            $stats = $pool->stats();
+            $pool->put($held);
+
+            return $stats;
+        });
+
+        $this->assertSame(1, $stats['reclaimed'], 'the forgotten one, not the ones put back');
+        $this->assertSame(1, $stats['in_use'], 'the main coroutine\'s, still lent');
+        $this->assertCount(1, $this->closed);
+    }
+
     public function testCloseWakesWaitersAndDrainsBorrowedConnections(): void
     {
         $pool = $this->pool(new PoolOptions(max: 2, waitTimeout: -1));
