@@ -37,6 +37,14 @@ final class Endpoints
 
     public const SLOW_SECONDS = 0.01;
 
+    /** The same PDO everywhere: the options of every connection (mysqlDsn(), connectMysql()). */
+    public const MYSQL_OPTIONS = [
+        PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION,
+        PDO::ATTR_DEFAULT_FETCH_MODE => PDO::FETCH_ASSOC,
+        PDO::ATTR_EMULATE_PREPARES => false,
+        PDO::ATTR_STRINGIFY_FETCHES => false,
+    ];
+
     private const COLUMNS = 'id, name, email, password, remember_token, created_at, updated_at';
 
     /**
@@ -134,16 +142,14 @@ final class Endpoints
 
     public static function connectMysql(bool $persistent): PDO
     {
-        $dsn = sprintf('mysql:host=%s;port=%d;dbname=%s;charset=utf8mb4',
-            self::env('BENCH_MYSQL_HOST'), (int) self::env('BENCH_MYSQL_PORT'), self::env('BENCH_MYSQL_DATABASE'));
+        return new PDO(self::mysqlDsn(), self::env('BENCH_MYSQL_USER'), self::env('BENCH_MYSQL_PASSWORD'),
+            [PDO::ATTR_PERSISTENT => $persistent] + self::MYSQL_OPTIONS);
+    }
 
-        return new PDO($dsn, self::env('BENCH_MYSQL_USER'), self::env('BENCH_MYSQL_PASSWORD'), [
-            PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION,
-            PDO::ATTR_DEFAULT_FETCH_MODE => PDO::FETCH_ASSOC,
-            PDO::ATTR_EMULATE_PREPARES => false,
-            PDO::ATTR_STRINGIFY_FETCHES => false,
-            PDO::ATTR_PERSISTENT => $persistent,
-        ]);
+    public static function mysqlDsn(): string
+    {
+        return sprintf('mysql:host=%s;port=%d;dbname=%s;charset=utf8mb4',
+            self::env('BENCH_MYSQL_HOST'), (int) self::env('BENCH_MYSQL_PORT'), self::env('BENCH_MYSQL_DATABASE'));
     }
 
     public static function connectRedis(bool $persistent): Redis
