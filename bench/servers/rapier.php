@@ -36,10 +36,13 @@ $server = new Server('127.0.0.1', (int) Endpoints::env('BENCH_PORT'), bench_serv
 
 // Pools are made per worker (after fork): a connection must not be shared
 // between processes. A request waits for a connection as long as it takes:
-// the server's queue_timeout is what refuses work under overload.
+// the server's queue_timeout is what refuses work under overload. Idle
+// connections stay open (idleTimeout null): Endpoints keeps each
+// connection's prepared statements, and a statement keeps its PDO, so a
+// connection the pool closed would stay open in MariaDB (docs/pools.md).
 $mysql = $redis = null;
 $server->on('workerStart', function () use (&$mysql, &$redis, $poolSize): void {
-    $options = new PoolOptions(max: $poolSize, waitTimeout: -1);
+    $options = new PoolOptions(max: $poolSize, waitTimeout: -1, idleTimeout: null);
     $mysql = new PdoPool(Endpoints::mysqlDsn(), Endpoints::env('BENCH_MYSQL_USER'), Endpoints::env('BENCH_MYSQL_PASSWORD'),
         Endpoints::MYSQL_OPTIONS, $options);
     $redis = new RedisPool(Endpoints::env('BENCH_REDIS_HOST'), (int) Endpoints::env('BENCH_REDIS_PORT'), options: $options);
