@@ -18,86 +18,89 @@ static void on_io(rapier_io_t *io, uint32_t events)
 	(void) !read(io->fd, buf, sizeof(buf));
 }
 
-/* A paused watcher runs no callback and does not keep the loop alive; start resumes it. */
-static void test_pause_then_start(void)
-{
+/* A loop and a pipe whose read end io watches with on_io (not started yet). */
+typedef struct {
 	rapier_loop_t loop;
 	rapier_io_t io;
 	int fds[2];
+} pipe_watch_t;
 
-	CHECK_EQ_INT(rapier_loop_init(&loop), 0);
-	CHECK_EQ_INT(pipe(fds), 0);
-	rapier_io_init(&io, fds[0], on_io, NULL);
-	CHECK_EQ_INT(rapier_io_start(&loop, &io, RAPIER_IO_READ), 0);
-	CHECK(rapier_loop_alive(&loop));
-	rapier_io_pause(&loop, &io);
-	CHECK(!rapier_loop_alive(&loop));
-	CHECK(io.active);
+static void pipe_watch_open(pipe_watch_t *p)
+{
+	CHECK_EQ_INT(rapier_loop_init(&p->loop), 0);
+	CHECK_EQ_INT(pipe(p->fds), 0);
+	rapier_io_init(&p->io, p->fds[0], on_io, NULL);
+}
+
+static void pipe_watch_close(pipe_watch_t *p)
+{
+	rapier_io_stop(&p->loop, &p->io);
+	close(p->fds[0]);
+	close(p->fds[1]);
+	rapier_loop_close(&p->loop);
+}
+
+/* A paused watcher runs no callback and does not keep the loop alive; start resumes it. */
+static void test_pause_then_start(void)
+{
+	pipe_watch_t p;
+
+	pipe_watch_open(&p);
+	CHECK_EQ_INT(rapier_io_start(&p.loop, &p.io, RAPIER_IO_READ), 0);
+	CHECK(rapier_loop_alive(&p.loop));
+	rapier_io_pause(&p.loop, &p.io);
+	CHECK(!rapier_loop_alive(&p.loop));
+	CHECK(p.io.active);
 	/* Resuming with the same events: still registered, ref'd again. */
-	CHECK_EQ_INT(rapier_io_start(&loop, &io, RAPIER_IO_READ), 0);
-	CHECK(rapier_loop_alive(&loop));
-	CHECK(!io.paused);
-	CHECK_EQ_INT((int) write(fds[1], "x", 1), 1);
-	CHECK_EQ_INT(rapier_loop_poll(&loop, 0), 1);
+	CHECK_EQ_INT(rapier_io_start(&p.loop, &p.io, RAPIER_IO_READ), 0);
+	CHECK(rapier_loop_alive(&p.loop));
+	CHECK(!p.io.paused);
+	CHECK_EQ_INT((int) write(p.fds[1], "x", 1), 1);
+	CHECK_EQ_INT(rapier_loop_poll(&p.loop, 0), 1);
 	CHECK_EQ_INT(calls, 1);
-	rapier_io_stop(&loop, &io);
-	CHECK(!rapier_loop_alive(&loop));
-	close(fds[0]);
-	close(fds[1]);
-	rapier_loop_close(&loop);
+	rapier_io_stop(&p.loop, &p.io);
+	CHECK(!rapier_loop_alive(&p.loop));
+	pipe_watch_close(&p);
 }
 
 /* An event while paused stops the watcher for real, so it cannot fire on every poll. */
 static void test_event_while_paused_stops(void)
 {
-	rapier_loop_t loop;
-	rapier_io_t io;
-	int fds[2];
+	pipe_watch_t p;
 
 	calls = 0;
-	CHECK_EQ_INT(rapier_loop_init(&loop), 0);
-	CHECK_EQ_INT(pipe(fds), 0);
-	rapier_io_init(&io, fds[0], on_io, NULL);
-	CHECK_EQ_INT(rapier_io_start(&loop, &io, RAPIER_IO_READ), 0);
-	rapier_io_pause(&loop, &io);
-	CHECK_EQ_INT((int) write(fds[1], "x", 1), 1);
-	rapier_loop_poll(&loop, 0);
+	pipe_watch_open(&p);
+	CHECK_EQ_INT(rapier_io_start(&p.loop, &p.io, RAPIER_IO_READ), 0);
+	rapier_io_pause(&p.loop, &p.io);
+	CHECK_EQ_INT((int) write(p.fds[1], "x", 1), 1);
+	rapier_loop_poll(&p.loop, 0);
 	CHECK_EQ_INT(calls, 0);
-	CHECK(!io.active);
-	CHECK(!io.paused);
+	CHECK(!p.io.active);
+	CHECK(!p.io.paused);
 	/* Nothing registered: a second poll sees nothing though the byte is unread. */
-	CHECK_EQ_INT(rapier_loop_poll(&loop, 0), 0);
+	CHECK_EQ_INT(rapier_loop_poll(&p.loop, 0), 0);
 	/* Starting again registers it, and the waiting byte is delivered. */
-	CHECK_EQ_INT(rapier_io_start(&loop, &io, RAPIER_IO_READ), 0);
-	CHECK_EQ_INT(rapier_loop_poll(&loop, 0), 1);
+	CHECK_EQ_INT(rapier_io_start(&p.loop, &p.io, RAPIER_IO_READ), 0);
+	CHECK_EQ_INT(rapier_loop_poll(&p.loop, 0), 1);
 	CHECK_EQ_INT(calls, 1);
-	rapier_io_stop(&loop, &io);
-	close(fds[0]);
-	close(fds[1]);
-	rapier_loop_close(&loop);
+	pipe_watch_close(&p);
 }
 
 /* Stopping a paused watcher leaves the reference count balanced. */
 static void test_stop_while_paused(void)
 {
-	rapier_loop_t loop;
-	rapier_io_t io;
-	int fds[2];
+	pipe_watch_t p;
 
-	CHECK_EQ_INT(rapier_loop_init(&loop), 0);
-	CHECK_EQ_INT(pipe(fds), 0);
-	rapier_io_init(&io, fds[0], on_io, NULL);
-	CHECK_EQ_INT(rapier_io_start(&loop, &io, RAPIER_IO_READ), 0);
-	rapier_io_pause(&loop, &io);
-	rapier_io_stop(&loop, &io);
-	CHECK_EQ_INT((int) loop.io_ref_count, 0);
-	CHECK_EQ_INT(rapier_io_start(&loop, &io, RAPIER_IO_READ), 0);
-	CHECK_EQ_INT((int) loop.io_ref_count, 1);
-	rapier_io_stop(&loop, &io);
-	CHECK_EQ_INT((int) loop.io_ref_count, 0);
-	close(fds[0]);
-	close(fds[1]);
-	rapier_loop_close(&loop);
+	pipe_watch_open(&p);
+	CHECK_EQ_INT(rapier_io_start(&p.loop, &p.io, RAPIER_IO_READ), 0);
+	rapier_io_pause(&p.loop, &p.io);
+	rapier_io_stop(&p.loop, &p.io);
+	CHECK_EQ_INT((int) p.loop.io_ref_count, 0);
+	CHECK_EQ_INT(rapier_io_start(&p.loop, &p.io, RAPIER_IO_READ), 0);
+	CHECK_EQ_INT((int) p.loop.io_ref_count, 1);
+	rapier_io_stop(&p.loop, &p.io);
+	CHECK_EQ_INT((int) p.loop.io_ref_count, 0);
+	pipe_watch_close(&p);
 }
 
 static int order[2 * RAPIER_LOOP_LOW_PRIORITY_BATCH];
@@ -160,21 +163,14 @@ static void test_low_priority_batches(void)
 /* Only a stopped watcher changes set: a registered one would be left in the other. */
 static void test_low_priority_only_when_stopped(void)
 {
-	rapier_loop_t loop;
-	rapier_io_t io;
-	int fds[2];
+	pipe_watch_t p;
 
-	CHECK_EQ_INT(rapier_loop_init(&loop), 0);
-	CHECK_EQ_INT(pipe(fds), 0);
-	rapier_io_init(&io, fds[0], on_io, NULL);
-	CHECK_EQ_INT(rapier_io_start(&loop, &io, RAPIER_IO_READ), 0);
-	rapier_io_set_low_priority(&io);
-	CHECK(!io.low_priority);
-	CHECK_EQ_INT(loop.low_epoll_fd, -1);
-	rapier_io_stop(&loop, &io);
-	close(fds[0]);
-	close(fds[1]);
-	rapier_loop_close(&loop);
+	pipe_watch_open(&p);
+	CHECK_EQ_INT(rapier_io_start(&p.loop, &p.io, RAPIER_IO_READ), 0);
+	rapier_io_set_low_priority(&p.io);
+	CHECK(!p.io.low_priority);
+	CHECK_EQ_INT(p.loop.low_epoll_fd, -1);
+	pipe_watch_close(&p);
 }
 
 int main(void)
