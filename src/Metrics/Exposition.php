@@ -38,15 +38,16 @@ final class Exposition
             ->sample('rapier_http_connections', [], $connections);
         $out->family('rapier_coroutines', 'gauge', 'Live coroutines, all workers.')
             ->sample('rapier_coroutines', [], array_sum(array_map(static fn (array $s): int => (int) ($s['coroutines'] ?? 0), $snapshots)));
+        $workers = self::byWorker($snapshots);
         $out->family('rapier_event_loop_lag_seconds', 'gauge', 'How late a 100 ms timer fired at worst during the last second, per worker.');
-        foreach (self::byWorker($snapshots) as $index => $s) {
+        foreach ($workers as $index => $s) {
             $out->sample('rapier_event_loop_lag_seconds', ['worker' => (string) $index], (float) ($s['lag'] ?? 0.0));
         }
         $out->family('rapier_http_concurrency_limit', 'gauge', 'Handlers allowed at once now, per worker: the concurrency option, or where latency_target has taken it; 0: no limit.');
-        foreach (self::byWorker($snapshots) as $index => $s) {
+        foreach ($workers as $index => $s) {
             $out->sample('rapier_http_concurrency_limit', ['worker' => (string) $index], (int) ($s['concurrency_limit'] ?? 0));
         }
-        self::processes($out, self::byWorker($snapshots), $status);
+        self::processes($out, $workers, $status);
 
         return $out->text();
     }
