@@ -33,10 +33,13 @@ final class WatchTest extends ServedAppTestCase
         $this->waitForOutput('rapier: greeting.php changed, reloading');
         $this->assertSame(1, substr_count($this->server->stdout(), 'changed'), 'one line for one edit' . $this->server->output());
         $this->assertSame($master, ServedApp::status("$this->dir/.rapier.pid")['master']['pid'], 'the same master');
+        // One new worker may serve v2 while the other still boots: were the broken edit written
+        // then, that worker could read greeting.php truncated but not yet rewritten (empty, so it loads).
+        $this->server->waitForWorkers("$this->dir/.rapier.pid", 2);
 
         file_put_contents("$this->dir/lib/greeting.php", '<?php function greeting(): string { return "v3" ');
         $this->waitForOutput('greeting.php changed, not reloading: ');
-        $this->assertSame('v2', HttpClient::get($port, '/')->body, 'the last good code keeps serving');
+        $this->assertSame('v2', HttpClient::get($port, '/')->body, 'the last good code keeps serving' . "\n" . $this->server->output());
         $this->assertSame(2, ServedApp::status("$this->dir/.rapier.pid")['generations']['worker']);
     }
 
