@@ -6,14 +6,26 @@ namespace Rapier\Pool;
 
 use PDO;
 use PDOException;
+use Rapier\Coroutine;
+use Rapier\Timer;
 use Throwable;
 use ValueError;
+use WeakReference;
 
 /**
  * PDO connections for a Pool. The health check is `SELECT 1`; a connection
  * comes back reusable unless it reports a lost link (MySQL/MariaDB error
  * codes below, or any SQLSTATE of class 08), and an open transaction is
  * rolled back first. Messages show the DSN without user or password.
+ *
+ * PDO has no close(): its link ends with its last reference. The pool drops
+ * its own when it closes a connection, but anything else may still hold the
+ * PDO (a statement does, so a statement cache does), and the session would
+ * stay open in the server for as long as that lasts. So a PDO still alive
+ * once the pool has let go of it ends its own session: MySQL and MariaDB
+ * get `KILL CONNECTION_ID()`. The check runs in a coroutine of its own on
+ * the next turn of the event loop, when the pool's stack frames are gone;
+ * a PDO with no other holder has closed by then with a plain COM_QUIT.
  */
 final class PdoConnector implements Connector
 {
@@ -27,6 +39,12 @@ final class PdoConnector implements Connector
 
     /** DSN keys that may carry credentials (PDO_MYSQL accepts both in the DSN). */
     private const SECRET_DSN_KEYS = ['user', 'password'];
+
+    /** What a PDO that outlives its close() runs to end its session, per driver. */
+    private const END_SESSION = ['mysql' => 'KILL CONNECTION_ID()'];
+
+    /** @var list<WeakReference<PDO>> closed by the pool, to check on the next loop turn */
+    private array $closing = [];
 
     /**
      * @param array<int, mixed> $options PDO constructor options
@@ -91,7 +109,15 @@ final class PdoConnector implements Connector
 
     public function close(object $connection): void
     {
-        // PDO has no close(): the connection ends when its last reference goes.
+        assert($connection instanceof PDO);
+        if (!isset(self::END_SESSION[$connection->getAttribute(PDO::ATTR_DRIVER_NAME)]) || Coroutine::id() < 0) {
+            // Outside the event loop there is no later turn to check on; the last reference closes it.
+            return;
+        }
+        $this->closing[] = WeakReference::create($connection);
+        if (count($this->closing) === 1) {
+            Timer::after(0, $this->endLingeringSessions(...));
+        }
     }
 
     public function describe(): string
@@ -106,6 +132,25 @@ final class PdoConnector implements Connector
         }
 
         return $driver . ':' . implode(';', $kept);
+    }
+
+    /** Ends the session of each PDO closed by the pool that something else still holds. */
+    private function endLingeringSessions(): void
+    {
+        [$closing, $this->closing] = [$this->closing, []];
+        foreach ($closing as $reference) {
+            $pdo = $reference->get();
+            if ($pdo === null) {
+                continue;
+            }
+            try {
+                // Exceptions, so that a PDO in silent or warning mode says nothing either way.
+                $pdo->setAttribute(PDO::ATTR_ERRMODE, PDO::ERRMODE_EXCEPTION);
+                $pdo->exec(self::END_SESSION[$pdo->getAttribute(PDO::ATTR_DRIVER_NAME)]);
+            } catch (PDOException) {
+                // 1927 "Connection was killed" is the expected answer; a link already lost is ended too.
+            }
+        }
     }
 
     /** @return array<string, mixed> */

@@ -94,6 +94,41 @@ final class PdoPoolTest extends TestCase
         $this->assertSame(1, $pool->stats()['open']);
     }
 
+    /**
+     * A statement cache keeps the PDO of every statement alive: a connection
+     * the pool closes must still end in the server (it is asked to KILL its
+     * own session), while one nobody else holds closes plainly, unkilled.
+     */
+    public function testClosedConnectionEndsInTheServerEvenWhileAStatementHoldsIt(): void
+    {
+        $pool = $this->pool(new PoolOptions(max: 2, idleTimeout: 0.05, checkAfterIdle: 60));
+        $observer = Services::pdo();
+        $cache = [];
+        $kills = $this->abortedClients($observer);
+
+        [$held, $free] = run(function () use ($pool, &$cache): array {
+            $statementHolder = $pool->get();
+            $other = $pool->get();
+            $cache[] = $statementHolder->prepare('SELECT CONNECTION_ID()');
+            $cache[0]->execute();
+            $ids = [(int) $cache[0]->fetchColumn(), (int) $other->query('SELECT CONNECTION_ID()')->fetchColumn()];
+            $pool->put($statementHolder);
+            $pool->put($other);
+            unset($statementHolder, $other);
+            Coroutine::sleep(0.1);
+            $this->assertSame(2, $pool->reap());
+
+            return $ids;
+        });
+
+        $this->assertNotSame($held, $free);
+        $left = $this->eventually(fn (): array => array_intersect([$held, $free], $this->serverConnectionIds($observer)), fn (array $left) => $left === []);
+        $this->assertSame([], $left, 'both sessions ended in the server');
+        $this->assertSame(1, $this->abortedClients($observer) - $kills, 'the held one was killed, the free one was not');
+        $this->expectException(PDOException::class);
+        $cache[0]->execute();
+    }
+
     public function testHealthCheckReplacesAKilledConnection(): void
     {
         $pool = $this->pool(new PoolOptions(max: 1, checkAfterIdle: 0));
@@ -251,6 +286,11 @@ final class PdoPoolTest extends TestCase
         return new PdoPool(Services::mysqlDsn(), Services::mysqlUser(), Services::mysqlPassword(), [
             PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION,
         ], $options);
+    }
+
+    private function abortedClients(PDO $observer): int
+    {
+        return (int) $observer->query("SHOW GLOBAL STATUS LIKE 'Aborted_clients'")->fetch(PDO::FETCH_NUM)[1];
     }
 
     private function connectionId(PdoPool $pool): int
