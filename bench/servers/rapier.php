@@ -39,7 +39,8 @@ $server = new Server('127.0.0.1', (int) Endpoints::env('BENCH_PORT'), bench_serv
 // the server's queue_timeout is what refuses work under overload. Idle
 // connections stay open (idleTimeout null): Endpoints keeps each
 // connection's prepared statements, and a statement keeps its PDO, so a
-// connection the pool closed would stay open in MariaDB (docs/pools.md).
+// connection the pool closed would live on in this process (its MariaDB
+// session is killed, docs/pools.md).
 $mysql = $redis = null;
 $server->on('workerStart', function () use (&$mysql, &$redis, $poolSize): void {
     $options = new PoolOptions(max: $poolSize, waitTimeout: -1, idleTimeout: null);
