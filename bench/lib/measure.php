@@ -40,7 +40,7 @@ const WARMUP_CONNECTIONS = 100;
 // and MariaDB's background threads never quite reach zero.
 const SETTLE_WINDOW = 0.5;
 const SETTLE_IDLE = 0.1;
-// Lumen on php-fpm needs about 45 s to run the backlog that 100 queries at
+// Lumen on php-fpm needs about 55 s to run the backlog that 100 queries at
 // 10,000 connections leave behind; a server still busy after this is not measured.
 const SETTLE_MAX = 180.0;
 
@@ -124,9 +124,9 @@ function measured_run(array $o, array $roots): array
 /**
  * Waits until the server's tree and MariaDB are nearly idle, at most
  * SETTLE_MAX seconds; returns the seconds waited, null when they never
- * were. Requests queued by the
- * warm-up or by the previous step (php-fpm runs every request in its
- * backlog, even for a client that has gone) must not be counted in this one.
+ * were. Requests queued by the warm-up or by the previous step (php-fpm
+ * runs every request in its backlog, even for a client that has gone) must
+ * not be counted in this one.
  *
  * @param list<int> $roots
  */

@@ -7,8 +7,9 @@
  * per-worker Rapier\Pool, as an application would; as many requests at
  * once as the pool has connections, since more would only wait for one) and
  * with 'concurrency' => 1 (one request at a time per worker, the blocking
- * model of Laravel Octane and friends). Either way a request that waits queue_timeout for its turn is
- * refused with a 503, as a loaded production server should.
+ * model of Laravel Octane and friends). Either way a request that waits
+ * queue_timeout for its turn is refused with a 503, as a loaded production
+ * server should.
  *
  * Environment: BENCH_PORT, BENCH_RAPIER_POOL (connections per worker and
  * service, 100), the server's options (options.php; as many requests at
