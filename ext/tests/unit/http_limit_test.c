@@ -15,6 +15,15 @@ static uint32_t window(rapier_http_limit_t *lim, uint64_t *now, int count, int64
 	return rapier_http_limit_current(lim);
 }
 
+/* Feeds n windows of 20 handler times of ns each; returns the limit after. */
+static uint32_t windows(rapier_http_limit_t *lim, uint64_t *now, int n, int64_t ns)
+{
+	for (int i = 0; i < n; i++) {
+		window(lim, now, 20, ns);
+	}
+	return rapier_http_limit_current(lim);
+}
+
 /* Handlers slower than the target: the limit shrinks in proportion, at most by half a window. */
 static void test_shrinks_in_proportion(void)
 {
@@ -26,10 +35,7 @@ static void test_shrinks_in_proportion(void)
 	CHECK_EQ_INT(window(&lim, &now, 20, 40 * MS), 50);   /* 4x the target: halved, no more */
 	CHECK_EQ_INT(window(&lim, &now, 20, 40 * MS), 25);
 	CHECK_EQ_INT(window(&lim, &now, 20, 12500000), 20);  /* 1.25x: times 0.8 */
-	for (int i = 0; i < 20; i++) {
-		window(&lim, &now, 20, 1000 * MS);
-	}
-	CHECK_EQ_INT(rapier_http_limit_current(&lim), 1);    /* never below one */
+	CHECK_EQ_INT(windows(&lim, &now, 20, 1000 * MS), 1); /* never below one */
 }
 
 /* Handlers faster than the target: the limit grows by a quarter plus one a window, up to max. */
@@ -39,16 +45,11 @@ static void test_grows_back_to_max(void)
 	uint64_t now = 1000 * MS;
 
 	rapier_http_limit_init(&lim, 100, 10 * MS, now);
-	for (int i = 0; i < 20; i++) {
-		window(&lim, &now, 20, 1000 * MS);
-	}
+	CHECK_EQ_INT(windows(&lim, &now, 20, 1000 * MS), 1);
 	CHECK_EQ_INT(window(&lim, &now, 20, 1 * MS), 2);      /* 1 * 1.25 + 1 */
 	CHECK_EQ_INT(window(&lim, &now, 20, 1 * MS), 3);      /* 2.25 * 1.25 + 1 = 3.81 */
 	CHECK_EQ_INT(window(&lim, &now, 20, 9 * MS), 5);      /* 3.81 * 10/9 + 1 = 5.2 */
-	for (int i = 0; i < 30; i++) {
-		window(&lim, &now, 20, 1 * MS);
-	}
-	CHECK_EQ_INT(rapier_http_limit_current(&lim), 100);  /* never above max */
+	CHECK_EQ_INT(windows(&lim, &now, 30, 1 * MS), 100);  /* never above max */
 }
 
 /* A window ends after 100 ms and 8 handler times, whichever comes last. */
