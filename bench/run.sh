@@ -33,7 +33,10 @@ RAPIER_EXT=${RAPIER_EXT:-$ROOT/ext/modules/rapier.so}
 # Exported: the servers start with them and the report names them.
 export BENCH_JIT=${BENCH_JIT:-tracing} BENCH_FPM_JIT=${BENCH_FPM_JIT:-off}
 
-ALL_SERVERS=(nginx fpm16 fpm200 rapier rapier-c1 lumen-fpm lumen-rapier)
+# Also the order each scenario runs them in: the servers a floor compares
+# (Rapier with nginx, php-fpm 16 and 200; the two Lumens) come next to each
+# other.
+ALL_SERVERS=(nginx rapier fpm16 fpm200 rapier-c1 lumen-fpm lumen-rapier)
 ALL_SCENARIOS=(hello user users queries redis slow)
 # Open files wanted per process: the 10,000-connection runs hold that many
 # sockets in wrk and in the servers (nginx in front of php-fpm holds two per
@@ -47,14 +50,12 @@ say() {
 	echo "bench: $*" >&2
 }
 
-# steps SERVER: the "scenario connections" pairs one server runs.
+# steps SERVER SCENARIO: the connection counts SERVER runs SCENARIO at.
 steps() {
-	local server=$1 scenario c
-	for scenario in "${ALL_SCENARIOS[@]}"; do
-		for c in 100 400 10000; do
-			selected "$scenario" "${BENCH_SCENARIOS:-}" && selected "$c" "${BENCH_CONNECTIONS:-}" || continue
-			in_plan "$server" "$scenario" "$c" && echo "$scenario $c"
-		done
+	local server=$1 scenario=$2 c
+	selected "$scenario" "${BENCH_SCENARIOS:-}" || return 0
+	for c in 100 400 10000; do
+		selected "$c" "${BENCH_CONNECTIONS:-}" && in_plan "$server" "$scenario" "$c" && echo "$c"
 	done
 	return 0
 }
@@ -146,17 +147,25 @@ note() {
 	echo "$*" >>"$RESULTS/notes.txt"
 }
 
-# run_server SERVER: start it, run its steps, stop it.
+# run_server SERVER SCENARIO: start it, measure SCENARIO at each of its
+# connection counts, stop it. A server that cannot run here (SKIP_REASON) is
+# noted once and not tried again.
+declare -A SKIPPED=()
 run_server() {
-	local server=$1 scenario c previous= status=0
+	local server=$1 scenario=$2 c status=0
 	local -a plan
-	mapfile -t plan < <(steps "$server")
+	mapfile -t plan < <(steps "$server" "$scenario")
 	[ ${#plan[@]} -gt 0 ] || return 0
+	if [ -n "${SKIPPED[$server]:-}" ]; then
+		STEP=$((STEP + ${#plan[@]}))
+		return 0
+	fi
 	say "starting $server"
 	start_server "$server" || status=$?
 	if [ $status -ne 0 ]; then
 		if [ $status -eq 2 ]; then
 			note "$server skipped: $SKIP_REASON"
+			SKIPPED[$server]=1
 		else
 			note "$server did not start; see its log: $(tail -n 5 $SERVER_LOG 2>/dev/null | tr '\n' ' ')"
 			stop_server
@@ -164,19 +173,19 @@ run_server() {
 		STEP=$((STEP + ${#plan[@]}))
 		return 0
 	fi
-	local failed=
-	for step in "${plan[@]}"; do
-		read -r scenario c <<<"$step"
-		STEP=$((STEP + 1))
-		[ "$scenario" != "$failed" ] || continue
-		local first=()
-		[ "$scenario" = "$previous" ] || first=(--check --warmup="$WARMUP")
-		previous=$scenario
+	# The first step checks every answer and warms the server up. After a
+	# step that fails (a wrong answer, a server still busy) the rest of this
+	# scenario is not run.
+	local first=(--check --warmup="$WARMUP") ran=0
+	for c in "${plan[@]}"; do
+		ran=$((ran + 1)) STEP=$((STEP + 1))
 		php "$BENCH_DIR/lib/measure.php" --server="$server" --scenario="$scenario" --connections="$c" \
 			--duration="$DURATION" --url="$SERVER_URL" --pids="$(IFS=,; echo "${SERVER_PIDS[*]}")" \
 			--mariadb="$MARIADB_PID" --redis="$REDIS_PID" --expect-dir="$WORK/expect" \
-			--out="$RESULTS/runs.jsonl" --step="[$STEP/$TOTAL]" "${first[@]}" || failed=$scenario
+			--out="$RESULTS/runs.jsonl" --step="[$STEP/$TOTAL]" "${first[@]}" || break
+		first=()
 	done
+	STEP=$((STEP + ${#plan[@]} - ran))
 	stop_server
 }
 
@@ -205,12 +214,20 @@ main() {
 	php "$BENCH_DIR/lib/results.php" machine "$RAPIER_SO" >"$RESULTS/machine.json"
 	start_services
 
+	# Scenario by scenario, each server in turn: a ratio then compares steps
+	# run minutes apart, not up to half an hour, and this VM's speed was seen
+	# to drift by 30% within twenty minutes (docs/benchmarks.md).
+	local scenario
 	TOTAL=0 STEP=0
-	for server in "${servers[@]}"; do
-		TOTAL=$((TOTAL + $(steps "$server" | wc -l)))
+	for scenario in "${ALL_SCENARIOS[@]}"; do
+		for server in "${servers[@]}"; do
+			TOTAL=$((TOTAL + $(steps "$server" "$scenario" | wc -l)))
+		done
 	done
-	for server in "${servers[@]}"; do
-		run_server "$server"
+	for scenario in "${ALL_SCENARIOS[@]}"; do
+		for server in "${servers[@]}"; do
+			run_server "$server" "$scenario"
+		done
 	done
 
 	say "writing the report"

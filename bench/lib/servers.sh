@@ -32,9 +32,12 @@ render() {
 	sed "${args[@]}" "$template" >"$out"
 }
 
-# new_server NAME: a fresh directory and port for the next server.
+# new_server NAME: a fresh directory and port for the next server (a
+# server is started once per scenario: each start gets its own).
+SERVER_STARTS=0
 new_server() {
-	SERVER_DIR=$WORK/servers/$1
+	SERVER_STARTS=$((SERVER_STARTS + 1))
+	SERVER_DIR=$WORK/servers/$SERVER_STARTS-$1
 	mkdir -p "$SERVER_DIR"
 	SERVER_PORT=$(free_port)
 	SERVER_URL=http://127.0.0.1:$SERVER_PORT
