@@ -14,6 +14,14 @@ function bench_int_env(string $name, int $default): int
     return $value === false || $value === '' ? $default : (int) $value;
 }
 
+/** A number of seconds from the environment; unset or empty: $default ("0" is 0, not the default). */
+function bench_seconds_env(string $name, float $default): float
+{
+    $value = getenv($name);
+
+    return $value === false || $value === '' ? $default : (float) $value;
+}
+
 /**
  * Rapier\Http\Server's options: BENCH_RAPIER_WORKERS (2),
  * BENCH_RAPIER_CONCURRENCY ($concurrency by default; 0: no limit); with a
@@ -26,12 +34,12 @@ function bench_int_env(string $name, int $default): int
 function bench_server_options(int $concurrency): array
 {
     $concurrency = bench_int_env('BENCH_RAPIER_CONCURRENCY', $concurrency);
-    $queueTimeout = (float) (getenv('BENCH_RAPIER_QUEUE_TIMEOUT') ?: 0.5);
+    $queueTimeout = bench_seconds_env('BENCH_RAPIER_QUEUE_TIMEOUT', 0.5);
     $options = ['workers' => bench_int_env('BENCH_RAPIER_WORKERS', 2), 'concurrency' => $concurrency];
     if ($concurrency > 0 && $queueTimeout > 0) {
         $options['queue_timeout'] = $queueTimeout;
     }
-    $latencyTarget = (float) (getenv('BENCH_RAPIER_LATENCY_TARGET') ?: 0.1);
+    $latencyTarget = bench_seconds_env('BENCH_RAPIER_LATENCY_TARGET', 0.1);
     if ($concurrency > 1 && $latencyTarget > 0) {
         $options['latency_target'] = $latencyTarget;
     }
