@@ -3,7 +3,7 @@
 # same endpoints and the same data, on loopback. See docs/benchmarks.md.
 #
 #   bench/run.sh            the quick run (about 5 minutes)
-#   FULL=1 bench/run.sh     every scenario at every concurrency (about 25 minutes)
+#   FULL=1 bench/run.sh     every scenario at every concurrency (about 30 minutes)
 #
 # Environment (all optional):
 #   RAPIER_EXT        the built extension (default ext/modules/rapier.so)
