@@ -156,8 +156,10 @@ run_server() {
 	local -a plan
 	mapfile -t plan < <(steps "$server" "$scenario")
 	[ ${#plan[@]} -gt 0 ] || return 0
+	# Where the step count stands once this server is done, however it ends.
+	local after=$((STEP + ${#plan[@]}))
 	if [ -n "${SKIPPED[$server]:-}" ]; then
-		STEP=$((STEP + ${#plan[@]}))
+		STEP=$after
 		return 0
 	fi
 	say "starting $server"
@@ -170,22 +172,22 @@ run_server() {
 			note "$server did not start; see its log: $(tail -n 5 $SERVER_LOG 2>/dev/null | tr '\n' ' ')"
 			stop_server
 		fi
-		STEP=$((STEP + ${#plan[@]}))
+		STEP=$after
 		return 0
 	fi
 	# The first step checks every answer and warms the server up. After a
 	# step that fails (a wrong answer, a server still busy) the rest of this
 	# scenario is not run.
-	local first=(--check --warmup="$WARMUP") ran=0
+	local first=(--check --warmup="$WARMUP")
 	for c in "${plan[@]}"; do
-		ran=$((ran + 1)) STEP=$((STEP + 1))
+		STEP=$((STEP + 1))
 		php "$BENCH_DIR/lib/measure.php" --server="$server" --scenario="$scenario" --connections="$c" \
 			--duration="$DURATION" --url="$SERVER_URL" --pids="$(IFS=,; echo "${SERVER_PIDS[*]}")" \
 			--mariadb="$MARIADB_PID" --redis="$REDIS_PID" --expect-dir="$WORK/expect" \
 			--out="$RESULTS/runs.jsonl" --step="[$STEP/$TOTAL]" "${first[@]}" || break
 		first=()
 	done
-	STEP=$((STEP + ${#plan[@]} - ran))
+	STEP=$after
 	stop_server
 }
 
