@@ -13,9 +13,10 @@
  *
  * Draining a task worker (stop, reload, recycle) never loses a task: it
  * stops accepting and sends GOODBYE on each channel; the request worker
- * sends nothing more there and closes the channel once its tasks on it have
- * come back; the task worker ends when every channel has closed. Its
- * successor accepts the new channels.
+ * takes that channel off its slot, sends nothing more there and closes it
+ * once its tasks on it have come back; the task worker ends when every
+ * channel has closed. The slot's next task opens a new channel, which waits
+ * in the master's listener until the successor accepts it.
  *
  * With workers = 0 there are no processes to send to: the task runs in a
  * coroutine of the same process, its data and result still serialized so
@@ -35,7 +36,8 @@ struct task_link_s {
 	rapier_task_conn_t conn;
 	rapier_tasks_t *tasks;
 	unsigned pending;               /* callers waiting on this channel */
-	bool retiring;                  /* GOODBYE received: close once pending is 0 */
+	bool retiring;                  /* GOODBYE received: off its slot, closed once pending is 0 */
+	task_link_t *next;              /* in tasks->retired */
 };
 
 struct task_peer_s {
@@ -139,7 +141,43 @@ static void link_close(task_link_t *link)
 {
 	rapier_task_conn_close(&link->conn);
 	link->pending = 0;
-	link->retiring = false;
+}
+
+/*
+ * The task worker behind this channel drains: new calls go to a new channel
+ * on the same slot, while the callers waiting here still get their answers.
+ */
+static void link_retire(task_link_t *link)
+{
+	rapier_tasks_t *tasks = link->tasks;
+
+	for (unsigned i = 0; i < tasks->count; i++) {
+		if (tasks->links[i] == link) {
+			tasks->links[i] = NULL;
+		}
+	}
+	link->retiring = true;
+	link->next = tasks->retired;
+	tasks->retired = link;
+}
+
+/*
+ * Frees the retired channels that have closed. Not from the channel's own
+ * callbacks (task.c still uses the channel after them): from a coroutine.
+ */
+static void free_closed_links(rapier_tasks_t *tasks)
+{
+	task_link_t **at = &tasks->retired;
+
+	while (*at) {
+		task_link_t *link = *at;
+		if (rapier_task_conn_is_open(&link->conn)) {
+			at = &link->next;
+			continue;
+		}
+		*at = link->next;
+		efree(link);
+	}
 }
 
 /* An idle channel must not keep a draining worker alive; a waited-on one must (or it is a deadlock). */
@@ -190,8 +228,10 @@ static void on_link_frame(rapier_task_conn_t *conn, const rapier_task_frame_t *f
 			answer(link->tasks, frame->id, frame->kind, frame->payload, frame->len);
 			break;
 		case RAPIER_TASK_GOODBYE:
-			link->retiring = true;
-			link_set_pending(link, 0);
+			if (!link->retiring) {
+				link_retire(link);
+				link_set_pending(link, 0);
+			}
 			break;
 		default:
 			break;
@@ -229,11 +269,7 @@ void rapier_tasks_client_start(rapier_tasks_t *tasks, bool local)
 	tasks->local = local;
 	zend_hash_init(&tasks->pending, 8, NULL, NULL, 0);
 	if (!local) {
-		tasks->links = ecalloc(tasks->count, sizeof(task_link_t));
-		for (unsigned i = 0; i < tasks->count; i++) {
-			tasks->links[i].tasks = tasks;
-			tasks->links[i].conn.io.fd = -1;
-		}
+		tasks->links = ecalloc(tasks->count, sizeof(task_link_t *));
 	}
 }
 
@@ -242,13 +278,16 @@ static task_link_t *pick_link(rapier_tasks_t *tasks, int *err)
 {
 	task_link_t *best = NULL;
 
+	free_closed_links(tasks);
 	*err = -ENOENT;
 	for (unsigned n = 0; n < tasks->count; n++) {
 		unsigned i = (tasks->next_slot + n) % tasks->count;
-		task_link_t *link = &tasks->links[i];
+		task_link_t *link = tasks->links[i];
 
-		if (link->retiring) {
-			continue;
+		if (link == NULL) {
+			link = tasks->links[i] = ecalloc(1, sizeof(task_link_t));
+			link->tasks = tasks;
+			link->conn.io.fd = -1;
 		}
 		if (!rapier_task_conn_is_open(&link->conn)) {
 			int fd = rapier_task_connect(&tasks->addrs[i], tasks->addr_lens[i]);
@@ -598,11 +637,18 @@ void rapier_tasks_free(rapier_tasks_t *tasks)
 {
 	if (tasks->links) {
 		for (unsigned i = 0; i < tasks->count; i++) {
-			rapier_task_conn_close(&tasks->links[i].conn);
+			if (tasks->links[i]) {
+				rapier_task_conn_close(&tasks->links[i]->conn);
+				efree(tasks->links[i]);
+			}
 		}
 		efree(tasks->links);
 		tasks->links = NULL;
 	}
+	for (task_link_t *link = tasks->retired; link; link = link->next) {
+		rapier_task_conn_close(&link->conn);
+	}
+	free_closed_links(tasks);
 	if (tasks->client) {
 		zend_hash_destroy(&tasks->pending);
 		tasks->client = false;

@@ -29,7 +29,8 @@ struct rapier_tasks_s {
 	/* A request worker (or a process with workers = 0): the calling side. */
 	bool client;
 	bool local;                     /* no task processes: tasks run in this process */
-	task_link_t *links;             /* one channel per task slot, opened on first use */
+	task_link_t **links;            /* the channel per task slot, opened on first use */
+	task_link_t *retired;           /* channels to draining task workers, until freed */
 	HashTable pending;              /* task id => task_call_t*, while its caller waits */
 	uint64_t next_id;
 	unsigned next_slot;
