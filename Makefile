@@ -5,7 +5,7 @@
 #   make build   build ext/modules/rapier.so (phpize and configure only when needed)
 #   make stubs | unit | phpt | valgrind | phpunit   one test stage
 #   make asan    the phpt and PHPUnit suites on a build with ASan + UBSan (make test runs it too)
-#   make bench   the HTTP benchmark (FULL=1: every scenario; docs/benchmarks.md)
+#   make bench   the HTTP benchmark (FULL=1: every scenario; ROUNDS=N: medians of N; docs/benchmarks.md)
 #   make bench-coroutine   the coroutine micro-benchmark
 #   make fuzz    libFuzzer over the parsers (FUZZ_SECONDS per target); make fuzz-replay: the corpus once
 #   make soak    a million mixed requests with hostile clients: RSS, fds, zombies, temp files (docs/reliability.md)
@@ -85,7 +85,7 @@ asan: deps build
 FULL ?= 0
 bench: deps build
 	@scripts/install-deps.sh --bench
-	@FULL=$(FULL) RAPIER_EXT=$(CURDIR)/$(EXT_SO) bench/run.sh
+	@FULL=$(FULL) ROUNDS=$(ROUNDS) RAPIER_EXT=$(CURDIR)/$(EXT_SO) bench/run.sh
 
 bench-coroutine: build
 	$(PHP_EXT) bench/coroutine.php

@@ -4,6 +4,8 @@
 #
 #   bench/run.sh            the quick run (about 5 minutes)
 #   FULL=1 bench/run.sh     every scenario at every concurrency (about 30 minutes)
+#   ROUNDS=3 bench/run.sh   each scenario three times over, servers alternating;
+#                           the report shows each step's median
 #
 # Environment (all optional):
 #   RAPIER_EXT        the built extension (default ext/modules/rapier.so)
@@ -29,6 +31,11 @@ else
 	DURATION=${DURATION:-5}
 fi
 WARMUP=${WARMUP:-1}
+ROUNDS=${ROUNDS:-1}
+if ! [[ $ROUNDS =~ ^[1-9][0-9]?$ ]]; then
+	echo "bench: ROUNDS must be a whole number from 1 to 99, not '$ROUNDS'" >&2
+	exit 2
+fi
 RAPIER_EXT=${RAPIER_EXT:-$ROOT/ext/modules/rapier.so}
 # Exported: the servers start with them and the report names them.
 export BENCH_JIT=${BENCH_JIT:-tracing} BENCH_FPM_JIT=${BENCH_FPM_JIT:-off}
@@ -147,12 +154,12 @@ note() {
 	echo "$*" >>"$RESULTS/notes.txt"
 }
 
-# run_server SERVER SCENARIO: start it, measure SCENARIO at each of its
+# run_server SERVER SCENARIO ROUND: start it, measure SCENARIO at each of its
 # connection counts, stop it. A server that cannot run here (SKIP_REASON) is
 # noted once and not tried again.
 declare -A SKIPPED=()
 run_server() {
-	local server=$1 scenario=$2 c status=0
+	local server=$1 scenario=$2 round=$3 c status=0
 	local -a plan
 	mapfile -t plan < <(steps "$server" "$scenario")
 	[ ${#plan[@]} -gt 0 ] || return 0
@@ -184,7 +191,7 @@ run_server() {
 		php "$BENCH_DIR/lib/measure.php" --server="$server" --scenario="$scenario" --connections="$c" \
 			--duration="$DURATION" --url="$SERVER_URL" --pids="$(IFS=,; echo "${SERVER_PIDS[*]}")" \
 			--mariadb="$MARIADB_PID" --redis="$REDIS_PID" --expect-dir="$WORK/expect" \
-			--out="$RESULTS/runs.jsonl" --step="[$STEP/$TOTAL]" "${first[@]}" || break
+			--out="$RESULTS/runs.jsonl" --step="[$STEP/$TOTAL]" --round="$round" "${first[@]}" || break
 		first=()
 	done
 	STEP=$after
@@ -211,29 +218,33 @@ main() {
 	RAPIER_SO=$WORK/rapier.so
 	cp "$RAPIER_EXT" "$RAPIER_SO"
 
-	say "$([ "$FULL" = 1 ] && echo full || echo quick) run, ${DURATION}s per step, results in ${RESULTS#"$ROOT"/}"
+	say "$([ "$FULL" = 1 ] && echo full || echo quick) run, ${DURATION}s per step$([ "$ROUNDS" = 1 ] || echo ", $ROUNDS rounds"), results in ${RESULTS#"$ROOT"/}"
 	raise_open_files
 	php "$BENCH_DIR/lib/results.php" machine "$RAPIER_SO" >"$RESULTS/machine.json"
 	start_services
 
 	# Scenario by scenario, each server in turn: a ratio then compares steps
 	# run minutes apart, not up to half an hour, and this VM's speed was seen
-	# to drift by 30% within twenty minutes (docs/benchmarks.md).
-	local scenario
+	# to drift by 30% within twenty minutes (docs/benchmarks.md). With
+	# ROUNDS, the servers alternate within the scenario, round after round,
+	# so that a slow spell of the machine hits each of them alike.
+	local scenario round
 	TOTAL=0 STEP=0
 	for scenario in "${ALL_SCENARIOS[@]}"; do
 		for server in "${servers[@]}"; do
-			TOTAL=$((TOTAL + $(steps "$server" "$scenario" | wc -l)))
+			TOTAL=$((TOTAL + ROUNDS * $(steps "$server" "$scenario" | wc -l)))
 		done
 	done
 	for scenario in "${ALL_SCENARIOS[@]}"; do
-		for server in "${servers[@]}"; do
-			run_server "$server" "$scenario"
+		for ((round = 1; round <= ROUNDS; round++)); do
+			for server in "${servers[@]}"; do
+				run_server "$server" "$scenario" "$round"
+			done
 		done
 	done
 
 	say "writing the report"
-	php "$BENCH_DIR/lib/results.php" render "$RESULTS" "$DURATION" "$FULL"
+	php "$BENCH_DIR/lib/results.php" render "$RESULTS" "$DURATION" "$FULL" "$ROUNDS"
 	cat "$RESULTS/results.md"
 }
 

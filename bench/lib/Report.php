@@ -4,7 +4,8 @@
  * The Markdown report of one benchmark run: the machine, one table per
  * (scenario, connections) step with a row per server and its ratio to
  * nginx + php-fpm with 16 children, and the floors of issues 3 and 5
- * checked against the numbers. Reads the records measure.php wrote.
+ * checked against the numbers. Reads the records measure.php wrote; a step
+ * measured in several rounds is shown as their medians (Rounds).
  */
 
 declare(strict_types=1);
@@ -32,7 +33,7 @@ final class Report
         'slow' => 'slow I/O (SELECT SLEEP(0.01))',
     ];
 
-    /** @var array<string, array<string, mixed>> records by "server scenario connections" */
+    /** @var array<string, array<string, mixed>> records by "server scenario connections", rounds merged */
     private array $records = [];
 
     /**
@@ -41,10 +42,14 @@ final class Report
      * @param list<string> $notes
      */
     public function __construct(array $runs, private readonly array $machine, private readonly array $notes,
-        private readonly int $duration, private readonly bool $full)
+        private readonly int $duration, private readonly bool $full, private readonly int $rounds = 1)
     {
+        $byStep = [];
         foreach ($runs as $run) {
-            $this->records["{$run['server']} {$run['scenario']} {$run['connections']}"] = $run;
+            $byStep["{$run['server']} {$run['scenario']} {$run['connections']}"][] = $run;
+        }
+        foreach ($byStep as $key => $records) {
+            $this->records[$key] = count($records) === 1 ? $records[0] : Rounds::merge($records);
         }
     }
 
@@ -86,6 +91,8 @@ final class Report
             sprintf('Versions: PHP %s, Rapier %s (%s), nginx %s, php-fpm %s, MariaDB %s, Redis %s, wrk %s, Lumen %s.',
                 $v['php'], $v['rapier'], $m['git_commit'], $v['nginx'], $v['php-fpm'], $v['mariadb'], $v['redis'], $v['wrk'], $v['lumen']),
             sprintf('Each step: wrk, 2 threads, %d s on loopback, after a warm-up and once the server is idle; every response checked. '
+                . ($this->rounds > 1 ? sprintf('Each scenario ran %d rounds, the servers taking turns; a figure is the median of the rounds '
+                . '(requests/s of each round in brackets), a count (requests, failures, socket errors) their sum. ', $this->rounds) : '')
                 . 'CPU is the server\'s whole process tree (and MariaDB, Redis apart) per request, from /proc. '
                 . 'opcache on everywhere; opcache.jit %s for Rapier, %s for php-fpm. How to read it: docs/benchmarks.md.',
                 $this->duration, $m['opcache_jit']['rapier'] ?? 'unknown', $m['opcache_jit']['php-fpm'] ?? 'unknown'),
@@ -130,10 +137,13 @@ final class Report
                 $errors[] = "$title: {$r['error']}";
                 continue;
             }
+            if (($r['failed_rounds'] ?? 0) > 0) {
+                $errors[] = sprintf('%s: %d of %d rounds could not be measured (runs.jsonl says why)', $title, $r['failed_rounds'], $r['rounds']);
+            }
             $cpu = $r['cpu_us_per_request'];
             $out[] = '| ' . implode(' | ', [
                 $title,
-                number_format($r['rps']),
+                number_format($r['rps']) . self::spread($r),
                 self::ratio($r['rps'], $base['rps'] ?? null),
                 self::ms($r['latency_ms']['p50']),
                 self::ms($r['latency_ms']['p99']),
@@ -171,6 +181,17 @@ final class Report
         $ratio = $value / $base;
 
         return ($ratio >= 10 ? number_format($ratio, 0) : ($ratio >= 0.1 ? number_format($ratio, 2) : number_format($ratio, 3))) . '×';
+    }
+
+    /** The requests/s of each round, when there were several. */
+    private static function spread(array $r): string
+    {
+        $rounds = $r['rps_rounds'] ?? [];
+        if (count($rounds) < 2) {
+            return '';
+        }
+
+        return ' (' . implode(', ', array_map(static fn (float|int $rps): string => number_format($rps), $rounds)) . ')';
     }
 
     private static function ms(float $ms): string

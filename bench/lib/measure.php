@@ -8,7 +8,9 @@
  *
  *   php measure.php --server=NAME --scenario=S --connections=N --duration=SECONDS
  *       --url=http://127.0.0.1:PORT --pids=PID[,PID] --mariadb=PID --redis=PID
- *       --expect-dir=DIR --out=FILE [--check] [--warmup=SECONDS] [--step=3/38]
+ *       --expect-dir=DIR --out=FILE [--check] [--warmup=SECONDS] [--step=3/38] [--round=N]
+ *
+ * --round numbers the repetition of the step (run.sh's ROUNDS; 1 by default).
  *
  * --pids are the roots of the server's trees (nginx master, php-fpm master,
  * Rapier master); MariaDB and Redis are measured apart, and so are wrk
@@ -48,7 +50,7 @@ const SETTLE_MAX = 180.0;
 function options(): array
 {
     $o = getopt('', ['server:', 'scenario:', 'connections:', 'duration:', 'url:', 'pids:', 'mariadb:',
-        'redis:', 'expect-dir:', 'out:', 'check', 'warmup:', 'step:']);
+        'redis:', 'expect-dir:', 'out:', 'check', 'warmup:', 'step:', 'round:']);
     foreach (['server', 'scenario', 'connections', 'duration', 'url', 'pids', 'mariadb', 'redis', 'expect-dir', 'out'] as $name) {
         if (!isset($o[$name]) || !is_string($o[$name])) {
             fwrite(STDERR, "measure: --$name is required\n");
@@ -161,7 +163,8 @@ function progress(string $text): void
 $o = options();
 $roots = array_map('intval', explode(',', $o['pids']));
 $connections = (int) $o['connections'];
-$base = ['server' => $o['server'], 'scenario' => $o['scenario'], 'connections' => $connections];
+$base = ['server' => $o['server'], 'scenario' => $o['scenario'], 'connections' => $connections,
+    'round' => max(1, (int) ($o['round'] ?? 1))];
 progress(sprintf('%-8s %-13s %-8s c=%-6d ', $o['step'] ?? '', $o['server'], $o['scenario'], $connections));
 
 // The previous step may have left a backlog (php-fpm at 10,000 connections
