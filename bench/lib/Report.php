@@ -36,13 +36,16 @@ final class Report
     /** @var array<string, array<string, mixed>> records by "server scenario connections", rounds merged */
     private array $records = [];
 
+    /** @var array<string, array<int, array<string, mixed>>> the measured records of each step by round, when there were several */
+    private array $rounds = [];
+
     /**
      * @param list<array<string, mixed>> $runs
      * @param array<string, mixed> $machine
      * @param list<string> $notes
      */
     public function __construct(array $runs, private readonly array $machine, private readonly array $notes,
-        private readonly int $duration, private readonly bool $full, private readonly int $rounds = 1)
+        private readonly int $duration, private readonly bool $full, private readonly int $roundCount = 1)
     {
         $byStep = [];
         foreach ($runs as $run) {
@@ -50,6 +53,11 @@ final class Report
         }
         foreach ($byStep as $key => $records) {
             $this->records[$key] = count($records) === 1 ? $records[0] : Rounds::merge($records);
+            foreach (count($records) > 1 ? $records : [] as $record) {
+                if (!isset($record['error'])) {
+                    $this->rounds[$key][(int) ($record['round'] ?? 1)] = $record;
+                }
+            }
         }
     }
 
@@ -59,6 +67,16 @@ final class Report
         $record = $this->records["$server $scenario $connections"] ?? null;
 
         return $record === null || isset($record['error']) ? null : $record;
+    }
+
+    /**
+     * The measured records of a step by round number; empty when it ran once.
+     *
+     * @return array<int, array<string, mixed>>
+     */
+    public function rounds(string $server, string $scenario, int $connections): array
+    {
+        return $this->rounds["$server $scenario $connections"] ?? [];
     }
 
     /** @return list<array{string, int}> the (scenario, connections) steps measured, in report order */
@@ -91,8 +109,8 @@ final class Report
             sprintf('Versions: PHP %s, Rapier %s (%s), nginx %s, php-fpm %s, MariaDB %s, Redis %s, wrk %s, Lumen %s.',
                 $v['php'], $v['rapier'], $m['git_commit'], $v['nginx'], $v['php-fpm'], $v['mariadb'], $v['redis'], $v['wrk'], $v['lumen']),
             sprintf('Each step: wrk, 2 threads, %d s on loopback, after a warm-up and once the server is idle; every response checked. '
-                . ($this->rounds > 1 ? sprintf('Each scenario ran %d rounds, the servers taking turns; a figure is the median of the rounds '
-                . '(requests/s of each round in brackets), a count (requests, failures, socket errors) their sum. ', $this->rounds) : '')
+                . ($this->roundCount > 1 ? sprintf('Each scenario ran %d rounds, the servers taking turns; a figure is the median of the rounds '
+                . '(requests/s of each round in brackets), a count (requests, failures, socket errors) their sum; a floor compares the servers round by round and takes the median ratio. ', $this->roundCount) : '')
                 . 'CPU is the server\'s whole process tree (and MariaDB, Redis apart) per request, from /proc. '
                 . 'opcache on everywhere; opcache.jit %s for Rapier, %s for php-fpm. How to read it: docs/benchmarks.md.',
                 $this->duration, $m['opcache_jit']['rapier'] ?? 'unknown', $m['opcache_jit']['php-fpm'] ?? 'unknown'),
