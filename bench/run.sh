@@ -244,7 +244,7 @@ main() {
 	done
 
 	say "writing the report"
-	php "$BENCH_DIR/lib/results.php" render "$RESULTS" "$DURATION" "$FULL" "$ROUNDS"
+	php "$BENCH_DIR/lib/results.php" render "$RESULTS" "$DURATION" "$FULL"
 	cat "$RESULTS/results.md"
 }
 

@@ -39,23 +39,31 @@ final class Report
     /** @var array<string, array<int, array<string, mixed>>> the measured records of each step by round, when there were several */
     private array $rounds = [];
 
+    /** Rounds each scenario ran (run.sh's ROUNDS): the highest round a record names. */
+    public readonly int $roundCount;
+
     /**
      * @param list<array<string, mixed>> $runs
      * @param array<string, mixed> $machine
      * @param list<string> $notes
      */
     public function __construct(array $runs, private readonly array $machine, private readonly array $notes,
-        private readonly int $duration, private readonly bool $full, private readonly int $roundCount = 1)
+        private readonly int $duration, private readonly bool $full)
     {
+        $this->roundCount = max([1, ...array_map(static fn (array $run): int => $run['round'] ?? 1, $runs)]);
         $byStep = [];
         foreach ($runs as $run) {
             $byStep["{$run['server']} {$run['scenario']} {$run['connections']}"][] = $run;
         }
         foreach ($byStep as $key => $records) {
-            $this->records[$key] = count($records) === 1 ? $records[0] : Rounds::merge($records);
-            foreach (count($records) > 1 ? $records : [] as $record) {
+            if (count($records) === 1) {
+                $this->records[$key] = $records[0];
+                continue;
+            }
+            $this->records[$key] = Rounds::merge($records);
+            foreach ($records as $record) {
                 if (!isset($record['error'])) {
-                    $this->rounds[$key][(int) ($record['round'] ?? 1)] = $record;
+                    $this->rounds[$key][$record['round']] = $record;
                 }
             }
         }

@@ -68,7 +68,7 @@ final class RoundsTest extends TestCase
             $runs[] = self::record('rapier', 'slow', 400, $round, rps: $rapier, cpu: 60.0);
             $runs[] = self::record('fpm16', 'slow', 400, $round, rps: $fpm, cpu: 400.0);
         }
-        $report = new Report($runs, self::machine(), [], 10, true, 3);
+        $report = new Report($runs, self::machine(), [], 10, true);
 
         self::assertSame(15000.0, $report->find('rapier', 'slow', 400)['rps']);
         $markdown = $report->markdown('chart.png');
@@ -88,7 +88,7 @@ final class RoundsTest extends TestCase
             $runs[] = self::record('rapier', 'slow', 400, $round, rps: $rapier, cpu: 60.0);
             $runs[] = self::record('fpm16', 'slow', 400, $round, rps: $fpm, cpu: 400.0);
         }
-        $markdown = (new Report($runs, self::machine(), [], 10, true, 3))->markdown('chart.png');
+        $markdown = (new Report($runs, self::machine(), [], 10, true))->markdown('chart.png');
 
         self::assertStringContainsString("| Rapier, coroutines requests/s ≥ 10× nginx + php-fpm 16's, slow, 400 connections "
             . '| 20,000 vs 2,900 correct responses/s (10×; by round 10×, 6.67×, 10×) | met |', $markdown);
