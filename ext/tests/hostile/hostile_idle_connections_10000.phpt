@@ -61,7 +61,7 @@ for ($i = 0; $i < IDLE; $i++) {
 }
 echo "opened: ", count($idle), ", failed: $failed\n";
 /* All accepted: the server holds every one of them (plus the control connection). */
-$deadline = microtime(true) + 5;
+$deadline = microtime(true) + http_test_timeout(10);
 do {
     $stats = $ctl->stats();
 } while ($stats['connections'] < IDLE + 1 && microtime(true) < $deadline && usleep(100000) === null);

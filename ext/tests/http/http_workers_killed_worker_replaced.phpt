@@ -48,7 +48,7 @@ echo "client of the killed request: ", $closed ? "connection closed" : "no close
     json_encode($slow->buf), "\n";
 
 /* While the master notices and replaces it, the other worker answers everything. */
-$deadline = microtime(true) + 3;
+$deadline = microtime(true) + http_test_timeout(10);
 while (!workers_proc_exited($victim) && microtime(true) < $deadline) {
     $keep->send("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
     $r = $keep->response();
@@ -56,7 +56,7 @@ while (!workers_proc_exited($victim) && microtime(true) < $deadline) {
 }
 $st = null;
 $n = 0;
-$deadline = microtime(true) + 3;
+$deadline = microtime(true) + http_test_timeout(10);
 do {
     $keep->send("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
     $r = $keep->response();
