@@ -7,19 +7,27 @@
 
 declare(strict_types=1);
 
-function bench_int_env(string $name, int $default): int
+/** A variable of the environment, or null when it is unset or empty ("0" is a value). */
+function bench_env(string $name): ?string
 {
     $value = getenv($name);
 
-    return $value === false || $value === '' ? $default : (int) $value;
+    return $value === false || $value === '' ? null : $value;
 }
 
-/** A number of seconds from the environment; unset or empty: $default ("0" is 0, not the default). */
+function bench_int_env(string $name, int $default): int
+{
+    $value = bench_env($name);
+
+    return $value === null ? $default : (int) $value;
+}
+
+/** A number of seconds from the environment, or $default. */
 function bench_seconds_env(string $name, float $default): float
 {
-    $value = getenv($name);
+    $value = bench_env($name);
 
-    return $value === false || $value === '' ? $default : (float) $value;
+    return $value === null ? $default : (float) $value;
 }
 
 /**
