@@ -58,7 +58,7 @@ final class Floors
         $rapier = $this->report->find('rapier', 'hello', 100);
         $nginx = $this->report->find('nginx', 'hello', 100);
         if ($rapier !== null && $nginx !== null) {
-            [$share, $byRound] = $this->ratioOf('rapier', 'nginx', 'hello', 100, static fn (array $r): float => $r['rps']);
+            [$share, $byRound] = $this->ratioOf($rapier, $nginx, static fn (array $r): float => $r['rps']);
             $rows[] = ['Rapier requests/s ≥ 90% of nginx\'s, hello, 100 connections',
                 sprintf('%s vs %s req/s (%.0f%%%s)', number_format($rapier['rps']), number_format($nginx['rps']), 100 * $share, $byRound),
                 self::result($share >= 0.9)];
@@ -102,10 +102,6 @@ final class Floors
         if ($r === null || $b === null) {
             return null;
         }
-        $mine = $r['cpu_us_per_request']['server'];
-        $theirs = $b['cpu_us_per_request']['server'];
-        [$ratio, $byRound] = $this->ratioOf('rapier', $base, $scenario, $c,
-            static fn (array $x): ?float => $x['cpu_us_per_request']['server']);
         $what = $limit >= 1 ? sprintf('%.1f×', $limit) : sprintf('1/%d of', (int) round(1 / $limit));
         $floor = sprintf('Rapier CPU/request ≤ %s %s\'s, %s, %s connections', $what, $baseTitle, $scenario, number_format($c));
         if (self::failedShare($b) > self::MAX_FAILED_SHARE) {
@@ -115,6 +111,9 @@ final class Floors
             // Its refusals (503 after queue_timeout) are cheap too: no CPU figure to claim.
             return [$floor, sprintf('Rapier failed %.0f%% of its requests', 100 * self::failedShare($r)), self::MISSED];
         }
+        $mine = $r['cpu_us_per_request']['server'];
+        $theirs = $b['cpu_us_per_request']['server'];
+        [$ratio, $byRound] = $this->ratioOf($r, $b, static fn (array $x): ?float => $x['cpu_us_per_request']['server']);
 
         return [$floor, sprintf('%s vs %s µs (%s%s)', Report::us($mine), Report::us($theirs), Report::ratio($ratio, 1), $byRound),
             self::result($ratio !== null && $ratio <= $limit)];
@@ -150,27 +149,29 @@ final class Floors
         // Correct answers only: a server that answers 502 fast must not win on requests/s.
         $mine = self::goodRps($r);
         $theirs = self::goodRps($b);
-        [$ratio, $byRound] = $this->ratioOf($server, $base, $scenario, $c, self::goodRps(...));
+        [$ratio, $byRound] = $this->ratioOf($r, $b, self::goodRps(...));
 
         return [$floor, sprintf('%s vs %s correct responses/s (%s%s)', number_format($mine), number_format($theirs),
             Report::ratio($ratio, 1), $byRound), self::result($ratio !== null && $ratio >= $factor)];
     }
 
     /**
-     * $server's figure over $base's in a step, and, when it ran in several
-     * rounds, the rounds' own ratios as text for the report: the ratio is
-     * then their median, else that of the two records.
+     * A figure of one server's record over another's, in the same step, and,
+     * when the step ran in several rounds, the rounds' own ratios as text for
+     * the report: the ratio is then their median, else that of the records.
      *
+     * @param array<string, mixed> $mine
+     * @param array<string, mixed> $theirs
      * @param callable(array<string, mixed>): (float|int|null) $figure
      * @return array{float|null, string}
      */
-    private function ratioOf(string $server, string $base, string $scenario, int $c, callable $figure): array
+    private function ratioOf(array $mine, array $theirs, callable $figure): array
     {
-        $theirs = $this->report->rounds($base, $scenario, $c);
+        $theirRounds = $this->report->rounds($theirs['server'], $theirs['scenario'], $theirs['connections']);
         $ratios = [];
-        foreach ($this->report->rounds($server, $scenario, $c) as $round => $record) {
+        foreach ($this->report->rounds($mine['server'], $mine['scenario'], $mine['connections']) as $round => $record) {
             $a = $figure($record);
-            $b = isset($theirs[$round]) ? $figure($theirs[$round]) : null;
+            $b = isset($theirRounds[$round]) ? $figure($theirRounds[$round]) : null;
             if ($a !== null && $b !== null && $b != 0) {
                 $ratios[] = $a / $b;
             }
@@ -180,8 +181,8 @@ final class Floors
 
             return [(float) Rounds::median($ratios), "; by round $text"];
         }
-        $a = $figure($this->report->find($server, $scenario, $c));
-        $b = $figure($this->report->find($base, $scenario, $c));
+        $a = $figure($mine);
+        $b = $figure($theirs);
 
         return [$a !== null && $b !== null && $b != 0 ? $a / $b : null, ''];
     }
