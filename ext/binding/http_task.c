@@ -36,6 +36,7 @@ struct task_link_s {
 	rapier_task_conn_t conn;
 	rapier_tasks_t *tasks;
 	unsigned pending;               /* callers waiting on this channel */
+	unsigned slot;                  /* its index in tasks->links until it retires */
 	bool retiring;                  /* GOODBYE received: off its slot, closed once pending is 0 */
 	task_link_t *next;              /* in tasks->retired */
 };
@@ -151,11 +152,8 @@ static void link_retire(task_link_t *link)
 {
 	rapier_tasks_t *tasks = link->tasks;
 
-	for (unsigned i = 0; i < tasks->count; i++) {
-		if (tasks->links[i] == link) {
-			tasks->links[i] = NULL;
-		}
-	}
+	ZEND_ASSERT(tasks->links[link->slot] == link);
+	tasks->links[link->slot] = NULL;
 	link->retiring = true;
 	link->next = tasks->retired;
 	tasks->retired = link;
@@ -287,6 +285,7 @@ static task_link_t *pick_link(rapier_tasks_t *tasks, int *err)
 		if (link == NULL) {
 			link = tasks->links[i] = ecalloc(1, sizeof(task_link_t));
 			link->tasks = tasks;
+			link->slot = i;
 			link->conn.io.fd = -1;
 		}
 		if (!rapier_task_conn_is_open(&link->conn)) {
