@@ -5,8 +5,8 @@ rapier
 --FILE--
 <?php
 require __DIR__ . '/server.inc';
-// Under valgrind everything is slower: longer holds, a longer target, longer phases.
-$scale = http_test_valgrind() ? 10 : 1;
+// Under valgrind and ASan everything is slower: longer holds, a longer target, longer phases.
+$scale = http_test_valgrind() ? 10 : (http_test_asan() ? 4 : 1);
 $hold = 0.005 * $scale;
 // The most a phase may take for the limit to get there; it ends as soon as it does.
 $phase = 10 * ($scale > 1 ? 5 : 1);
