@@ -227,7 +227,8 @@ asan_stage() {
 	local -x ASAN_OPTIONS=log_path=$logs/report:fast_unwind_on_malloc=0
 	local -x UBSAN_OPTIONS=print_stacktrace=1:log_path=$logs/report
 	if [ "$stage" = asan ]; then
-		run_phpt asan
+		# run-tests.php's silence limit, 60 s, times three as its own --asan does.
+		run_phpt asan --set-timeout 180
 	else
 		# No LeakSanitizer here: the framework apps end with objects in
 		# cycles held by static properties, which a release build of PHP

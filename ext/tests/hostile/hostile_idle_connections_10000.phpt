@@ -41,8 +41,12 @@ function raise_nofile(int $want): string
 }
 $limit = raise_nofile(IDLE + 240);
 echo "descriptor limit: ", str_starts_with($limit, 'cannot') ? $limit : 'enough', "\n";
-/* Long enough to open them all (under a second here), short enough to wait for. */
-$srv = hostile_server(['read_timeout' => 5]);
+/*
+ * Long enough to open them all (under a second here; over 5 s under ASan on a
+ * busy machine, when the first ones would be closed before the last are
+ * open), short enough to wait for.
+ */
+$srv = hostile_server(['read_timeout' => http_test_timeout(5)]);
 $ctl = new HostileControl($srv->port);
 /* Kept non-blocking and never selected on: PHP's stream_select() cannot watch descriptors above 1024. */
 $idle = [];
