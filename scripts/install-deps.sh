@@ -45,6 +45,10 @@ fi
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "install-deps: missing packages: ${missing[*]}" >&2
+	if command -v sudo >/dev/null 2>&1; then
+		echo "install-deps: installing them with sudo" >&2
+		exec sudo "$0" "$@"
+	fi
 	echo "install-deps: run as root (or install them yourself)" >&2
 	exit 1
 fi

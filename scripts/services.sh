@@ -43,17 +43,22 @@ wait_until() {
 	done
 }
 
+# MariaDB's administrator: the account of whoever runs this, root or not,
+# which mariadb-install-db lets in by Unix socket (besides MariaDB's root).
+# As root, mariadbd runs as root too; as anyone else it runs as them.
+admin=$(id -un)
+
 start_mariadb() {
 	local dir=$1 port=$2
 	local data=$dir/mysql sock=$dir/mysql.sock
 	mkdir -p "$data" "$dir/tmp"
-	mariadb-install-db --no-defaults --user=root --datadir="$data" \
+	mariadb-install-db --no-defaults --user="$admin" --datadir="$data" \
 		--auth-root-authentication-method=socket --skip-test-db \
 		>"$dir/mariadb-install.log" 2>&1 \
 		|| { cat "$dir/mariadb-install.log" >&2; die "mariadb-install-db failed"; }
 
 	# Small buffers and no binary log: the tests need concurrency, not throughput.
-	mariadbd --no-defaults --user=root --datadir="$data" --tmpdir="$dir/tmp" \
+	mariadbd --no-defaults --user="$admin" --datadir="$data" --tmpdir="$dir/tmp" \
 		--socket="$sock" --pid-file="$dir/mariadb.pid" --log-error="$dir/mariadb.err" \
 		--skip-networking=0 --bind-address=127.0.0.1 --port="$port" \
 		--skip-name-resolve --skip-log-bin --performance-schema=OFF \
@@ -61,10 +66,10 @@ start_mariadb() {
 		--max-connections=300 </dev/null >/dev/null 2>&1 &
 	echo $! >"$dir/mariadb.pid"
 	wait_until MariaDB "$dir/mariadb.pid" \
-		mariadb-admin --no-defaults --socket="$sock" --user=root ping \
+		mariadb-admin --no-defaults --socket="$sock" --user="$admin" ping \
 		|| { cat "$dir/mariadb.err" >&2; exit 1; }
 
-	mariadb --no-defaults --socket="$sock" --user=root <<-'SQL'
+	mariadb --no-defaults --socket="$sock" --user="$admin" <<-'SQL'
 		CREATE DATABASE rapier_test;
 		CREATE USER 'rapier'@'127.0.0.1' IDENTIFIED BY 'rapier';
 		GRANT ALL ON rapier_test.* TO 'rapier'@'127.0.0.1';
@@ -118,6 +123,7 @@ start)
 		export RAPIER_TEST_MYSQL_USER=rapier
 		export RAPIER_TEST_MYSQL_PASSWORD=rapier
 		export RAPIER_TEST_MYSQL_DATABASE=rapier_test
+		export RAPIER_TEST_MYSQL_ADMIN=$admin
 		export RAPIER_TEST_REDIS_HOST=127.0.0.1
 		export RAPIER_TEST_REDIS_PORT=$redis_port
 	ENV

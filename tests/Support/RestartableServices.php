@@ -82,10 +82,11 @@ final class RestartableServices
         return (int) $this->env['RAPIER_TEST_REDIS_PORT'];
     }
 
-    /** Runs SQL as MariaDB's root over the Unix socket (root authenticates by socket). */
+    /** Runs SQL as MariaDB's administrator over the Unix socket (the OS account that started it, by socket). */
     public function mariadbRoot(string $sql): void
     {
-        $this->exec(['mariadb', '--no-defaults', "--socket={$this->dir}/mysql.sock", '--user=root', '-e', $sql]);
+        $this->exec(['mariadb', '--no-defaults', "--socket={$this->dir}/mysql.sock",
+            "--user={$this->env['RAPIER_TEST_MYSQL_ADMIN']}", '-e', $sql]);
     }
 
     /** Stops MariaDB (SIGTERM, as an administrator would) and waits until it has exited. */
