@@ -111,11 +111,10 @@ final class Floors
             // Its refusals (503 after queue_timeout) are cheap too: no CPU figure to claim.
             return [$floor, sprintf('Rapier failed %.0f%% of its requests', 100 * self::failedShare($r)), self::MISSED];
         }
-        $mine = $r['cpu_us_per_request']['server'];
-        $theirs = $b['cpu_us_per_request']['server'];
-        [$ratio, $byRound] = $this->ratioOf($r, $b, static fn (array $x): ?float => $x['cpu_us_per_request']['server']);
+        $cpu = static fn (array $x): ?float => $x['cpu_us_per_request']['server'];
+        [$ratio, $byRound] = $this->ratioOf($r, $b, $cpu);
 
-        return [$floor, sprintf('%s vs %s µs (%s%s)', Report::us($mine), Report::us($theirs), Report::ratio($ratio, 1), $byRound),
+        return [$floor, sprintf('%s vs %s µs (%s%s)', Report::us($cpu($r)), Report::us($cpu($b)), Report::ratio($ratio, 1), $byRound),
             self::result($ratio !== null && $ratio <= $limit)];
     }
 
