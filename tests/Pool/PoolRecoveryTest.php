@@ -47,7 +47,7 @@ final class PoolRecoveryTest extends TestCase
     {
         self::$services = RestartableServices::start();
         try {
-            self::$services->mariadbRoot(sprintf(
+            self::$services->mariadbAdmin(sprintf(
                 "CREATE USER '%s'@'127.0.0.1' IDENTIFIED BY '%s'; GRANT ALL ON rapier_test.* TO '%1\$s'@'127.0.0.1'",
                 self::DB_USER,
                 self::DB_PASSWORD,

@@ -83,7 +83,7 @@ final class RestartableServices
     }
 
     /** Runs SQL as MariaDB's administrator over the Unix socket (the OS account that started it, by socket). */
-    public function mariadbRoot(string $sql): void
+    public function mariadbAdmin(string $sql): void
     {
         $this->exec(['mariadb', '--no-defaults', "--socket={$this->dir}/mysql.sock",
             "--user={$this->env['RAPIER_TEST_MYSQL_ADMIN']}", '-e', $sql]);
