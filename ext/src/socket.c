@@ -28,6 +28,7 @@
 #include "socket.h"
 #include "coroutine.h"
 #include "php_network.h"
+#include "resolve.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -586,14 +587,14 @@ int rapier_socket_connect_host(const char *host, int port, const rapier_connect_
 {
 	uint64_t deadline = opts->timeout_ns >= 0 ? rapier_now_ns() + (uint64_t) opts->timeout_ns : 0;
 	struct sockaddr **addrs, **sa;
-	int fd = -EAFNOSUPPORT;
+	int fd = -EAFNOSUPPORT, n;
 
-	/*
-	 * getaddrinfo() blocks the whole process: there is no non-blocking form
-	 * and no resolver of our own yet. Numeric addresses do not touch DNS.
-	 */
-	if (php_network_getaddresses(host, opts->type, &addrs, error_text) == 0) {
-		return RAPIER_SOCKET_ERESOLVE;
+	/* In a coroutine a host name resolves on another thread (resolve.h), within the deadline. */
+	n = opts->may_yield
+		? rapier_resolve(host, opts->type, opts->timeout_ns, &addrs, error_text)
+		: php_network_getaddresses(host, opts->type, &addrs, error_text);
+	if (n <= 0) {
+		return n == 0 ? RAPIER_SOCKET_ERESOLVE : n;
 	}
 	for (sa = addrs; *sa != NULL; sa++) {
 		int64_t left = -1;

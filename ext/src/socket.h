@@ -118,9 +118,11 @@ typedef struct {
 
 /*
  * Resolves host and connects a new non-blocking socket to the first of its
- * addresses that answers, like php_network_connect_socket_to_host(). The
- * name is resolved with a blocking getaddrinfo(). Returns the descriptor,
- * RAPIER_SOCKET_ERESOLVE (error_text set), or -errno of the last attempt.
+ * addresses that answers, like php_network_connect_socket_to_host(). With
+ * may_yield, a host name resolves without blocking the process
+ * (rapier_resolve()), and the resolution counts against timeout_ns.
+ * Returns the descriptor, RAPIER_SOCKET_ERESOLVE (error_text set), or
+ * -errno: of the last attempt, or -ETIMEDOUT / -ECANCELED while resolving.
  */
 int rapier_socket_connect_host(const char *host, int port, const rapier_connect_opts_t *opts, zend_string **error_text);
 

@@ -20,9 +20,9 @@
  * would let a second coroutine run the same path over the same entry and
  * crash in mysqlnd (ENGINE-NOTES trap 3). Blocking I/O serialises them.
  *
- * Known limits: host names resolve with php_network_getaddresses(), which
- * blocks the whole process (getaddrinfo has no non-blocking form; an async
- * resolver is future work). stream_select() on these streams blocks too.
+ * Host names resolve on a thread of their own inside a coroutine
+ * (resolve.h), with php_network_getaddresses() elsewhere. Known limit:
+ * stream_select() on these streams blocks the process.
  */
 #include "php_rapier.h"
 #include "php_network.h"
@@ -38,6 +38,7 @@
 
 #include "coroutine.h"
 #include "hook.h"
+#include "resolve.h"
 #include "socket.h"
 #include "tls.h"
 #include "transport.h"
@@ -587,6 +588,12 @@ static int connect_inet(php_stream *stream, xsock_t *sock, php_stream_xport_para
 	if (fd >= 0) {
 		sock->net.socket = fd;
 		sock->url_host = pestrdup(host, sock->persistent);
+	} else if (fd == -ECANCELED) {
+		/* Canceled while looking the name up or waiting for the handshake: no socket to name. */
+		if (!EG(exception)) {
+			zend_throw_exception_ex(rapier_ce_canceled_exception, 0,
+				"Coroutine was canceled while connecting to %s", host);
+		}
 	} else if (fd != RAPIER_SOCKET_ERESOLVE && !throw_wait_failure(fd, -1, RAPIER_IO_WRITE)) {
 		set_error(xparam, -fd);
 	}
@@ -965,6 +972,7 @@ void rapier_transport_mshutdown(void)
 	rapier_transport_uninstall();
 	hook_fclose(false);
 	rapier_socket_mshutdown();
+	rapier_resolve_mshutdown();
 }
 
 void rapier_transport_install(zend_long flags)
@@ -992,5 +1000,6 @@ void rapier_transport_uninstall(void)
 		/* No scheduler: no wait can be live, and a bailout may have left stale ones. */
 		unpin_abandoned();
 		rapier_socket_reset();
+		rapier_resolve_reset();
 	}
 }

@@ -1,0 +1,42 @@
+/*
+ * Host name resolution that suspends only the calling coroutine.
+ *
+ * getaddrinfo() has no non-blocking form, so, as libuv does, each lookup
+ * runs on a thread of its own; the thread hands its result back through a
+ * completion list and wakes the event loop with an eventfd. At most
+ * RAPIER_RESOLVE_MAX_THREADS lookups run at once, the others queue in
+ * order. A coroutine that stops waiting (timeout, cancel) abandons its
+ * lookup: the thread finishes it and the loop frees it later.
+ */
+#ifndef RAPIER_RESOLVE_H
+#define RAPIER_RESOLVE_H
+
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "php.h"
+
+#define RAPIER_RESOLVE_MAX_THREADS 16
+
+/*
+ * php_network_getaddresses() for a coroutine: the same addresses in the
+ * same order, the same warning and *error_text when the name does not
+ * resolve, but only the calling coroutine waits, at most timeout_ns (-1:
+ * as long as the system resolver takes). Numeric addresses, and callers
+ * that cannot suspend, go straight to php_network_getaddresses().
+ *
+ * Returns the number of addresses (free them with
+ * php_network_freeaddresses()), 0 when the name did not resolve (PHP has
+ * warned), -ETIMEDOUT or -ECANCELED.
+ */
+int rapier_resolve(const char *host, int socktype, int64_t timeout_ns, struct sockaddr ***addrs,
+	zend_string **error_text);
+
+/*
+ * Forgets every waiting coroutine without touching them: for when no
+ * scheduler runs any more (after a bailout). Their lookups are abandoned.
+ */
+void rapier_resolve_reset(void);
+void rapier_resolve_mshutdown(void);
+
+#endif
