@@ -42,6 +42,18 @@ final class PhpProcess
         }
     }
 
+    /**
+     * Runs $command (a PHP_BINARY with the module among its arguments, or a
+     * wrapper that starts one) to completion.
+     *
+     * @param list<string> $command
+     * @param array<string, string>|null $env the child's whole environment; null: this one's
+     */
+    public static function runCommand(array $command, ?array $env = null): self
+    {
+        return self::exec($command, $env);
+    }
+
     public function describe(): string
     {
         $signal = $this->signal === null ? '' : " (signal {$this->signal})";
@@ -49,11 +61,14 @@ final class PhpProcess
         return "exit code {$this->exitCode}$signal\n--- stdout\n{$this->stdout}\n--- stderr\n{$this->stderr}";
     }
 
-    /** @param list<string> $command */
-    private static function exec(array $command): self
+    /**
+     * @param list<string> $command
+     * @param array<string, string>|null $env
+     */
+    private static function exec(array $command, ?array $env = null): self
     {
         $pipes = [];
-        $proc = proc_open($command, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+        $proc = proc_open($command, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes, null, $env);
         if ($proc === false) {
             throw new RuntimeException('Cannot start ' . PHP_BINARY);
         }

@@ -1,0 +1,175 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Rapier\Tests;
+
+use PHPUnit\Framework\TestCase;
+use Rapier\Tests\Support\Cli;
+use Rapier\Tests\Support\PhpProcess;
+
+/**
+ * Host names resolve off the event loop inside coroutines. The lookups go
+ * through glibc's resolver to a real DNS server (tests/apps/dns/server.php,
+ * which answers slowly, never, or NXDOMAIN as a name asks). Both run in a
+ * mount and network namespace of their own, where /etc/resolv.conf names
+ * that server on 127.0.0.1:53; tests/apps/dns/client.php runs the scenarios
+ * there once and reports them, and each test asserts on one.
+ */
+final class DnsResolutionTest extends TestCase
+{
+    /** glibc gives up on a name after this (resolv.conf), so abandoned lookups end soon. */
+    private const RESOLV_CONF = "nameserver 127.0.0.1\noptions timeout:2 attempts:1\n";
+
+    /** Inside the namespaces: loopback up, our resolv.conf, the DNS server, then the client. */
+    private const INSIDE = <<<'SH'
+        set -e
+        ip link set lo up
+        mount --bind "$1" /etc/resolv.conf
+        "$2" -n "$3" > "$4" &
+        server=$!
+        trap 'kill $server' EXIT
+        for i in $(seq 200); do grep -q ready "$4" && break; sleep 0.05; done
+        "$2" -d extension="$5" "$6"
+        SH;
+
+    /** @var array<string, mixed>|null */
+    private static ?array $report = null;
+
+    private static ?string $skipped = null;
+
+    /** The client's report, from its one run. */
+    private function report(): array
+    {
+        if (self::$report === null && self::$skipped === null) {
+            self::runClient();
+        }
+        if (self::$skipped !== null) {
+            self::markTestSkipped(self::$skipped);
+        }
+
+        return self::$report;
+    }
+
+    private static function runClient(): void
+    {
+        $unshare = self::unshareCommand();
+        if ($unshare === null) {
+            self::$skipped = 'cannot create mount and network namespaces here (unshare --mount --net)';
+
+            return;
+        }
+        $dir = sys_get_temp_dir() . '/rapier-dns-' . getmypid();
+        @mkdir($dir);
+        file_put_contents("$dir/resolv.conf", self::RESOLV_CONF);
+        $apps = dirname(__DIR__) . '/tests/apps/dns';
+        try {
+            $child = PhpProcess::runCommand([...$unshare, 'sh', '-c', self::INSIDE, 'sh',
+                "$dir/resolv.conf", PHP_BINARY, "$apps/server.php", "$dir/server.out",
+                Cli::extension(), "$apps/client.php"], self::environment());
+        } finally {
+            @unlink("$dir/resolv.conf");
+            @unlink("$dir/server.out");
+            @rmdir($dir);
+        }
+        $report = json_decode($child->stdout, true);
+        self::assertSame(0, $child->exitCode, $child->describe());
+        self::assertIsArray($report, $child->describe());
+        self::$report = $report;
+    }
+
+    /** unshare as root, or in a user namespace of its own when allowed; null when neither works. */
+    private static function unshareCommand(): ?array
+    {
+        $candidates = posix_geteuid() === 0
+            ? [['unshare', '--mount', '--net']]
+            : [['unshare', '--map-root-user', '--mount', '--net']];
+        foreach ($candidates as $command) {
+            $probe = PhpProcess::runCommand([...$command, 'true'], self::environment());
+            if ($probe->exitCode === 0) {
+                return $command;
+            }
+        }
+
+        return null;
+    }
+
+    /**
+     * This environment without LD_PRELOAD: under make asan it holds the
+     * sanitizer runtime, which unshare, ip and mount need not carry (the
+     * PHP processes get it again from PHP_BINARY, the ASan wrapper).
+     *
+     * @return array<string, string>
+     */
+    private static function environment(): array
+    {
+        $env = getenv();
+        unset($env['LD_PRELOAD']);
+
+        return $env;
+    }
+
+    public function testTheServerReallyAnswersSlowly(): void
+    {
+        // Outside a coroutine a lookup blocks, as in stock PHP: 0.3 s for a slow300 name.
+        $blocking = $this->report()['blocking'];
+        $this->assertTrue($blocking['connected'], json_encode($blocking));
+        $this->assertGreaterThanOrEqual(0.29, $blocking['seconds']);
+    }
+
+    public function testLookupsInCoroutinesOverlapAndTheLoopRunsMeanwhile(): void
+    {
+        // Ten lookups that take 0.3 s each: together about 0.3 s, not 3 s.
+        $concurrent = $this->report()['concurrent'];
+        $this->assertSame(['connected' => 10, 'errors' => []], $concurrent['result']);
+        $this->assertLessThan(1.5, $concurrent['seconds']);
+        // The 10 ms ticker went on while they waited.
+        $this->assertGreaterThanOrEqual(10, $concurrent['ticks']);
+    }
+
+    public function testLookupsBeyondTheThreadLimitQueueAndAllFinish(): void
+    {
+        // 40 lookups of 0.2 s, 16 at a time: three rounds.
+        $queued = $this->report()['queued'];
+        $this->assertSame(['connected' => 40, 'errors' => []], $queued['result']);
+        $this->assertGreaterThanOrEqual(0.59, $queued['seconds'], 'more than 16 lookups ran at once');
+        $this->assertLessThan(3.0, $queued['seconds']);
+    }
+
+    public function testAFailedLookupWarnsExactlyAsStockPhp(): void
+    {
+        $nxdomain = $this->report()['nxdomain'];
+        $stock = $nxdomain['stock'];
+        $this->assertFalse($stock['connected']);
+        $this->assertStringContainsString(
+            'php_network_getaddresses: getaddrinfo for nx-1.rapier.test failed: Name or service not known',
+            (string) $stock['errstr'],
+        );
+        unset($stock['seconds'], $nxdomain['coroutine']['seconds']);
+        $this->assertSame($stock, $nxdomain['coroutine']);
+    }
+
+    public function testTheConnectTimeoutBoundsALookupThatNeverAnswers(): void
+    {
+        $timeout = $this->report()['timeout'];
+        $this->assertFalse($timeout['result']['connected']);
+        $this->assertSame(110, $timeout['result']['errno']);   // ETIMEDOUT
+        $this->assertSame('Connection timed out', $timeout['result']['errstr']);
+        // 0.3 s, not glibc's 2 s.
+        $this->assertLessThan(1.5, $timeout['seconds']);
+        $this->assertGreaterThanOrEqual(0.29, $timeout['seconds']);
+    }
+
+    public function testACanceledLookupThrowsAndLeavesNothingBehind(): void
+    {
+        $report = $this->report();
+        $this->assertSame(
+            'Rapier\CanceledException: Coroutine was canceled while connecting to never-canceled.rapier.test',
+            $report['canceled']['result']['seen'],
+        );
+        // Lookups given up above still run on their threads; a new one is not held up,
+        // and the client exited 0 with them still running (runClient()).
+        $this->assertTrue($report['after']['result']['connected'], json_encode($report['after']));
+        $this->assertLessThan(1.0, $report['after']['seconds']);
+    }
+}
