@@ -35,6 +35,11 @@ namespace Rapier {
     const HOOK_SLEEP = UNKNOWN;
     /**
      * @var int
+     * @cvalue RAPIER_HOOK_STREAM_SELECT
+     */
+    const HOOK_STREAM_SELECT = UNKNOWN;
+    /**
+     * @var int
      * @cvalue RAPIER_HOOK_ALL
      */
     const HOOK_ALL = UNKNOWN;

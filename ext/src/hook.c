@@ -7,6 +7,7 @@
 #include "php_rapier.h"
 #include "hook.h"
 #include "coroutine.h"
+#include "select.h"
 #include "sleep.h"
 #include "transport.h"
 
@@ -41,11 +42,13 @@ ZEND_INI_MH(rapier_hook_ini_update)
 void rapier_hook_minit(void)
 {
 	rapier_sleep_hook_minit();
+	rapier_select_hook_minit();
 }
 
 void rapier_hook_mshutdown(void)
 {
 	rapier_sleep_hook_mshutdown();
+	rapier_select_hook_mshutdown();
 }
 
 void rapier_hook_rinit(void)

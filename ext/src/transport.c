@@ -21,8 +21,8 @@
  * crash in mysqlnd (ENGINE-NOTES trap 3). Blocking I/O serialises them.
  *
  * Host names resolve on a thread of their own inside a coroutine
- * (resolve.h), with php_network_getaddresses() elsewhere. Known limit:
- * stream_select() on these streams blocks the process.
+ * (resolve.h), with php_network_getaddresses() elsewhere; stream_select()
+ * on these streams waits in the loop too (select.h).
  */
 #include "php_rapier.h"
 #include "php_network.h"

@@ -1,0 +1,190 @@
+/*
+ * stream_select() inside coroutines. PHP's handler is swapped once at
+ * startup for a wrapper that calls it unchanged unless the caller can yield
+ * and RAPIER_HOOK_STREAM_SELECT is on. Then, when nothing is ready yet and
+ * the timeout is not zero, the wrapper waits for the streams' descriptors
+ * in the event loop (an epoll set of their own, watched as one descriptor)
+ * and afterwards lets PHP's handler answer with a zero timeout: the arrays,
+ * their keys, buffered data and every warning and error stay PHP's.
+ */
+#include "php_rapier.h"
+#include "php_network.h"
+#include "zend_exceptions.h"
+
+#include <errno.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+#include "coroutine.h"
+#include "hook.h"
+#include "loop.h"
+#include "select.h"
+
+static zif_handler original_stream_select;
+
+/* The waiting coroutine and the watcher of its epoll set. */
+typedef struct {
+	rapier_io_t io;
+	rapier_loop_t *loop;
+	rapier_coro_t *co;
+} select_wait_t;
+
+static void on_ready(rapier_io_t *io, uint32_t events)
+{
+	select_wait_t *w = io->data;
+
+	rapier_io_stop(w->loop, &w->io);
+	rapier_coro_wake(w->co, RAPIER_WAKE_OK);
+}
+
+static void on_unlink(rapier_coro_t *co, void *data)
+{
+	select_wait_t *w = data;
+
+	rapier_io_stop(w->loop, &w->io);
+}
+
+/*
+ * Adds the descriptors of the streams in array to epfd for events. Returns
+ * false when a stream is not something this wait can watch (no descriptor,
+ * a regular file, buffered data to read): PHP's handler then decides.
+ */
+static bool watch_array(int epfd, zval *array, uint32_t events, int *watched)
+{
+	zval *elem;
+
+	if (array == NULL) {
+		return true;
+	}
+	ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(array), elem) {
+		php_stream *stream;
+		php_socket_t fd = -1;
+		struct epoll_event ev = { .events = events };
+
+		ZVAL_DEREF(elem);
+		if (Z_TYPE_P(elem) != IS_RESOURCE) {
+			return false;        /* PHP's handler throws its TypeError */
+		}
+		stream = zend_fetch_resource2(Z_RES_P(elem), NULL, php_file_le_stream(), php_file_le_pstream());
+		if (stream == NULL) {
+			return false;
+		}
+		/* Bytes already read into PHP's buffer make the stream ready: PHP's handler says so at once. */
+		if ((events & EPOLLIN) && stream->writepos > stream->readpos) {
+			return false;
+		}
+		if (php_stream_cast(stream, PHP_STREAM_AS_FD_FOR_SELECT | PHP_STREAM_CAST_INTERNAL, (void *) &fd, 1) != SUCCESS
+				|| fd < 0) {
+			return false;
+		}
+		ev.data.fd = fd;
+		if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) == 0) {
+			(*watched)++;
+			continue;
+		}
+		if (errno != EEXIST) {
+			return false;        /* EPERM: a regular file, always ready */
+		}
+		/* The same descriptor in another array, or twice: widen what it waits for. */
+		ev.events |= EPOLLIN | EPOLLOUT | EPOLLPRI;
+		if (epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &ev) != 0) {
+			return false;
+		}
+	} ZEND_HASH_FOREACH_END();
+	return true;
+}
+
+/*
+ * Suspends until a descriptor in epfd is ready or timeout_ns passes.
+ * Returns false with an exception when the coroutine was canceled.
+ */
+static bool wait_ready(int epfd, int64_t timeout_ns)
+{
+	select_wait_t w = { .loop = rapier_sched_loop(), .co = rapier_coro_current() };
+	rapier_wake_t why;
+
+	rapier_io_init(&w.io, epfd, on_ready, &w);
+	if (rapier_io_start(w.loop, &w.io, RAPIER_IO_READ) < 0) {
+		return true;             /* cannot watch it: PHP's handler waits instead */
+	}
+	why = rapier_coro_wait(timeout_ns, on_unlink, &w, "stream_select()");
+	if (why == RAPIER_WAKE_CANCELED) {
+		if (!EG(exception)) {
+			zend_throw_exception(rapier_ce_canceled_exception, "Coroutine was canceled while waiting in stream_select()", 0);
+		}
+		return false;
+	}
+	return true;
+}
+
+static void zero_timeout(zend_execute_data *execute_data)
+{
+	ZVAL_LONG(ZEND_CALL_ARG(execute_data, 4), 0);
+	if (ZEND_NUM_ARGS() >= 5) {
+		ZVAL_LONG(ZEND_CALL_ARG(execute_data, 5), 0);
+	}
+}
+
+static ZEND_FUNCTION(rapier_stream_select)
+{
+	zval *read = NULL, *write = NULL, *except = NULL;
+	zend_long sec = 0, usec = 0;
+	bool sec_null = true, usec_null = true;
+	struct epoll_event ready;
+	int64_t timeout_ns;
+	int epfd = -1, watched = 0;
+
+	if (!rapier_hook_enabled(RAPIER_HOOK_STREAM_SELECT) || !rapier_coro_can_yield()) {
+		goto passthru;
+	}
+	ZEND_PARSE_PARAMETERS_START_EX(ZEND_PARSE_PARAMS_QUIET, 4, 5)
+		Z_PARAM_ARRAY_EX2(read, 1, 1, 0)
+		Z_PARAM_ARRAY_EX2(write, 1, 1, 0)
+		Z_PARAM_ARRAY_EX2(except, 1, 1, 0)
+		Z_PARAM_LONG_OR_NULL(sec, sec_null)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_LONG_OR_NULL(usec, usec_null)
+	ZEND_PARSE_PARAMETERS_END_EX(goto passthru);
+
+	/* Odd arguments and a zero timeout are PHP's to handle (its errors, or no wait at all). */
+	if (sec_null ? !usec_null : (sec < 0 || usec < 0 || sec > INT64_MAX / 1000000000 - 1 || (sec == 0 && usec == 0))) {
+		goto passthru;
+	}
+	timeout_ns = sec_null ? -1 : (int64_t) (sec + usec / 1000000) * 1000000000 + (int64_t) (usec % 1000000) * 1000;
+	if ((epfd = epoll_create1(EPOLL_CLOEXEC)) < 0 || !watch_array(epfd, read, EPOLLIN, &watched)
+			|| !watch_array(epfd, write, EPOLLOUT, &watched) || !watch_array(epfd, except, EPOLLPRI, &watched)
+			|| watched == 0) {
+		goto passthru;
+	}
+	/* Only when nothing is ready yet is there anything to wait for. */
+	if (epoll_wait(epfd, &ready, 1, 0) == 0 && !wait_ready(epfd, timeout_ns)) {
+		close(epfd);
+		RETURN_FALSE;
+	}
+	zero_timeout(execute_data);
+
+passthru:
+	if (epfd >= 0) {
+		close(epfd);
+	}
+	original_stream_select(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+}
+
+void rapier_select_hook_minit(void)
+{
+	zend_function *fn = zend_hash_str_find_ptr(CG(function_table), ZEND_STRL("stream_select"));
+
+	if (fn && fn->type == ZEND_INTERNAL_FUNCTION) {
+		original_stream_select = fn->internal_function.handler;
+		fn->internal_function.handler = ZEND_FN(rapier_stream_select);
+	}
+}
+
+void rapier_select_hook_mshutdown(void)
+{
+	zend_function *fn = zend_hash_str_find_ptr(CG(function_table), ZEND_STRL("stream_select"));
+
+	if (fn && original_stream_select) {
+		fn->internal_function.handler = original_stream_select;
+	}
+}
