@@ -236,7 +236,8 @@ asan_stage() {
 		# exit status changed). Leaks are the phpt stages' to find.
 		ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0 stage_phpunit asan-phpunit
 	fi
-	reports=$(grep -l -E 'ERROR: |runtime error: ' "$logs"/report.* 2>/dev/null)
+	# A sanitizer that died before checking for leaks is a failure too.
+	reports=$(grep -l -E 'ERROR: |runtime error: |LeakSanitizer has encountered a fatal error' "$logs"/report.* 2>/dev/null)
 	if [ -n "$reports" ]; then
 		for report in $reports; do
 			echo "  FAILED: sanitizer report $(basename "$report"):"
