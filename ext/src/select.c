@@ -20,6 +20,9 @@
 #include "loop.h"
 #include "select.h"
 
+/* Longer timeouts are PHP's (they would overflow nanoseconds). */
+#define SELECT_MAX_SECONDS (INT64_MAX / 1000000000 - 1)
+
 static zif_handler original_stream_select;
 
 /* The waiting coroutine and the watcher of its epoll set. */
@@ -96,25 +99,24 @@ static bool watch_array(int epfd, zval *array, uint32_t events, int *watched)
 
 /*
  * Suspends until a descriptor in epfd is ready or timeout_ns passes.
- * Returns false with an exception when the coroutine was canceled.
+ * Returns 1 once it has waited, 0 when epfd cannot be watched (PHP's
+ * handler must wait instead), -1 with an exception when canceled.
  */
-static bool wait_ready(int epfd, int64_t timeout_ns)
+static int wait_ready(int epfd, int64_t timeout_ns)
 {
 	select_wait_t w = { .loop = rapier_sched_loop(), .co = rapier_coro_current() };
-	rapier_wake_t why;
 
 	rapier_io_init(&w.io, epfd, on_ready, &w);
 	if (rapier_io_start(w.loop, &w.io, RAPIER_IO_READ) < 0) {
-		return true;             /* cannot watch it: PHP's handler waits instead */
+		return 0;
 	}
-	why = rapier_coro_wait(timeout_ns, on_unlink, &w, "stream_select()");
-	if (why == RAPIER_WAKE_CANCELED) {
+	if (rapier_coro_wait(timeout_ns, on_unlink, &w, "stream_select()") == RAPIER_WAKE_CANCELED) {
 		if (!EG(exception)) {
 			zend_throw_exception(rapier_ce_canceled_exception, "Coroutine was canceled while waiting in stream_select()", 0);
 		}
-		return false;
+		return -1;
 	}
-	return true;
+	return 1;
 }
 
 static void zero_timeout(zend_execute_data *execute_data)
@@ -132,7 +134,7 @@ static ZEND_FUNCTION(rapier_stream_select)
 	bool sec_null = true, usec_null = true;
 	struct epoll_event ready;
 	int64_t timeout_ns;
-	int epfd = -1, watched = 0;
+	int epfd = -1, watched = 0, waited = 1;
 
 	if (!rapier_hook_enabled(RAPIER_HOOK_STREAM_SELECT) || !rapier_coro_can_yield()) {
 		goto passthru;
@@ -147,21 +149,33 @@ static ZEND_FUNCTION(rapier_stream_select)
 	ZEND_PARSE_PARAMETERS_END_EX(goto passthru);
 
 	/* Odd arguments and a zero timeout are PHP's to handle (its errors, or no wait at all). */
-	if (sec_null ? !usec_null : (sec < 0 || usec < 0 || sec > INT64_MAX / 1000000000 - 1 || (sec == 0 && usec == 0))) {
+	if (sec_null) {
+		if (!usec_null && usec != 0) {
+			goto passthru;
+		}
+		timeout_ns = -1;
+	} else if (sec < 0 || usec < 0 || (sec == 0 && usec == 0) || sec > SELECT_MAX_SECONDS
+			|| usec / 1000000 > SELECT_MAX_SECONDS - sec) {
 		goto passthru;
+	} else {
+		timeout_ns = (int64_t) (sec + usec / 1000000) * 1000000000 + (int64_t) (usec % 1000000) * 1000;
 	}
-	timeout_ns = sec_null ? -1 : (int64_t) (sec + usec / 1000000) * 1000000000 + (int64_t) (usec % 1000000) * 1000;
 	if ((epfd = epoll_create1(EPOLL_CLOEXEC)) < 0 || !watch_array(epfd, read, EPOLLIN, &watched)
 			|| !watch_array(epfd, write, EPOLLOUT, &watched) || !watch_array(epfd, except, EPOLLPRI, &watched)
 			|| watched == 0) {
 		goto passthru;
 	}
 	/* Only when nothing is ready yet is there anything to wait for. */
-	if (epoll_wait(epfd, &ready, 1, 0) == 0 && !wait_ready(epfd, timeout_ns)) {
-		close(epfd);
-		RETURN_FALSE;
+	if (epoll_wait(epfd, &ready, 1, 0) == 0) {
+		waited = wait_ready(epfd, timeout_ns);
+		if (waited < 0) {
+			close(epfd);
+			RETURN_FALSE;
+		}
 	}
-	zero_timeout(execute_data);
+	if (waited != 0) {
+		zero_timeout(execute_data);
+	}
 
 passthru:
 	if (epfd >= 0) {
