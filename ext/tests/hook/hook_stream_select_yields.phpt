@@ -69,6 +69,18 @@ Rapier\run(function () {
     });
     echo $ticks >= 10 ? "the loop ran meanwhile\n" : "blocked: $ticks ticks\n";
 
+    echo "-- null seconds with 0 microseconds waits as null does\n";
+    Rapier\go(function () use ($peer) {
+        Rapier\Coroutine::sleep(0.2);
+        fwrite($peer, "later\n");
+    });
+    $ticks = beside_ticker(function () use ($c) {
+        $r = [$c];
+        $w = $e = null;
+        var_dump(stream_select($r, $w, $e, null, 0), fgets($c));
+    });
+    echo $ticks >= 10 ? "the loop ran meanwhile\n" : "blocked: $ticks ticks\n";
+
     echo "-- timeout\n";
     $t = microtime(true);
     $ticks = beside_ticker(function () use ($c) {
@@ -133,6 +145,11 @@ array(1) {
   string(5) "first"
 }
 string(5) "late
+"
+the loop ran meanwhile
+-- null seconds with 0 microseconds waits as null does
+int(1)
+string(6) "later
 "
 the loop ran meanwhile
 -- timeout
