@@ -278,7 +278,7 @@ static int lookup_family(void)
 	return resolver.ipv6 ? AF_UNSPEC : AF_INET;
 }
 
-static bool is_numeric_address(const char *host)
+bool rapier_ip_literal(const char *host)
 {
 	unsigned char addr[sizeof(struct in6_addr)];
 
@@ -369,7 +369,7 @@ int rapier_resolve(const char *host, int socktype, int64_t timeout_ns, struct so
 	rapier_wake_t why;
 	int n;
 
-	if (host == NULL || is_numeric_address(host) || !rapier_coro_can_yield() || !resolver_ready()
+	if (host == NULL || rapier_ip_literal(host) || !rapier_coro_can_yield() || !resolver_ready()
 		|| (lookup = lookup_new(host, socktype)) == NULL) {
 		return php_network_getaddresses(host, socktype, addrs, error_text);
 	}

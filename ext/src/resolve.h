@@ -11,6 +11,7 @@
 #ifndef RAPIER_RESOLVE_H
 #define RAPIER_RESOLVE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/socket.h>
 
@@ -31,6 +32,9 @@
  */
 int rapier_resolve(const char *host, int socktype, int64_t timeout_ns, struct sockaddr ***addrs,
 	zend_string **error_text);
+
+/* Whether host is an IPv4 or IPv6 address: nothing to look up. */
+bool rapier_ip_literal(const char *host);
 
 /*
  * Forgets every waiting coroutine without touching them: for when no

@@ -21,9 +21,9 @@
  * objects), session reuse between streams, SNI certificates on servers.
  */
 #include "tls.h"
+#include "resolve.h"
 #include "socket.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
@@ -260,13 +260,6 @@ fail:
 	return NULL;
 }
 
-static bool is_ip_literal(const char *host)
-{
-	unsigned char addr[sizeof(struct in6_addr)];
-
-	return inet_pton(AF_INET, host, addr) == 1 || inet_pton(AF_INET6, host, addr) == 1;
-}
-
 rapier_tls_t *rapier_tls_new(php_stream_context *context, int fd, int method, const char *url_host, bool persistent)
 {
 	rapier_tls_t *tls = pecalloc(1, sizeof(*tls), persistent);
@@ -293,7 +286,7 @@ rapier_tls_t *rapier_tls_new(php_stream_context *context, int fd, int method, co
 	SSL_set_app_data(tls->ssl, tls);
 	if (tls->client) {
 		SSL_set_connect_state(tls->ssl);
-		if (tls->peer_name && ssl_option_bool(context, "SNI_enabled", true) && !is_ip_literal(tls->peer_name)) {
+		if (tls->peer_name && ssl_option_bool(context, "SNI_enabled", true) && !rapier_ip_literal(tls->peer_name)) {
 			SSL_set_tlsext_host_name(tls->ssl, tls->peer_name);
 		}
 	} else {
@@ -341,7 +334,7 @@ static bool check_peer(rapier_tls_t *tls)
 		return true;
 	}
 	if (tls->verify_peer_name && tls->peer_name) {
-		ok = is_ip_literal(tls->peer_name)
+		ok = rapier_ip_literal(tls->peer_name)
 			? X509_check_ip_asc(cert, tls->peer_name, 0) == 1
 			: X509_check_host(cert, tls->peer_name, 0, 0, NULL) == 1;
 		if (!ok) {
