@@ -13,39 +13,17 @@
 
 #include <errno.h>
 #include <sys/epoll.h>
-#include <unistd.h>
 
 #include "coroutine.h"
 #include "hook.h"
 #include "loop.h"
 #include "select.h"
+#include "socket.h"
 
 /* Longer timeouts are PHP's (they would overflow nanoseconds). */
 #define SELECT_MAX_SECONDS (INT64_MAX / 1000000000 - 1)
 
 static zif_handler original_stream_select;
-
-/* The waiting coroutine and the watcher of its epoll set. */
-typedef struct {
-	rapier_io_t io;
-	rapier_loop_t *loop;
-	rapier_coro_t *co;
-} select_wait_t;
-
-static void on_ready(rapier_io_t *io, uint32_t events)
-{
-	select_wait_t *w = io->data;
-
-	rapier_io_stop(w->loop, &w->io);
-	rapier_coro_wake(w->co, RAPIER_WAKE_OK);
-}
-
-static void on_unlink(rapier_coro_t *co, void *data)
-{
-	select_wait_t *w = data;
-
-	rapier_io_stop(w->loop, &w->io);
-}
 
 /*
  * Adds the descriptors of the streams in array to epfd for events. Returns
@@ -98,25 +76,22 @@ static bool watch_array(int epfd, zval *array, uint32_t events, int *watched)
 }
 
 /*
- * Suspends until a descriptor in epfd is ready or timeout_ns passes.
- * Returns 1 once it has waited, 0 when epfd cannot be watched (PHP's
- * handler must wait instead), -1 with an exception when canceled.
+ * Suspends until a descriptor in epfd is ready or timeout_ns passes (the
+ * epoll set is one descriptor, waited on like a socket). Returns 1 once it
+ * has waited, 0 when it could not (PHP's handler must wait instead), -1
+ * with an exception when canceled.
  */
 static int wait_ready(int epfd, int64_t timeout_ns)
 {
-	select_wait_t w = { .loop = rapier_sched_loop(), .co = rapier_coro_current() };
+	int err = rapier_socket_wait(epfd, RAPIER_IO_READ, timeout_ns);
 
-	rapier_io_init(&w.io, epfd, on_ready, &w);
-	if (rapier_io_start(w.loop, &w.io, RAPIER_IO_READ) < 0) {
-		return 0;
-	}
-	if (rapier_coro_wait(timeout_ns, on_unlink, &w, "stream_select()") == RAPIER_WAKE_CANCELED) {
+	if (err == -ECANCELED) {
 		if (!EG(exception)) {
 			zend_throw_exception(rapier_ce_canceled_exception, "Coroutine was canceled while waiting in stream_select()", 0);
 		}
 		return -1;
 	}
-	return 1;
+	return err == 0 || err == -ETIMEDOUT;
 }
 
 static void zero_timeout(zend_execute_data *execute_data)
@@ -169,7 +144,7 @@ static ZEND_FUNCTION(rapier_stream_select)
 	if (epoll_wait(epfd, &ready, 1, 0) == 0) {
 		waited = wait_ready(epfd, timeout_ns);
 		if (waited < 0) {
-			close(epfd);
+			rapier_socket_close(epfd);
 			RETURN_FALSE;
 		}
 	}
@@ -179,7 +154,7 @@ static ZEND_FUNCTION(rapier_stream_select)
 
 passthru:
 	if (epfd >= 0) {
-		close(epfd);
+		rapier_socket_close(epfd);   /* forgets the wait's registration too */
 	}
 	original_stream_select(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 }
