@@ -78,20 +78,15 @@ final class DnsResolutionTest extends TestCase
         self::$report = $report;
     }
 
-    /** unshare as root, or in a user namespace of its own when allowed; null when neither works. */
+    /** unshare as root, or else in a user namespace of its own; null when that is not allowed here. */
     private static function unshareCommand(): ?array
     {
-        $candidates = posix_geteuid() === 0
-            ? [['unshare', '--mount', '--net']]
-            : [['unshare', '--map-root-user', '--mount', '--net']];
-        foreach ($candidates as $command) {
-            $probe = PhpProcess::runCommand([...$command, 'true'], self::environment());
-            if ($probe->exitCode === 0) {
-                return $command;
-            }
-        }
+        $command = posix_geteuid() === 0
+            ? ['unshare', '--mount', '--net']
+            : ['unshare', '--map-root-user', '--mount', '--net'];
+        $probe = PhpProcess::runCommand([...$command, 'true'], self::environment());
 
-        return null;
+        return $probe->exitCode === 0 ? $command : null;
     }
 
     /**
