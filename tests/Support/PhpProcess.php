@@ -29,7 +29,7 @@ final class PhpProcess
         $script = tempnam(sys_get_temp_dir(), 'rapier-child-');
         file_put_contents($script, $code);
         try {
-            return self::exec([
+            return self::runCommand([
                 PHP_BINARY,
                 '-d', 'extension=' . Cli::extension(),
                 '-d', 'display_errors=0',
@@ -42,6 +42,13 @@ final class PhpProcess
         }
     }
 
+    public function describe(): string
+    {
+        $signal = $this->signal === null ? '' : " (signal {$this->signal})";
+
+        return "exit code {$this->exitCode}$signal\n--- stdout\n{$this->stdout}\n--- stderr\n{$this->stderr}";
+    }
+
     /**
      * Runs $command (a PHP_BINARY with the module among its arguments, or a
      * wrapper that starts one) to completion.
@@ -51,26 +58,10 @@ final class PhpProcess
      */
     public static function runCommand(array $command, ?array $env = null): self
     {
-        return self::exec($command, $env);
-    }
-
-    public function describe(): string
-    {
-        $signal = $this->signal === null ? '' : " (signal {$this->signal})";
-
-        return "exit code {$this->exitCode}$signal\n--- stdout\n{$this->stdout}\n--- stderr\n{$this->stderr}";
-    }
-
-    /**
-     * @param list<string> $command
-     * @param array<string, string>|null $env
-     */
-    private static function exec(array $command, ?array $env = null): self
-    {
         $pipes = [];
         $proc = proc_open($command, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes, null, $env);
         if ($proc === false) {
-            throw new RuntimeException('Cannot start ' . PHP_BINARY);
+            throw new RuntimeException('Cannot start ' . $command[0]);
         }
         $out = ['', ''];
         $open = [1 => $pipes[1], 2 => $pipes[2]];
