@@ -73,13 +73,17 @@ selected() {
 
 # The plan: nginx serves hello only (it is the ceiling of that endpoint).
 # The quick run keeps hello at all three concurrencies, user by id and slow
-# I/O at 100 and 400, and Lumen at 100.
+# I/O at 100 and 400, and Lumen at 100; Rapier and php-fpm 16 also run 10
+# users, 100 queries and Redis at 100, so that it judges every floor.
 in_plan() {
 	local server=$1 scenario=$2 c=$3
 	[ "$server" != nginx ] || [ "$scenario" = hello ] || return 1
 	[ "$FULL" != 1 ] || return 0
 	case $server in
 	lumen-*) [[ $scenario == @(hello|user) && $c == 100 ]] ;;
+	rapier | fpm16)
+		[[ $scenario == hello || ($scenario == @(user|slow) && $c != 10000) ||
+			($scenario == @(users|queries|redis) && $c == 100) ]] ;;
 	*) [[ $scenario == hello || ($scenario == @(user|slow) && $c != 10000) ]] ;;
 	esac
 }
