@@ -33,14 +33,27 @@ final class Chart
         if ($servers === []) {
             return false;
         }
-        // Correct answers only: a php-fpm answering 502 at full speed must not look fast.
-        file_put_contents("$base-rps.dat", $this->data($servers,
-            static fn (array $r): float => ($r['requests'] - $r['non2xx'] - $r['bad_body']) / max($r['duration_s'], 1e-9)));
+        file_put_contents("$base-rps.dat", $this->data($servers, self::correctRps(...)));
         file_put_contents("$base-cpu.dat", $this->data($servers, static fn (array $r): ?float => $r['cpu_us_per_request']['server']));
         file_put_contents("$base.gp", $this->script($png, "$base-rps.dat", "$base-cpu.dat", count($servers)));
         exec('gnuplot ' . escapeshellarg("$base.gp") . ' 2>&1', $output, $status);
 
         return $status === 0 && is_file($png);
+    }
+
+    /**
+     * Correct answers per second: a php-fpm answering 502 at full speed must
+     * not look fast. From the rate and the share of wrong answers, not from
+     * the counts over the duration: across rounds the counts are sums and
+     * the duration a median (Rounds), which would multiply the rate by N.
+     *
+     * @param array<string, mixed> $r
+     */
+    public static function correctRps(array $r): float
+    {
+        $wrong = $r['non2xx'] + $r['bad_body'];
+
+        return $r['rps'] * (1 - min(1.0, $wrong / max(1, $r['requests'])));
     }
 
     /**

@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace Rapier\Tests\Bench;
 
+use Bench\Chart;
 use Bench\Report;
 use Bench\Rounds;
 use PHPUnit\Framework\TestCase;
@@ -11,6 +12,7 @@ use PHPUnit\Framework\TestCase;
 require_once dirname(__DIR__, 2) . '/bench/lib/Report.php';
 require_once dirname(__DIR__, 2) . '/bench/lib/Rounds.php';
 require_once dirname(__DIR__, 2) . '/bench/lib/Floors.php';
+require_once dirname(__DIR__, 2) . '/bench/lib/Chart.php';
 
 /** bench/run.sh ROUNDS: the records of one step, measured several times, as the report shows and judges them. */
 final class RoundsTest extends TestCase
@@ -34,6 +36,22 @@ final class RoundsTest extends TestCase
         self::assertSame(3, $merged['rounds']);
         self::assertSame(0, $merged['failed_rounds']);
         self::assertArrayNotHasKey('round', $merged);
+    }
+
+    public function testTheChartShowsTheMedianRateOfCorrectAnswersNotTheSumOfTheRounds(): void
+    {
+        $rounds = [];
+        foreach ([12000.0, 15000.0, 9000.0] as $i => $rps) {
+            $rounds[] = ['non2xx' => 1000 * $i, 'bad_body' => 0]
+                + self::record('fpm16', 'hello', 10000, $i + 1, rps: $rps, cpu: 40.0, requests: (int) ($rps * 10));
+        }
+        $merged = Rounds::merge($rounds);
+
+        // 360,000 responses in three 10 s rounds, 3,000 of them wrong (0.83%).
+        self::assertEqualsWithDelta(12000.0 * (1 - 3000 / 360000), Chart::correctRps($merged), 0.001);
+        // One round: 150,000 responses, 1,000 of them 503s.
+        self::assertEqualsWithDelta(14900.0, Chart::correctRps($rounds[1]), 0.001);
+        self::assertSame(0.0, Chart::correctRps(['non2xx' => 5, 'bad_body' => 0, 'requests' => 5] + $rounds[0]));
     }
 
     public function testAnEvenCountTakesTheMeanOfTheMiddleTwo(): void
