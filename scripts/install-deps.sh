@@ -16,6 +16,8 @@ packages=(
 	# The framework apps of tests/apps/, served by Rapier and by nginx + php-fpm.
 	php-laravel-framework php-laravel-lumen-framework php-symfony-framework-bundle
 	php-slim php8.2-fpm nginx
+	# The PSR-7 bridge's factories, one test run with each (tests/Psr).
+	php-nyholm-psr7 php-guzzlehttp-psr7
 )
 
 # Only `make bench` needs these, so `make test` stays as light as it was.
