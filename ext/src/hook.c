@@ -39,6 +39,19 @@ ZEND_INI_MH(rapier_hook_ini_update)
 	return SUCCESS;
 }
 
+zif_handler rapier_hook_replace_handler(const char *name, size_t name_len, zif_handler replacement)
+{
+	zend_function *fn = zend_hash_str_find_ptr(CG(function_table), name, name_len);
+	zif_handler previous;
+
+	if (fn == NULL || fn->type != ZEND_INTERNAL_FUNCTION || replacement == NULL) {
+		return NULL;
+	}
+	previous = fn->internal_function.handler;
+	fn->internal_function.handler = replacement;
+	return previous;
+}
+
 void rapier_hook_minit(void)
 {
 	rapier_sleep_hook_minit();

@@ -17,6 +17,14 @@ void rapier_hook_mshutdown(void);
 void rapier_hook_rinit(void);
 ZEND_INI_MH(rapier_hook_ini_update);
 
+/*
+ * Sets the handler of PHP's internal function name to replacement and
+ * returns the one it had; NULL (and nothing changed) when there is no such
+ * internal function or replacement is NULL. Calling it again with the
+ * returned handler puts PHP's back.
+ */
+zif_handler rapier_hook_replace_handler(const char *name, size_t name_len, zif_handler replacement);
+
 /* Flags in force (RAPIER_HOOK_*). */
 zend_long rapier_hook_flags(void);
 bool rapier_hook_enabled(zend_long flag);

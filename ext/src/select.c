@@ -161,19 +161,10 @@ passthru:
 
 void rapier_select_hook_minit(void)
 {
-	zend_function *fn = zend_hash_str_find_ptr(CG(function_table), ZEND_STRL("stream_select"));
-
-	if (fn && fn->type == ZEND_INTERNAL_FUNCTION) {
-		original_stream_select = fn->internal_function.handler;
-		fn->internal_function.handler = ZEND_FN(rapier_stream_select);
-	}
+	original_stream_select = rapier_hook_replace_handler(ZEND_STRL("stream_select"), ZEND_FN(rapier_stream_select));
 }
 
 void rapier_select_hook_mshutdown(void)
 {
-	zend_function *fn = zend_hash_str_find_ptr(CG(function_table), ZEND_STRL("stream_select"));
-
-	if (fn && original_stream_select) {
-		fn->internal_function.handler = original_stream_select;
-	}
+	rapier_hook_replace_handler(ZEND_STRL("stream_select"), original_stream_select);
 }

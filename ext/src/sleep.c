@@ -33,21 +33,14 @@ enum { HOOK_SLEEP_FN, HOOK_USLEEP_FN, HOOK_NANOSLEEP_FN };
 void rapier_sleep_hook_minit(void)
 {
 	for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++) {
-		zend_function *fn = zend_hash_str_find_ptr(CG(function_table), hooks[i].name, hooks[i].name_len);
-		if (fn && fn->type == ZEND_INTERNAL_FUNCTION) {
-			hooks[i].original = fn->internal_function.handler;
-			fn->internal_function.handler = hooks[i].replacement;
-		}
+		hooks[i].original = rapier_hook_replace_handler(hooks[i].name, hooks[i].name_len, hooks[i].replacement);
 	}
 }
 
 void rapier_sleep_hook_mshutdown(void)
 {
 	for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++) {
-		zend_function *fn = zend_hash_str_find_ptr(CG(function_table), hooks[i].name, hooks[i].name_len);
-		if (fn && hooks[i].original) {
-			fn->internal_function.handler = hooks[i].original;
-		}
+		rapier_hook_replace_handler(hooks[i].name, hooks[i].name_len, hooks[i].original);
 	}
 }
 

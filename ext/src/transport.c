@@ -943,16 +943,10 @@ static ZEND_NAMED_FUNCTION(hooked_fclose)
 
 static void hook_fclose(bool on)
 {
-	zend_function *fn = zend_hash_str_find_ptr(CG(function_table), ZEND_STRL("fclose"));
-
-	if (fn == NULL || fn->type != ZEND_INTERNAL_FUNCTION) {
-		return;
-	}
 	if (on) {
-		stock_fclose = fn->internal_function.handler;
-		fn->internal_function.handler = hooked_fclose;
-	} else if (stock_fclose) {
-		fn->internal_function.handler = stock_fclose;
+		stock_fclose = rapier_hook_replace_handler(ZEND_STRL("fclose"), hooked_fclose);
+	} else {
+		rapier_hook_replace_handler(ZEND_STRL("fclose"), stock_fclose);
 	}
 }
 
