@@ -81,10 +81,8 @@ in_plan() {
 	[ "$FULL" != 1 ] || return 0
 	case $server in
 	lumen-*) [[ $scenario == @(hello|user) && $c == 100 ]] ;;
-	rapier | fpm16)
-		[[ $scenario == hello || ($scenario == @(user|slow) && $c != 10000) ||
-			($scenario == @(users|queries|redis) && $c == 100) ]] ;;
-	*) [[ $scenario == hello || ($scenario == @(user|slow) && $c != 10000) ]] ;;
+	*) [[ $scenario == hello || ($scenario == @(user|slow) && $c != 10000) ||
+		($server == @(rapier|fpm16) && $scenario == @(users|queries|redis) && $c == 100) ]] ;;
 	esac
 }
 
