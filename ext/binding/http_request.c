@@ -22,7 +22,7 @@
 #include "zend_exceptions.h"
 #include "zend_smart_str.h"
 
-#include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "http.h"
@@ -42,7 +42,8 @@ typedef struct {
 	zend_string *query_string;      /* raw, without '?' */
 	zend_string *body;
 	zend_string *protocol;          /* "HTTP/1.1" */
-	double request_time;
+	uint64_t start_ns;              /* the request's first byte, rapier_now_ns() clock */
+	double request_time;            /* start_ns as Unix time, once server() asked (0: not yet) */
 	int local_port;
 	HashTable *tmp_files;           /* uploaded files to remove with the request */
 	rapier_upload_t *upload;        /* a multipart body spooled while it arrived, until post/files are built */
@@ -143,12 +144,18 @@ static void build_headers(zval *headers, const rapier_http_request_t *hr)
 	}
 }
 
-static double request_time_now(void)
+/*
+ * The wall-clock time of a moment on the monotonic clock. Worked out only
+ * when a handler asks (server()): reading the wall clock for every request
+ * would cost more than most handlers' use of it.
+ */
+static double unix_time_of(uint64_t monotonic_ns)
 {
-	struct timeval tv;
+	struct timespec wall;
+	uint64_t now_ns = rapier_now_ns();
 
-	gettimeofday(&tv, NULL);
-	return (double) tv.tv_sec + (double) tv.tv_usec / 1e6;
+	clock_gettime(CLOCK_REALTIME, &wall);
+	return (double) wall.tv_sec + (double) wall.tv_nsec / 1e9 - (double) (now_ns - monotonic_ns) / 1e9;
 }
 
 static zend_string *decoded_path(const rapier_http_request_t *hr)
@@ -188,7 +195,7 @@ void rapier_http_request_new(zval *out, rapier_http_conn_t *conn)
 	req->query_string = hr->query ? zend_string_init(hr->query, hr->query_len, 0) : NULL;
 	req->body = hr->body_len ? zend_string_init(hr->body, hr->body_len, 0) : NULL;
 	req->protocol = hr->version_minor == 0 ? zend_string_init("HTTP/1.0", 8, 0) : zend_string_init("HTTP/1.1", 8, 0);
-	req->request_time = request_time_now();
+	req->start_ns = conn->request_start_ns;
 	req->local_port = conn->local_port;
 	req->upload = rapier_http_conn_take_upload(conn);
 }
@@ -598,6 +605,9 @@ ZEND_METHOD(Rapier_Http_Request, server)
 	request_t *req = request_from(obj);
 
 	ZEND_PARSE_PARAMETERS_NONE();
+	if (req->request_time == 0) {
+		req->request_time = unix_time_of(req->start_ns);
+	}
 	array_init_size(return_value, 24);
 	add_assoc_str(return_value, "REQUEST_METHOD", zend_string_copy(Z_STR_P(OBJ_PROP_NUM(obj, PROP_METHOD))));
 	add_assoc_str(return_value, "REQUEST_URI", zend_string_copy(Z_STR_P(OBJ_PROP_NUM(obj, PROP_URI))));

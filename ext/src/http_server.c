@@ -167,20 +167,31 @@ static void listener_pause(rapier_http_server_t *server, bool pause)
  * Clearing is lazy too: the timer fires and finds no deadline. Closing a
  * connection stops its timer for real.
  */
-static void conn_set_timer(rapier_http_conn_t *conn, int64_t timeout_ns)
+static void conn_set_deadline(rapier_http_conn_t *conn, uint64_t now_ns, int64_t timeout_ns)
 {
-	rapier_loop_t *loop = conn->server->loop;
-
 	if (timeout_ns <= 0) {
 		conn->deadline_ns = 0;
 		return;
 	}
-	conn->deadline_ns = rapier_now_ns() + (uint64_t) timeout_ns;
+	conn->deadline_ns = now_ns + (uint64_t) timeout_ns;
 	if (rapier_timer_is_active(&conn->timer) && conn->timer.due_ns <= conn->deadline_ns) {
 		return;
 	}
-	rapier_timer_stop(loop, &conn->timer);
-	rapier_timer_start(loop, &conn->timer, (uint64_t) timeout_ns, 0);
+	rapier_timer_start_at(conn->server->loop, &conn->timer, conn->deadline_ns);
+}
+
+/* The same from now. The clock is read only when there is a deadline to set. */
+static void conn_set_timer(rapier_http_conn_t *conn, int64_t timeout_ns)
+{
+	conn_set_deadline(conn, timeout_ns > 0 ? rapier_now_ns() : 0, timeout_ns);
+}
+
+/* A request's first byte: its start (the access log's duration) and its read deadline, from one clock reading. */
+static void conn_start_request(rapier_http_conn_t *conn)
+{
+	conn->idle = false;
+	conn->request_start_ns = rapier_now_ns();
+	conn_set_deadline(conn, conn->request_start_ns, conn->server->cfg.read_timeout_ns);
 }
 
 /* Whether the timer that fired is the connection's deadline (else it was re-armed, or nothing is due). */
@@ -192,7 +203,7 @@ static bool conn_timer_due(rapier_http_conn_t *conn)
 		return false;
 	}
 	if (conn->deadline_ns > now) {
-		rapier_timer_start(conn->server->loop, &conn->timer, conn->deadline_ns - now, 0);
+		rapier_timer_start_at(conn->server->loop, &conn->timer, conn->deadline_ns);
 		return false;
 	}
 	conn->deadline_ns = 0;
@@ -267,7 +278,7 @@ static void conn_open(rapier_http_server_t *server, int fd, struct sockaddr_stor
 	server->stats.accepted++;
 
 	rapier_io_start(server->loop, &conn->io, RAPIER_IO_READ);
-	conn_set_timer(conn, server->cfg.read_timeout_ns);
+	conn_set_deadline(conn, conn->request_start_ns, server->cfg.read_timeout_ns);
 }
 
 /* Accepts up to max waiting connections: fewer when the backlog empties or max_connections is reached. */
@@ -735,9 +746,7 @@ static void conn_read(rapier_http_conn_t *conn)
 			}
 			if (conn->idle) {
 				/* First byte of the next request: the whole of it must arrive within read_timeout. */
-				conn->idle = false;
-				conn->request_start_ns = rapier_now_ns();
-				conn_set_timer(conn, conn->server->cfg.read_timeout_ns);
+				conn_start_request(conn);
 			}
 			conn_process(conn, read_buffer, (size_t) n);
 			if ((size_t) n < sizeof(read_buffer)) {
@@ -834,12 +843,10 @@ static void conn_next_request(rapier_http_conn_t *conn)
 	conn->state = RAPIER_HTTP_CONN_READING;
 	conn->response_started = false;
 	if (conn->rlen > 0) {
-		conn->idle = false;
-		conn->request_start_ns = rapier_now_ns();
 		/* A pipelined request is already here. */
 		size_t len = conn->rlen;
 		conn->rlen = 0;
-		conn_set_timer(conn, server->cfg.read_timeout_ns);
+		conn_start_request(conn);
 		conn_process(conn, conn->rbuf, len);
 		if (conn->state == RAPIER_HTTP_CONN_READING) {
 			rapier_io_start(server->loop, &conn->io, RAPIER_IO_READ);

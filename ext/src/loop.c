@@ -230,6 +230,12 @@ int rapier_timer_start(rapier_loop_t *loop, rapier_timer_t *timer, uint64_t time
 	return rapier_timer_heap_add(&loop->timers, timer, rapier_now_ns() + timeout_ns);
 }
 
+int rapier_timer_start_at(rapier_loop_t *loop, rapier_timer_t *timer, uint64_t due_ns)
+{
+	timer->repeat_ns = 0;
+	return rapier_timer_heap_add(&loop->timers, timer, due_ns);
+}
+
 void rapier_timer_stop(rapier_loop_t *loop, rapier_timer_t *timer)
 {
 	rapier_timer_heap_remove(&loop->timers, timer);

@@ -96,6 +96,8 @@ void rapier_io_set_low_priority(rapier_io_t *io);
 
 /* Starts timer to fire after timeout_ns, then every repeat_ns if non-zero. */
 int rapier_timer_start(rapier_loop_t *loop, rapier_timer_t *timer, uint64_t timeout_ns, uint64_t repeat_ns);
+/* Starts a one-shot timer due at due_ns (rapier_now_ns() clock), for a caller that has just read the clock. */
+int rapier_timer_start_at(rapier_loop_t *loop, rapier_timer_t *timer, uint64_t due_ns);
 void rapier_timer_stop(rapier_loop_t *loop, rapier_timer_t *timer);
 
 #endif
