@@ -306,6 +306,23 @@ static void accept_some(rapier_http_server_t *server, int max)
 	}
 }
 
+static void conn_shed(rapier_http_conn_t *conn);
+
+/* queue_timeout: the requests that waited it get a 503, oldest first; the timer moves on to the next. */
+static void on_queue_timer(rapier_timer_t *timer)
+{
+	rapier_http_server_t *server = timer->data;
+	uint64_t now = rapier_now_ns();
+	rapier_http_conn_t *conn;
+
+	while ((conn = server->queue_head) != NULL && conn->queued_until_ns <= now) {
+		conn_shed(conn);
+	}
+	if (conn != NULL) {
+		rapier_timer_start_at(server->loop, &server->queue_timer, conn->queued_until_ns);
+	}
+}
+
 static void on_accept(rapier_io_t *io, uint32_t events)
 {
 	accept_some(io->data, RAPIER_HTTP_ACCEPT_BATCH);
@@ -330,6 +347,9 @@ void rapier_http_server_init(rapier_http_server_t *server, const rapier_http_con
 	 * waiting to be accepted has already sent its request, and its clock
 	 * runs while it waits behind thousands of readable connections.
 	 */
+	rapier_timer_init(&server->queue_timer, on_queue_timer, server);
+	/* Requests queue only while handlers run, and those keep the loop alive. */
+	server->queue_timer.unref = true;
 	rapier_io_init(&server->listen_io, listen_fd, on_accept, server);
 	listener_pause(server, false);
 }
@@ -377,21 +397,46 @@ void rapier_http_conn_release(rapier_http_conn_t *conn)
 	efree(conn);
 }
 
+/*
+ * Requests waiting for a handler slot. Every one waits the same
+ * queue_timeout, so the queue is in deadline order too, and one timer for
+ * its oldest request does what a timer per request would, without moving
+ * a heap timer for each queued request (the 10,000-connection case).
+ */
+static void queue_push(rapier_http_server_t *server, rapier_http_conn_t *conn)
+{
+	conn->queue_next = NULL;
+	conn->queue_prev = server->queue_tail;
+	if (server->queue_tail) {
+		server->queue_tail->queue_next = conn;
+	} else {
+		server->queue_head = conn;
+	}
+	server->queue_tail = conn;
+	if (server->cfg.queue_timeout_ns > 0) {
+		conn->queued_until_ns = rapier_now_ns() + (uint64_t) server->cfg.queue_timeout_ns;
+		/* An armed timer is due no later: it was set for an older request. */
+		if (!rapier_timer_is_active(&server->queue_timer)) {
+			rapier_timer_start_at(server->loop, &server->queue_timer, conn->queued_until_ns);
+		}
+	}
+}
+
 static void queue_remove(rapier_http_server_t *server, rapier_http_conn_t *conn)
 {
-	rapier_http_conn_t **link = &server->queue_head, *prev = NULL;
-
-	while (*link && *link != conn) {
-		prev = *link;
-		link = &(*link)->queue_next;
+	if (conn->queue_prev) {
+		conn->queue_prev->queue_next = conn->queue_next;
+	} else if (server->queue_head == conn) {
+		server->queue_head = conn->queue_next;
+	} else {
+		return; /* not queued */
 	}
-	if (*link) {
-		*link = conn->queue_next;
-		if (server->queue_tail == conn) {
-			server->queue_tail = prev;
-		}
-		conn->queue_next = NULL;
+	if (conn->queue_next) {
+		conn->queue_next->queue_prev = conn->queue_prev;
+	} else {
+		server->queue_tail = conn->queue_prev;
 	}
+	conn->queue_prev = conn->queue_next = NULL;
 }
 
 static void check_drained(rapier_http_server_t *server)
@@ -644,13 +689,7 @@ static void conn_dispatch(rapier_http_conn_t *conn)
 	}
 	if (!handler_slot_free(server)) {
 		conn->state = RAPIER_HTTP_CONN_QUEUED;
-		if (server->queue_tail) {
-			server->queue_tail->queue_next = conn;
-		} else {
-			server->queue_head = conn;
-		}
-		server->queue_tail = conn;
-		conn_set_timer(conn, server->cfg.queue_timeout_ns);
+		queue_push(server, conn);
 		return;
 	}
 	start_handler(conn);
@@ -798,10 +837,6 @@ static void on_conn_timer(rapier_timer_t *timer)
 		rapier__http_conn_close(conn);
 		return;
 	}
-	if (conn->state == RAPIER_HTTP_CONN_QUEUED) {
-		conn_shed(conn);
-		return;
-	}
 	if (conn->state != RAPIER_HTTP_CONN_READING) {
 		return;
 	}
@@ -869,12 +904,7 @@ static void dequeue(rapier_http_server_t *server)
 	rapier_http_conn_t *next;
 
 	while ((next = server->queue_head) != NULL && handler_slot_free(server)) {
-		server->queue_head = next->queue_next;
-		if (server->queue_head == NULL) {
-			server->queue_tail = NULL;
-		}
-		next->queue_next = NULL;
-		conn_set_timer(next, 0);
+		queue_remove(server, next);
 		start_handler(next);
 	}
 }
@@ -977,6 +1007,7 @@ void rapier_http_server_abort(rapier_http_server_t *server)
 		rapier__http_conn_close(server->conns);
 	}
 	server->queue_head = server->queue_tail = NULL;
+	rapier_timer_stop(server->loop, &server->queue_timer);
 }
 
 /*

@@ -103,7 +103,8 @@ struct rapier_http_conn_s {
 	int peer_port;
 	int local_port;                /* the port the client connected to */
 	rapier_http_conn_t *prev, *next;      /* the server's connection list */
-	rapier_http_conn_t *queue_next;       /* waiting for a handler slot */
+	rapier_http_conn_t *queue_prev, *queue_next;  /* waiting for a handler slot, oldest first */
+	uint64_t queued_until_ns;             /* when waiting ends in a 503 (queue_timeout), rapier_now_ns() clock */
 	uint64_t handler_start_ns;            /* when the handler was started, for latency_target */
 };
 
@@ -129,6 +130,7 @@ struct rapier_http_server_s {
 	bool draining;
 	rapier_http_conn_t *conns;
 	rapier_http_conn_t *queue_head, *queue_tail;
+	rapier_timer_t queue_timer;    /* queue_timeout of the oldest queued request */
 	rapier_http_limit_t limit;     /* the concurrency limit now; it moves only with latency_target */
 	rapier_http_stats_t stats;
 	rapier_http_dispatch_fn dispatch;
