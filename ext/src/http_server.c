@@ -342,14 +342,14 @@ void rapier_http_server_init(rapier_http_server_t *server, const rapier_http_con
 	/* Error answers are small; gzip output may be as large as a body. */
 	rapier_http_buf_init(&server->scratch, NULL, 0, (size_t) 1 << 31);
 	rapier_http_limit_init(&server->limit, cfg->max_concurrency, cfg->latency_target_ns, rapier_now_ns());
+	rapier_timer_init(&server->queue_timer, on_queue_timer, server);
+	/* Requests queue only while handlers run, and those keep the loop alive. */
+	server->queue_timer.unref = true;
 	/*
 	 * The listener keeps normal priority, unlike connections: a client
 	 * waiting to be accepted has already sent its request, and its clock
 	 * runs while it waits behind thousands of readable connections.
 	 */
-	rapier_timer_init(&server->queue_timer, on_queue_timer, server);
-	/* Requests queue only while handlers run, and those keep the loop alive. */
-	server->queue_timer.unref = true;
 	rapier_io_init(&server->listen_io, listen_fd, on_accept, server);
 	listener_pause(server, false);
 }
