@@ -87,7 +87,7 @@ struct rapier_http_conn_s {
 	bool response_no_body;         /* HEAD, 204, 304 */
 	int response_status;
 	uint64_t response_bytes;       /* body bytes written */
-	uint64_t request_start_ns;     /* the request's first byte, for the access log */
+	uint64_t request_start_ns;     /* the request's first byte: the access log's duration, REQUEST_TIME_FLOAT */
 	rapier_gzip_t *gzip_stream;    /* streamed gzip body, or NULL */
 	rapier_coro_t *writer;         /* coroutine waiting for the socket to drain */
 	char *wbuf;                    /* bytes the loop must still write (error answers) */
