@@ -1050,6 +1050,7 @@ ZEND_METHOD(Rapier_Http_Server, stats)
 	add_assoc_long(return_value, "connections", srv->http_ready ? srv->http.stats.connections : 0);
 	add_assoc_long(return_value, "handling", srv->http_ready ? srv->http.stats.handling : 0);
 	add_assoc_long(return_value, "shed", srv->http_ready ? (zend_long) srv->http.stats.shed : 0);
+	add_assoc_long(return_value, "abandoned", srv->http_ready ? (zend_long) srv->http.stats.abandoned : 0);
 	add_assoc_long(return_value, "concurrency_limit", concurrency_limit(srv));
 	add_assoc_long(return_value, "coroutines", rapier_coro_count());
 	add_assoc_long(return_value, "memory", (zend_long) zend_memory_usage(0));

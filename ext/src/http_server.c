@@ -70,6 +70,13 @@
  */
 #define RAPIER_HTTP_LINGER_NS (2 * (int64_t) 1000000000)
 
+/*
+ * A client connection is read with EPOLLRDHUP too, so that a queued
+ * request sees its client leave (conn_on_io) without an epoll_ctl() to
+ * queue it: the interest stays the same from reading to queued.
+ */
+#define CONN_READ (RAPIER_IO_READ | EPOLLRDHUP)
+
 static char read_buffer[RAPIER_HTTP_READ_CHUNK];
 
 static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len);
@@ -277,7 +284,7 @@ static void conn_open(rapier_http_server_t *server, int fd, struct sockaddr_stor
 	server->stats.connections++;
 	server->stats.accepted++;
 
-	rapier_io_start(server->loop, &conn->io, RAPIER_IO_READ);
+	rapier_io_start(server->loop, &conn->io, CONN_READ);
 	conn_set_deadline(conn, conn->request_start_ns, server->cfg.read_timeout_ns);
 }
 
@@ -500,7 +507,7 @@ static void conn_linger(rapier_http_conn_t *conn)
 	conn->lingering = true;
 	conn->close_after_write = false;
 	conn->wlen = conn->wpos = 0;
-	rapier_io_start(conn->server->loop, &conn->io, RAPIER_IO_READ);
+	rapier_io_start(conn->server->loop, &conn->io, CONN_READ);
 	conn_set_timer(conn, RAPIER_HTTP_LINGER_NS);
 }
 
@@ -512,7 +519,7 @@ static void flush_wbuf(rapier_http_conn_t *conn)
 		ssize_t n = send(conn->fd, conn->wbuf + conn->wpos, conn->wlen - conn->wpos, MSG_NOSIGNAL);
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EINTR) {
-				rapier_io_start(conn->server->loop, &conn->io, RAPIER_IO_READ | RAPIER_IO_WRITE);
+				rapier_io_start(conn->server->loop, &conn->io, CONN_READ | RAPIER_IO_WRITE);
 				return;
 			}
 			rapier__http_conn_close(conn);
@@ -529,7 +536,7 @@ static void flush_wbuf(rapier_http_conn_t *conn)
 	} else if (conn->answered_by_loop) {
 		pump_file(conn);
 	} else if (conn->state == RAPIER_HTTP_CONN_READING) {
-		rapier_io_start(conn->server->loop, &conn->io, RAPIER_IO_READ);
+		rapier_io_start(conn->server->loop, &conn->io, CONN_READ);
 	} else {
 		rapier_io_stop(conn->server->loop, &conn->io);
 	}
@@ -690,6 +697,12 @@ static void conn_dispatch(rapier_http_conn_t *conn)
 	if (!handler_slot_free(server)) {
 		conn->state = RAPIER_HTTP_CONN_QUEUED;
 		queue_push(server, conn);
+		/*
+		 * Watched while it waits, for its client leaving: a request whose
+		 * client gave up would otherwise still take a handler slot at its
+		 * turn. Unpausing costs no syscall (CONN_READ).
+		 */
+		rapier_io_start(server->loop, &conn->io, CONN_READ);
 		return;
 	}
 	start_handler(conn);
@@ -802,10 +815,32 @@ static void conn_read(rapier_http_conn_t *conn)
 	}
 }
 
+/*
+ * The client of a queued request closed its connection or shut down its
+ * side of it: nobody will read the answer, so the handler never runs. As
+ * nginx does for a request waiting on its upstream, a half-close counts as
+ * leaving, and the access log says 499.
+ */
+static void conn_abandon(rapier_http_conn_t *conn)
+{
+	conn->server->stats.abandoned++;
+	rapier__http_log_access(conn, 499, 0);
+	rapier__http_conn_close(conn);
+}
+
 static void conn_on_io(rapier_io_t *io, uint32_t events)
 {
 	rapier_http_conn_t *conn = io->data;
 
+	if (conn->state == RAPIER_HTTP_CONN_QUEUED) {
+		if (events & (EPOLLRDHUP | EPOLLERR | EPOLLHUP)) {
+			conn_abandon(conn);
+		} else {
+			/* Pipelined bytes: they wait in the kernel; watch for the client leaving only. */
+			rapier_io_start(conn->server->loop, &conn->io, EPOLLRDHUP);
+		}
+		return;
+	}
 	if ((events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) && conn->writer) {
 		rapier_coro_t *writer = conn->writer;
 		conn->writer = NULL;
@@ -884,7 +919,7 @@ static void conn_next_request(rapier_http_conn_t *conn)
 		conn_start_request(conn);
 		conn_process(conn, conn->rbuf, len);
 		if (conn->state == RAPIER_HTTP_CONN_READING) {
-			rapier_io_start(server->loop, &conn->io, RAPIER_IO_READ);
+			rapier_io_start(server->loop, &conn->io, CONN_READ);
 		}
 		return;
 	}
@@ -894,7 +929,7 @@ static void conn_next_request(rapier_http_conn_t *conn)
 	}
 	conn->idle = true;
 	conn->kept_alive = true;
-	rapier_io_start(server->loop, &conn->io, RAPIER_IO_READ);
+	rapier_io_start(server->loop, &conn->io, CONN_READ);
 	conn_set_timer(conn, server->cfg.keepalive_timeout_ns);
 }
 
@@ -905,6 +940,8 @@ static void dequeue(rapier_http_server_t *server)
 
 	while ((next = server->queue_head) != NULL && handler_slot_free(server)) {
 		queue_remove(server, next);
+		/* As in conn_dispatch(): the handler's own reads and writes use the socket. */
+		rapier_io_pause(server->loop, &next->io);
 		start_handler(next);
 	}
 }

@@ -119,6 +119,7 @@ typedef struct {
 	uint32_t connections;          /* open now */
 	uint32_t handling;             /* handlers running now */
 	uint64_t shed;                 /* requests answered 503 after queue_timeout */
+	uint64_t abandoned;            /* queued requests whose client left before a handler slot freed */
 } rapier_http_stats_t;
 
 struct rapier_http_server_s {
