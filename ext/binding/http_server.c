@@ -475,6 +475,7 @@ static void publish_status(server_t *srv)
 		rapier_status_counters_t counters = {
 			.requests = srv->http.stats.requests,
 			.shed = srv->http.stats.shed,
+			.abandoned = srv->http.stats.abandoned,
 			.memory = zend_memory_usage(0),
 			.in_flight = srv->http.stats.handling,
 			.connections = srv->http.stats.connections,

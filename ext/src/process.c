@@ -644,6 +644,7 @@ static void on_proc_exit(rapier_supervisor_t *sv, proc_t *p, int status)
 	rapier_status_entry_read(entry_of(sv, p), &view);
 	atomic_fetch_add(&sv->m->table->retired_requests, view.requests);
 	atomic_fetch_add(&sv->m->table->retired_shed, view.shed);
+	atomic_fetch_add(&sv->m->table->retired_abandoned, view.abandoned);
 	rapier_status_entry_set_state(entry_of(sv, p), RAPIER_PROC_EXITED);
 	rapier_timer_stop(&sv->loop, &p->deadline);
 	p->pid = 0;

@@ -106,6 +106,7 @@ void rapier_status_entry_begin(rapier_status_entry_t *e, rapier_role_t role, uin
 	STORE(e->worker.concurrency_limit, 0);
 	STORE(e->worker.requests, 0);
 	STORE(e->worker.shed, 0);
+	STORE(e->worker.abandoned, 0);
 	STORE(e->worker.memory, 0);
 	rapier__status_write_end(&e->worker.seq, s);
 
@@ -208,6 +209,7 @@ static bool read_worker_part(const rapier_status_entry_t *e, rapier_status_view_
 
 	v->requests = LOAD(e->worker.requests);
 	v->shed = LOAD(e->worker.shed);
+	v->abandoned = LOAD(e->worker.abandoned);
 	v->memory = LOAD(e->worker.memory);
 	v->in_flight = LOAD(e->worker.in_flight);
 	v->connections = LOAD(e->worker.connections);
@@ -288,7 +290,7 @@ static void sb_seconds(strbuf_t *sb, const char *name, uint64_t ms)
 }
 
 typedef struct {
-	uint64_t requests, shed, rss;
+	uint64_t requests, shed, abandoned, rss;
 	uint64_t in_flight, connections;
 	unsigned count[RAPIER_ROLE_COUNT];
 } totals_t;
@@ -302,10 +304,10 @@ static void render_entry(strbuf_t *sb, const rapier_status_view_t *v, uint64_t n
 	sb_seconds(sb, "started_at", v->started_at_ms);
 	sb_printf(sb, ",");
 	sb_seconds(sb, "uptime", up_ms);
-	sb_printf(sb, ",\"requests\":%llu,\"in_flight\":%u,\"connections\":%u,\"shed\":%llu,\"concurrency_limit\":%u,"
-		"\"memory\":%llu,\"rss\":%llu}",
+	sb_printf(sb, ",\"requests\":%llu,\"in_flight\":%u,\"connections\":%u,\"shed\":%llu,\"abandoned\":%llu,"
+		"\"concurrency_limit\":%u,\"memory\":%llu,\"rss\":%llu}",
 		(unsigned long long) v->requests, v->in_flight, v->connections, (unsigned long long) v->shed,
-		v->concurrency_limit, (unsigned long long) v->memory, (unsigned long long) v->rss);
+		(unsigned long long) v->abandoned, v->concurrency_limit, (unsigned long long) v->memory, (unsigned long long) v->rss);
 }
 
 static void render_workers(strbuf_t *sb, rapier_status_table_t *t, uint64_t now_ns, totals_t *tot)
@@ -324,6 +326,7 @@ static void render_workers(strbuf_t *sb, rapier_status_table_t *t, uint64_t now_
 		first = false;
 		tot->requests += v.requests;
 		tot->shed += v.shed;
+		tot->abandoned += v.abandoned;
 		tot->rss += v.rss;
 		tot->in_flight += v.in_flight;
 		tot->connections += v.connections;
@@ -361,10 +364,12 @@ char *rapier_status_render_json(rapier_status_table_t *table, size_t *len)
 	render_workers(&sb, table, now_ns, &tot);
 	sb_printf(&sb, ",\"totals\":{\"processes\":%u,\"workers\":%u,\"task_workers\":%u,",
 		tot.count[0] + tot.count[1], tot.count[0], tot.count[1]);
-	sb_printf(&sb, "\"requests\":%llu,\"in_flight\":%llu,\"connections\":%llu,\"shed\":%llu,\"rss\":%llu}}\n",
+	sb_printf(&sb, "\"requests\":%llu,\"in_flight\":%llu,\"connections\":%llu,\"shed\":%llu,\"abandoned\":%llu,"
+		"\"rss\":%llu}}\n",
 		(unsigned long long) (tot.requests + LOAD(table->retired_requests)),
 		(unsigned long long) tot.in_flight, (unsigned long long) tot.connections,
-		(unsigned long long) (tot.shed + LOAD(table->retired_shed)), (unsigned long long) tot.rss);
+		(unsigned long long) (tot.shed + LOAD(table->retired_shed)),
+		(unsigned long long) (tot.abandoned + LOAD(table->retired_abandoned)), (unsigned long long) tot.rss);
 	if (sb.failed) {
 		free(sb.data);
 		return NULL;

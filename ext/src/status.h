@@ -74,6 +74,7 @@ typedef struct {
 	_Atomic uint32_t concurrency_limit;
 	_Atomic uint64_t requests;
 	_Atomic uint64_t shed;
+	_Atomic uint64_t abandoned;
 	_Atomic uint64_t memory;         /* bytes, as the worker measures it (PHP's usage) */
 } rapier_status_worker_part_t;
 
@@ -99,6 +100,7 @@ typedef struct rapier_status_table_s {
 	_Atomic uint64_t reload_failures;   /* reloads abandoned: the new generation did not start */
 	_Atomic uint64_t retired_requests;  /* requests served by processes already reaped */
 	_Atomic uint64_t retired_shed;      /* requests they refused with 503 (queue_timeout) */
+	_Atomic uint64_t retired_abandoned; /* queued requests whose client left */
 	_Atomic uint32_t generation[RAPIER_ROLE_COUNT];
 	uint32_t capacity;
 	size_t map_size;
@@ -117,6 +119,7 @@ typedef struct {
 	uint64_t rss;
 	uint64_t requests;
 	uint64_t shed;
+	uint64_t abandoned;
 	uint64_t memory;
 	uint32_t in_flight;
 	uint32_t connections;
@@ -127,6 +130,7 @@ typedef struct {
 typedef struct {
 	uint64_t requests;           /* responses ended */
 	uint64_t shed;               /* requests the server refused with 503 after queue_timeout */
+	uint64_t abandoned;          /* queued requests whose client left before a handler slot freed */
 	uint64_t memory;             /* bytes, PHP's usage */
 	uint32_t in_flight;          /* handlers running */
 	uint32_t connections;        /* open client connections */
@@ -206,6 +210,7 @@ static inline void rapier_status_self_update(rapier_status_entry_t *e, const rap
 	uint32_t s = rapier__status_write_begin(&e->worker.seq);
 	atomic_store_explicit(&e->worker.requests, c->requests, memory_order_relaxed);
 	atomic_store_explicit(&e->worker.shed, c->shed, memory_order_relaxed);
+	atomic_store_explicit(&e->worker.abandoned, c->abandoned, memory_order_relaxed);
 	atomic_store_explicit(&e->worker.memory, c->memory, memory_order_relaxed);
 	atomic_store_explicit(&e->worker.in_flight, c->in_flight, memory_order_relaxed);
 	atomic_store_explicit(&e->worker.connections, c->connections, memory_order_relaxed);

@@ -64,6 +64,8 @@ final class Exposition
         }
         $out->family('rapier_http_requests_shed_total', 'counter', 'Requests the server answered 503 itself after waiting queue_timeout for a handler.')
             ->sample('rapier_http_requests_shed_total', [], $total->shed());
+        $out->family('rapier_http_requests_abandoned_total', 'counter', 'Queued requests dropped because their client closed the connection before a handler was free.')
+            ->sample('rapier_http_requests_abandoned_total', [], $total->abandoned());
     }
 
     /**

@@ -6,8 +6,9 @@ namespace Rapier\Metrics;
 
 /**
  * One worker's request metrics, in memory: a counter of requests by
- * (method, route, status), a latency histogram by route, and the requests
- * the server refused itself after queue_timeout (shed). toArray() and
+ * (method, route, status), a latency histogram by route, the requests the
+ * server refused itself after queue_timeout (shed) and the queued requests
+ * whose client left before they ran (abandoned). toArray() and
  * fromArray() are the snapshot format the workers exchange through files
  * (Snapshots); add() sums two registries, which is how the scraping worker
  * totals every worker's.
@@ -34,6 +35,9 @@ final class Registry
     /** Requests answered 503 by the server after waiting queue_timeout, never seen by the application. */
     private int $shed = 0;
 
+    /** Queued requests whose client closed its connection first, never seen by the application. */
+    private int $abandoned = 0;
+
     public function observe(string $method, string $route, string $status, float $seconds): void
     {
         $method = in_array($method, self::METHODS, true) ? $method : 'other';
@@ -55,9 +59,21 @@ final class Registry
         return $this->shed;
     }
 
+    /** The server's own count (Rapier\Http\Server::stats()['abandoned']), taken when the snapshot is. */
+    public function setAbandoned(int $abandoned): void
+    {
+        $this->abandoned = $abandoned;
+    }
+
+    public function abandoned(): int
+    {
+        return $this->abandoned;
+    }
+
     public function add(self $other): void
     {
         $this->shed += $other->shed;
+        $this->abandoned += $other->abandoned;
         foreach ($other->requests as [$method, $route, $status, $count]) {
             $this->count($method, $route, $status, $count);
         }
@@ -90,10 +106,11 @@ final class Registry
         return $durations;
     }
 
-    /** @return array{requests: list<array{0: string, 1: string, 2: string, 3: int}>, durations: array<string, mixed>, shed: int} */
+    /** @return array{requests: list<array{0: string, 1: string, 2: string, 3: int}>, durations: array<string, mixed>, shed: int, abandoned: int} */
     public function toArray(): array
     {
-        return ['requests' => array_values($this->requests), 'durations' => $this->durations, 'shed' => $this->shed];
+        return ['requests' => array_values($this->requests), 'durations' => $this->durations, 'shed' => $this->shed,
+            'abandoned' => $this->abandoned];
     }
 
     /**
@@ -106,6 +123,7 @@ final class Registry
     {
         $registry = new self();
         $registry->shed = is_int($data['shed'] ?? null) ? $data['shed'] : 0;
+        $registry->abandoned = is_int($data['abandoned'] ?? null) ? $data['abandoned'] : 0;
         foreach (is_array($data['requests'] ?? null) ? $data['requests'] : [] as $row) {
             if (is_array($row) && count($row) === 4 && is_int($row[3])) {
                 $registry->count((string) $row[0], (string) $row[1], (string) $row[2], $row[3]);

@@ -153,6 +153,7 @@ final class WorkerMetrics
     {
         $stats = $this->server?->stats() ?? [];
         $this->registry->setShed((int) ($stats['shed'] ?? 0));
+        $this->registry->setAbandoned((int) ($stats['abandoned'] ?? 0));
 
         return [
             'pid' => getmypid(),

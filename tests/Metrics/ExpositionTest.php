@@ -24,6 +24,8 @@ final class ExpositionTest extends TestCase
         $retired->observe('GET', '/a', '200', 20.0);
         $w1->setShed(5);
         $retired->setShed(2);
+        $w0->setAbandoned(1);
+        $retired->setAbandoned(3);
         $status = [
             'master' => ['pid' => 1, 'uptime' => 42.5], 'restarts' => 2, 'recycles' => 3, 'reload_failures' => 1,
             'workers' => [
@@ -53,6 +55,7 @@ final class ExpositionTest extends TestCase
         $this->assertEqualsWithDelta(20.301, $m->value('rapier_http_request_duration_seconds_sum', ['route' => '/a']), 1e-9);
         $this->assertSame(2.0, $m->value('rapier_http_requests_in_flight'), 'summed over the workers\' snapshots');
         $this->assertSame(7.0, $m->value('rapier_http_requests_shed_total'), 'live and retired workers\' refusals');
+        $this->assertSame(4.0, $m->value('rapier_http_requests_abandoned_total'), 'live and retired workers\' dropped requests');
         $this->assertSame(6.0, $m->value('rapier_http_connections'));
         $this->assertSame(7.0, $m->value('rapier_coroutines'));
         $this->assertSame(0.5, $m->value('rapier_event_loop_lag_seconds', ['worker' => '1']));

@@ -9,7 +9,11 @@ use Rapier\Tests\Support\HttpClient;
 use Rapier\Tests\Support\ServedApp;
 use Rapier\Tests\Support\ServedAppTestCase;
 
-/** `rapier serve --concurrency 1 --queue-timeout S`: a request that waits S seconds is refused by the server, and counted. */
+/**
+ * `rapier serve --concurrency 1 --queue-timeout S`: a request that waits S
+ * seconds is refused by the server, and counted; so is one whose client
+ * leaves while it waits.
+ */
 final class MetricsShedTest extends ServedAppTestCase
 {
     private const APP = <<<'PHP'
@@ -42,6 +46,12 @@ final class MetricsShedTest extends ServedAppTestCase
         $slowMeta = stream_get_meta_data($slow);
         $this->assertFalse($slowMeta['eof'], 'refused while the slot was still busy');
 
+        $left = stream_socket_client("tcp://127.0.0.1:$port", $errno, $error, 5);
+        $this->assertNotFalse($left, $error);
+        fwrite($left, "GET /left HTTP/1.1\r\nHost: x\r\n\r\n");
+        usleep(100000);
+        fclose($left);
+
         stream_set_timeout($slow, 10);
         $this->assertStringContainsString("\r\n\r\nok", (string) stream_get_contents($slow));
         fclose($slow);
@@ -50,15 +60,19 @@ final class MetricsShedTest extends ServedAppTestCase
         $this->assertSame(200, $scrape->status, $scrape->body);
         $m = PrometheusText::parse($scrape->body);
         $this->assertSame(1.0, $m->value('rapier_http_requests_shed_total'));
+        $this->assertSame(1.0, $m->value('rapier_http_requests_abandoned_total'));
         $this->assertSame(1.0, $m->value('rapier_http_concurrency_limit', ['worker' => '0']));
         $this->assertSame(1.0, $m->value('rapier_http_requests_total', ['method' => 'GET', 'route' => '/slow', 'status' => '200']));
         $this->assertSame([], array_filter($m->named('rapier_http_requests_total'),
-            static fn (array $s): bool => $s['labels']['route'] === '/queued'), 'the application never saw it');
+            static fn (array $s): bool => in_array($s['labels']['route'], ['/queued', '/left'], true)),
+            'the application never saw them');
 
         // The master's status document has it too, published when /slow ended.
         $doc = ServedApp::status("$this->dir/.rapier.pid");
         $this->assertSame(1, $doc['workers'][0]['shed']);
         $this->assertSame(1, $doc['workers'][0]['concurrency_limit']);
         $this->assertSame(1, $doc['totals']['shed']);
+        $this->assertSame(1, $doc['workers'][0]['abandoned']);
+        $this->assertSame(1, $doc['totals']['abandoned']);
     }
 }

@@ -46,6 +46,7 @@ final class RegistryTest extends TestCase
         $b->observe('GET', '/b', '404', 0.02);
         $a->setShed(3);
         $b->setShed(4);
+        $b->setAbandoned(2);
         $copy = Registry::fromArray(json_decode((string) json_encode($b->toArray(), JSON_PRESERVE_ZERO_FRACTION), true));
 
         $a->add($copy);
@@ -54,6 +55,7 @@ final class RegistryTest extends TestCase
         $this->assertSame(2, $a->durations()['/a']['count']);
         $this->assertEqualsWithDelta(0.21, $a->durations()['/a']['sum'], 1e-12);
         $this->assertSame(7, $a->shed());
+        $this->assertSame(2, $a->abandoned());
     }
 
     public function testFromArraySkipsWhatDoesNotFit(): void
