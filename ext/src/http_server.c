@@ -694,7 +694,12 @@ static void conn_dispatch(rapier_http_conn_t *conn)
 	if (server->cfg.static_root && serve_static(conn)) {
 		return;
 	}
-	if (!handler_slot_free(server)) {
+	/*
+	 * Behind any request already waiting: a pipelined request, dispatched
+	 * as the one before it on its connection ends, would otherwise take
+	 * the slot that request freed ahead of the queue.
+	 */
+	if (!handler_slot_free(server) || server->queue_head != NULL) {
 		conn->state = RAPIER_HTTP_CONN_QUEUED;
 		queue_push(server, conn);
 		/*

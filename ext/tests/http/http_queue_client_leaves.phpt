@@ -1,5 +1,5 @@
 --TEST--
-HTTP: a queued request whose client closes or half-closes its connection is dropped without running the handler (499 in the access log), while the other queued requests, pipelined ones included, still run
+HTTP: a queued request whose client closes or half-closes its connection is dropped without running the handler (499 in the access log), while the other queued requests still run in arrival order, a pipelined one behind those that arrived before it
 --EXTENSIONS--
 rapier
 --FILE--
@@ -10,7 +10,6 @@ $log = tempnam(sys_get_temp_dir(), 'rapier-access');
 $srv = http_server_start('function ($req, $res) {
     global $server, $ran;
     if ($req->path === "/stats") {
-        sort($ran);
         $stats = $server->stats();
         $res->end(sprintf("ran=%s abandoned=%d shed=%d", implode(",", $ran), $stats["abandoned"], $stats["shed"]));
         return;
@@ -32,11 +31,12 @@ $busy = queued($srv->port, $get("/busy?t=$busyFor"));
 usleep(100000);
 $closed = queued($srv->port, $get('/closed'));
 $half = queued($srv->port, $get('/half'));
-$pipelined = queued($srv->port, $get('/p1'));
+$pipelined = queued($srv->port, $get('/p1') . $get('/p2'));
+$late = queued($srv->port, $get('/l1'));
 $stays = queued($srv->port, $get('/stays'));
 usleep(100000);
-// Arrives while /p1 is queued: it waits in the kernel, and /p1 stays queued.
-$pipelined->send($get('/p2'));
+// Arrives while /l1 is queued: it waits in the kernel, and /l1 stays queued.
+$late->send($get('/l2'));
 usleep(50000);
 $closed->close();
 stream_socket_shutdown($half->sock, STREAM_SHUT_WR);
@@ -55,7 +55,7 @@ echo "499 while busy ran: ", implode(',', $dropped), "\n";
 
 $r = $busy->response($busyFor + 5);
 echo "busy: {$r['status']}\n";
-foreach ([$pipelined, $pipelined, $stays] as $c) {
+foreach ([$pipelined, $pipelined, $late, $late, $stays] as $c) {
     $r = $c->response(5);
     echo "{$r['status']} {$r['body']}\n";
 }
@@ -70,6 +70,8 @@ half-closed: closed without an answer
 busy: 200
 200 done /p1
 200 done /p2
+200 done /l1
+200 done /l2
 200 done /stays
-ran=/busy,/p1,/p2,/stays abandoned=2 shed=0
+ran=/busy,/p1,/l1,/stays,/p2,/l2 abandoned=2 shed=0
 exit: 0
