@@ -27,44 +27,27 @@
 void rapier__wait_queue_push(rapier_wait_queue_t *q, rapier_waiter_t *w)
 {
 	w->queue = q;
-	w->next = NULL;
-	w->prev = q->tail;
-	if (q->tail) {
-		q->tail->next = w;
-	} else {
-		q->head = w;
-	}
-	q->tail = w;
+	rapier_list_push(&q->waiters, &w->link);
 }
 
 void rapier__wait_queue_remove(rapier_waiter_t *w)
 {
-	rapier_wait_queue_t *q = w->queue;
-
-	if (!q) {
-		return;
+	if (w->queue) {
+		rapier_list_remove(&w->queue->waiters, &w->link);
+		w->queue = NULL;
 	}
-	if (w->prev) {
-		w->prev->next = w->next;
-	} else {
-		q->head = w->next;
-	}
-	if (w->next) {
-		w->next->prev = w->prev;
-	} else {
-		q->tail = w->prev;
-	}
-	w->queue = NULL;
-	w->prev = w->next = NULL;
 }
 
 rapier_waiter_t *rapier__wait_queue_shift(rapier_wait_queue_t *q)
 {
-	rapier_waiter_t *w = q->head;
+	rapier_list_node_t *node = q->waiters.head;
+	rapier_waiter_t *w;
 
-	if (w) {
-		rapier__wait_queue_remove(w);
+	if (!node) {
+		return NULL;
 	}
+	w = RAPIER_LIST_ENTRY(node, rapier_waiter_t, link);
+	rapier__wait_queue_remove(w);
 	return w;
 }
 
@@ -114,8 +97,8 @@ void rapier_chan_destroy(rapier_chan_t *ch)
 		ch->buf = NULL;
 	}
 	ch->alloc = 0;
-	ch->pushers.head = ch->pushers.tail = NULL;
-	ch->poppers.head = ch->poppers.tail = NULL;
+	ch->pushers = (rapier_wait_queue_t) { 0 };
+	ch->poppers = (rapier_wait_queue_t) { 0 };
 }
 
 /*

@@ -12,6 +12,7 @@
 #include "php.h"
 
 #include "coroutine.h"
+#include "list.h"
 
 /*
  * Largest capacity accepted: ring indexes are 32-bit. The buffer grows on
@@ -29,17 +30,15 @@ typedef enum {
 
 typedef struct rapier_waiter_s rapier_waiter_t;
 
-/* An intrusive FIFO of waiting coroutines; the nodes live on their stacks. */
+/* A FIFO of waiting coroutines; the nodes live on their stacks. */
 typedef struct {
-	rapier_waiter_t *head;
-	rapier_waiter_t *tail;
+	rapier_list_t waiters;
 } rapier_wait_queue_t;
 
 struct rapier_waiter_s {
 	rapier_coro_t *co;
 	rapier_wait_queue_t *queue;   /* NULL once unlinked */
-	rapier_waiter_t *prev;
-	rapier_waiter_t *next;
+	rapier_list_node_t link;      /* in queue->waiters */
 	zval *slot;                   /* a pusher's value, or where a popper receives one */
 	bool served;                  /* the waker completed the operation */
 	rapier_wake_t reason;         /* set with served */

@@ -84,6 +84,7 @@ static void conn_on_io(rapier_io_t *io, uint32_t events);
 static bool serve_static(rapier_http_conn_t *conn);
 static void pump_file(rapier_http_conn_t *conn);
 static void conn_next_request(rapier_http_conn_t *conn);
+static rapier_http_conn_t *queue_first(rapier_http_server_t *server);
 
 void rapier_http_config_default(rapier_http_config_t *cfg)
 {
@@ -322,7 +323,7 @@ static void on_queue_timer(rapier_timer_t *timer)
 	uint64_t now = rapier_now_ns();
 	rapier_http_conn_t *conn;
 
-	while ((conn = server->queue_head) != NULL && conn->queued_until_ns <= now) {
+	while ((conn = queue_first(server)) != NULL && conn->queued_until_ns <= now) {
 		conn_shed(conn);
 	}
 	if (conn != NULL) {
@@ -412,14 +413,7 @@ void rapier_http_conn_release(rapier_http_conn_t *conn)
  */
 static void queue_push(rapier_http_server_t *server, rapier_http_conn_t *conn)
 {
-	conn->queue_next = NULL;
-	conn->queue_prev = server->queue_tail;
-	if (server->queue_tail) {
-		server->queue_tail->queue_next = conn;
-	} else {
-		server->queue_head = conn;
-	}
-	server->queue_tail = conn;
+	rapier_list_push(&server->queue, &conn->queued);
 	if (server->cfg.queue_timeout_ns > 0) {
 		conn->queued_until_ns = rapier_now_ns() + (uint64_t) server->cfg.queue_timeout_ns;
 		/* An armed timer is due no later: it was set for an older request. */
@@ -429,21 +423,18 @@ static void queue_push(rapier_http_server_t *server, rapier_http_conn_t *conn)
 	}
 }
 
+/* Unlinks CONN if it is queued. */
 static void queue_remove(rapier_http_server_t *server, rapier_http_conn_t *conn)
 {
-	if (conn->queue_prev) {
-		conn->queue_prev->queue_next = conn->queue_next;
-	} else if (server->queue_head == conn) {
-		server->queue_head = conn->queue_next;
-	} else {
-		return; /* not queued */
-	}
-	if (conn->queue_next) {
-		conn->queue_next->queue_prev = conn->queue_prev;
-	} else {
-		server->queue_tail = conn->queue_prev;
-	}
-	conn->queue_prev = conn->queue_next = NULL;
+	rapier_list_remove(&server->queue, &conn->queued);
+}
+
+/* The oldest queued request, or NULL. */
+static rapier_http_conn_t *queue_first(rapier_http_server_t *server)
+{
+	rapier_list_node_t *node = server->queue.head;
+
+	return node ? RAPIER_LIST_ENTRY(node, rapier_http_conn_t, queued) : NULL;
 }
 
 static void check_drained(rapier_http_server_t *server)
@@ -699,7 +690,7 @@ static void conn_dispatch(rapier_http_conn_t *conn)
 	 * as the one before it on its connection ends, would otherwise take
 	 * the slot that request freed ahead of the queue.
 	 */
-	if (!handler_slot_free(server) || server->queue_head != NULL) {
+	if (!handler_slot_free(server) || !rapier_list_is_empty(&server->queue)) {
 		conn->state = RAPIER_HTTP_CONN_QUEUED;
 		queue_push(server, conn);
 		/*
@@ -943,7 +934,7 @@ static void dequeue(rapier_http_server_t *server)
 {
 	rapier_http_conn_t *next;
 
-	while ((next = server->queue_head) != NULL && handler_slot_free(server)) {
+	while ((next = queue_first(server)) != NULL && handler_slot_free(server)) {
 		queue_remove(server, next);
 		/* As in conn_dispatch(): the handler's own reads and writes use the socket. */
 		rapier_io_pause(server->loop, &next->io);
@@ -1048,7 +1039,7 @@ void rapier_http_server_abort(rapier_http_server_t *server)
 	while (server->conns) {
 		rapier__http_conn_close(server->conns);
 	}
-	server->queue_head = server->queue_tail = NULL;
+	server->queue = (rapier_list_t) { 0 };
 	rapier_timer_stop(server->loop, &server->queue_timer);
 }
 

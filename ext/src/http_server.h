@@ -26,6 +26,7 @@
 #include "http_response.h"
 #include "http_static.h"
 #include "http_upload.h"
+#include "list.h"
 #include "loop.h"
 
 typedef struct rapier_http_server_s rapier_http_server_t;
@@ -103,7 +104,7 @@ struct rapier_http_conn_s {
 	int peer_port;
 	int local_port;                /* the port the client connected to */
 	rapier_http_conn_t *prev, *next;      /* the server's connection list */
-	rapier_http_conn_t *queue_prev, *queue_next;  /* waiting for a handler slot, oldest first */
+	rapier_list_node_t queued;            /* in the server's queue, waiting for a handler slot */
 	uint64_t queued_until_ns;             /* when waiting ends in a 503 (queue_timeout), rapier_now_ns() clock */
 	uint64_t handler_start_ns;            /* when the handler was started, for latency_target */
 };
@@ -130,7 +131,7 @@ struct rapier_http_server_s {
 	bool listening;                /* listen_io active (paused at max_connections) */
 	bool draining;
 	rapier_http_conn_t *conns;
-	rapier_http_conn_t *queue_head, *queue_tail;
+	rapier_list_t queue;           /* conns waiting for a handler slot, oldest first */
 	rapier_timer_t queue_timer;    /* queue_timeout of the oldest queued request */
 	rapier_http_limit_t limit;     /* the concurrency limit now; it moves only with latency_target */
 	rapier_http_stats_t stats;

@@ -26,13 +26,15 @@
 #include <unistd.h>
 
 #include "coroutine.h"
+#include "list.h"
 #include "loop.h"
 #include "resolve.h"
 
 typedef struct lookup_s lookup_t;
 
 struct lookup_s {
-	lookup_t *next;             /* in the queue, or in the done list */
+	rapier_list_node_t queued;  /* in resolver.queue, waiting for a thread */
+	lookup_t *next;             /* in the done list */
 	rapier_coro_t *waiter;      /* NULL once abandoned */
 	uint32_t generation;        /* resolver.generation at the start; older ones were abandoned by a reset */
 	bool started;               /* a thread has it; otherwise it is queued */
@@ -52,8 +54,7 @@ static struct {
 	uint32_t waiting;           /* coroutines waiting on a lookup */
 	uint32_t running;           /* threads started whose lookup is not drained yet */
 	uint32_t generation;
-	lookup_t *queue_head;       /* lookups waiting for a thread, oldest first */
-	lookup_t *queue_tail;
+	rapier_list_t queue;        /* lookups waiting for a thread, oldest first */
 	pthread_mutex_t lock;       /* guards done */
 	lookup_t *done;
 	bool pinned;
@@ -121,47 +122,24 @@ static void start_thread(lookup_t *lookup)
 
 static void queue_push(lookup_t *lookup)
 {
-	lookup->next = NULL;
-	if (resolver.queue_tail) {
-		resolver.queue_tail->next = lookup;
-	} else {
-		resolver.queue_head = lookup;
-	}
-	resolver.queue_tail = lookup;
+	rapier_list_push(&resolver.queue, &lookup->queued);
 }
 
 static lookup_t *queue_pop(void)
 {
-	lookup_t *lookup = resolver.queue_head;
+	rapier_list_node_t *node = rapier_list_shift(&resolver.queue);
 
-	if (lookup) {
-		resolver.queue_head = lookup->next;
-		if (resolver.queue_head == NULL) {
-			resolver.queue_tail = NULL;
-		}
-	}
-	return lookup;
+	return node ? RAPIER_LIST_ENTRY(node, lookup_t, queued) : NULL;
 }
 
 static void queue_remove(lookup_t *lookup)
 {
-	lookup_t **link = &resolver.queue_head, *prev = NULL;
-
-	while (*link && *link != lookup) {
-		prev = *link;
-		link = &(*link)->next;
-	}
-	if (*link) {
-		*link = lookup->next;
-		if (resolver.queue_tail == lookup) {
-			resolver.queue_tail = prev;
-		}
-	}
+	rapier_list_remove(&resolver.queue, &lookup->queued);
 }
 
 static void start_queued(void)
 {
-	while (resolver.queue_head && resolver.running < RAPIER_RESOLVE_MAX_THREADS) {
+	while (!rapier_list_is_empty(&resolver.queue) && resolver.running < RAPIER_RESOLVE_MAX_THREADS) {
 		start_thread(queue_pop());
 	}
 }
@@ -253,7 +231,8 @@ static bool resolver_ready(void)
 		close(resolver.efd);
 	}
 	resolver.waiting = resolver.running = 0;
-	resolver.queue_head = resolver.queue_tail = resolver.done = NULL;
+	resolver.queue = (rapier_list_t) { 0 };
+	resolver.done = NULL;
 	resolver.loop = NULL;
 	pthread_mutex_init(&resolver.lock, NULL);
 	resolver.efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
