@@ -594,6 +594,10 @@ static int connect_inet(php_stream *stream, xsock_t *sock, php_stream_xport_para
 			zend_throw_exception_ex(rapier_ce_canceled_exception, 0,
 				"Coroutine was canceled while connecting to %s", host);
 		}
+		/* stream_socket_client() warns on any failure: say why rather than "Unknown error". */
+		if (errp && !*errp) {
+			*errp = strpprintf(0, "canceled while connecting to %s", host);
+		}
 	} else if (fd != RAPIER_SOCKET_ERESOLVE && !throw_wait_failure(fd, -1, RAPIER_IO_WRITE)) {
 		set_error(xparam, -fd);
 	}
