@@ -7,25 +7,25 @@ namespace Rapier\Cli;
 /** The status document as text: a summary line, then one row per process. */
 final class StatusTable
 {
-    private const COLUMNS = ['PID', 'ROLE', '#', 'GEN', 'STATE', 'UPTIME', 'REQUESTS', 'IN-FLIGHT', 'LIMIT', 'SHED', 'CONNS', 'MEMORY', 'RSS'];
+    private const COLUMNS = ['PID', 'ROLE', '#', 'GEN', 'STATE', 'UPTIME', 'REQUESTS', 'IN-FLIGHT', 'LIMIT', 'SHED', 'ABANDONED', 'CONNS', 'MEMORY', 'RSS'];
 
     /** @param array<string, mixed> $doc */
     public static function render(array $doc): string
     {
         $master = $doc['master'];
         $totals = $doc['totals'] ?? [];
-        $text = sprintf("master %d, up %s, %d worker%s, %d task worker%s; %d requests served, %d in flight, %d shed; restarts %d, recycles %d\n",
+        $text = sprintf("master %d, up %s, %d worker%s, %d task worker%s; %d requests served, %d in flight, %d shed, %d abandoned; restarts %d, recycles %d\n",
             $master['pid'], self::duration((float) $master['uptime']),
             $totals['workers'] ?? 0, ($totals['workers'] ?? 0) === 1 ? '' : 's',
             $totals['task_workers'] ?? 0, ($totals['task_workers'] ?? 0) === 1 ? '' : 's',
-            $totals['requests'] ?? 0, $totals['in_flight'] ?? 0, $totals['shed'] ?? 0, $doc['restarts'] ?? 0, $doc['recycles'] ?? 0);
+            $totals['requests'] ?? 0, $totals['in_flight'] ?? 0, $totals['shed'] ?? 0, $totals['abandoned'] ?? 0, $doc['restarts'] ?? 0, $doc['recycles'] ?? 0);
         $rows = [self::COLUMNS];
         foreach ($doc['workers'] as $w) {
             $rows[] = [
                 (string) $w['pid'], $w['role'] === 'task_worker' ? 'task' : 'worker', (string) $w['index'],
                 (string) $w['generation'], $w['state'], self::duration((float) $w['uptime']),
                 (string) $w['requests'], (string) $w['in_flight'], self::limit((int) ($w['concurrency_limit'] ?? 0)),
-                (string) ($w['shed'] ?? 0), (string) $w['connections'],
+                (string) ($w['shed'] ?? 0), (string) ($w['abandoned'] ?? 0), (string) $w['connections'],
                 self::bytes((int) $w['memory']), self::bytes((int) $w['rss']),
             ];
         }
