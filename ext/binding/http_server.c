@@ -583,7 +583,8 @@ static void abort_requests(server_t *srv)
 		rapier_tasks_abort(&srv->tasks);
 		return;
 	}
-	for (rapier_http_conn_t *conn = srv->http.conns; conn; conn = conn->next) {
+	for (rapier_http_conn_t *conn = rapier_http_conn_of(srv->http.conns.head); conn;
+			conn = rapier_http_conn_of(conn->link.next)) {
 		if (conn->handler_co) {
 			rapier_coro_cancel(conn->handler_co);
 		}

@@ -46,8 +46,14 @@ struct task_peer_s {
 	rapier_tasks_t *tasks;
 	unsigned running;               /* tasks of this peer still running here */
 	bool closed;
-	task_peer_t *next, *prev;
+	rapier_list_node_t link;        /* in tasks->peers */
 };
+
+/* The peer NODE (a node of tasks->peers, or NULL) is the link of. */
+static inline task_peer_t *peer_of(rapier_list_node_t *node)
+{
+	return node ? RAPIER_LIST_ENTRY(node, task_peer_t, link) : NULL;
+}
 
 typedef struct {
 	rapier_tasks_t *tasks;
@@ -409,7 +415,7 @@ static void drained(rapier_tasks_t *tasks)
 /* A draining task worker is done when no channel is open and no task runs. */
 static void check_drained(rapier_tasks_t *tasks)
 {
-	if (tasks->draining && tasks->peers == NULL && tasks->running == 0) {
+	if (tasks->draining && rapier_list_is_empty(&tasks->peers) && tasks->running == 0) {
 		drained(tasks);
 	}
 }
@@ -434,15 +440,7 @@ static void peer_close(task_peer_t *peer)
 	}
 	rapier_task_conn_close(&peer->conn);
 	peer->closed = true;
-	if (peer->prev) {
-		peer->prev->next = peer->next;
-	} else {
-		tasks->peers = peer->next;
-	}
-	if (peer->next) {
-		peer->next->prev = peer->prev;
-	}
-	peer->next = peer->prev = NULL;
+	rapier_list_remove(&tasks->peers, &peer->link);
 	peer_free_if_done(peer);
 }
 
@@ -480,11 +478,7 @@ static void on_accept(rapier_io_t *io, uint32_t events)
 		peer->tasks = tasks;
 		rapier_task_conn_open(&peer->conn, rapier_sched_loop(), fd, tasks->max_payload,
 			on_peer_frame, on_peer_close, peer);
-		peer->next = tasks->peers;
-		if (tasks->peers) {
-			tasks->peers->prev = peer;
-		}
-		tasks->peers = peer;
+		rapier_list_push(&tasks->peers, &peer->link);
 	}
 }
 
@@ -617,7 +611,7 @@ void rapier_tasks_drain(rapier_tasks_t *tasks, rapier_tasks_drained_fn on_draine
 		close(tasks->serve_fd);
 		tasks->serve_fd = -1;
 	}
-	for (task_peer_t *peer = tasks->peers; peer; peer = peer->next) {
+	for (task_peer_t *peer = peer_of(tasks->peers.head); peer; peer = peer_of(peer->link.next)) {
 		rapier_task_conn_send(&peer->conn, 0, RAPIER_TASK_GOODBYE, NULL, 0);
 	}
 	check_drained(tasks);
@@ -625,8 +619,8 @@ void rapier_tasks_drain(rapier_tasks_t *tasks, rapier_tasks_drained_fn on_draine
 
 void rapier_tasks_abort(rapier_tasks_t *tasks)
 {
-	while (tasks->peers) {
-		peer_close(tasks->peers);
+	while (!rapier_list_is_empty(&tasks->peers)) {
+		peer_close(peer_of(tasks->peers.head));
 	}
 	/* Tasks still running finish unheard; the worker stops without waiting for them. */
 	drained(tasks);

@@ -6,6 +6,7 @@
 #define RAPIER_BINDING_HTTP_TASK_H
 
 #include "php.h"
+#include "list.h"
 #include "task.h"
 
 typedef struct task_link_s task_link_t;
@@ -38,7 +39,7 @@ struct rapier_tasks_s {
 	/* A task worker: the serving side. */
 	int serve_fd;
 	rapier_io_t accept_io;
-	task_peer_t *peers;             /* one per request worker connected */
+	rapier_list_t peers;            /* one per request worker connected */
 	bool draining;
 	rapier_tasks_drained_fn on_drained;
 	uint64_t done;                  /* tasks answered */

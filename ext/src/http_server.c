@@ -277,11 +277,7 @@ static void conn_open(rapier_http_server_t *server, int fd, struct sockaddr_stor
 	rapier_io_set_low_priority(&conn->io);
 	rapier_timer_init(&conn->timer, on_conn_timer, conn);
 
-	conn->next = server->conns;
-	if (server->conns) {
-		server->conns->prev = conn;
-	}
-	server->conns = conn;
+	rapier_list_push(&server->conns, &conn->link);
 	server->stats.connections++;
 	server->stats.accepted++;
 
@@ -439,7 +435,7 @@ static rapier_http_conn_t *queue_first(rapier_http_server_t *server)
 
 static void check_drained(rapier_http_server_t *server)
 {
-	if (server->draining && server->conns == NULL && server->on_drained) {
+	if (server->draining && rapier_list_is_empty(&server->conns) && server->on_drained) {
 		rapier_http_drained_fn done = server->on_drained;
 		server->on_drained = NULL;
 		done(server, server->drained_data);
@@ -471,15 +467,7 @@ void rapier__http_conn_close(rapier_http_conn_t *conn)
 	}
 	close(conn->fd);
 	conn->fd = -1;
-	if (conn->prev) {
-		conn->prev->next = conn->next;
-	} else {
-		server->conns = conn->next;
-	}
-	if (conn->next) {
-		conn->next->prev = conn->prev;
-	}
-	conn->prev = conn->next = NULL;
+	rapier_list_remove(&server->conns, &conn->link);
 	server->stats.connections--;
 	if (!server->draining && server->stats.connections < server->cfg.max_connections) {
 		listener_pause(server, false);
@@ -1015,8 +1003,8 @@ void rapier_http_server_drain(rapier_http_server_t *server, rapier_http_drained_
 		close(server->listen_fd);
 		server->listen_fd = -1;
 	}
-	for (conn = server->conns; conn; conn = next) {
-		next = conn->next;
+	for (conn = rapier_http_conn_of(server->conns.head); conn; conn = next) {
+		next = rapier_http_conn_of(conn->link.next);
 		/*
 		 * Idle between keep-alive requests, or answered with an error and only
 		 * lingering: nothing left to finish. A new connection whose first
@@ -1036,8 +1024,8 @@ void rapier_http_server_abort(rapier_http_server_t *server)
 {
 	server->draining = true;
 	listener_pause(server, true);
-	while (server->conns) {
-		rapier__http_conn_close(server->conns);
+	while (!rapier_list_is_empty(&server->conns)) {
+		rapier__http_conn_close(rapier_http_conn_of(server->conns.head));
 	}
 	server->queue = (rapier_list_t) { 0 };
 	rapier_timer_stop(server->loop, &server->queue_timer);
@@ -1055,7 +1043,7 @@ void rapier_http_server_fail(rapier_http_server_t *server)
 	static const char body[] = "500 Internal Server Error: the worker failed and is being replaced\n";
 	char head[256];
 
-	for (rapier_http_conn_t *conn = server->conns; conn; conn = conn->next) {
+	for (rapier_http_conn_t *conn = rapier_http_conn_of(server->conns.head); conn; conn = rapier_http_conn_of(conn->link.next)) {
 		if (conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->response_started) {
 			int len = snprintf(head, sizeof(head),
 				"HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain; charset=utf-8\r\n"

@@ -103,7 +103,7 @@ struct rapier_http_conn_s {
 	char peer_text[48];            /* the peer's address as text, formatted once per connection */
 	int peer_port;
 	int local_port;                /* the port the client connected to */
-	rapier_http_conn_t *prev, *next;      /* the server's connection list */
+	rapier_list_node_t link;              /* in the server's conns */
 	rapier_list_node_t queued;            /* in the server's queue, waiting for a handler slot */
 	uint64_t queued_until_ns;             /* when waiting ends in a 503 (queue_timeout), rapier_now_ns() clock */
 	uint64_t handler_start_ns;            /* when the handler was started, for latency_target */
@@ -130,7 +130,7 @@ struct rapier_http_server_s {
 	rapier_io_t listen_io;
 	bool listening;                /* listen_io active (paused at max_connections) */
 	bool draining;
-	rapier_http_conn_t *conns;
+	rapier_list_t conns;           /* every open connection */
 	rapier_list_t queue;           /* conns waiting for a handler slot, oldest first */
 	rapier_timer_t queue_timer;    /* queue_timeout of the oldest queued request */
 	rapier_http_limit_t limit;     /* the concurrency limit now; it moves only with latency_target */
@@ -143,6 +143,12 @@ struct rapier_http_server_s {
 	rapier_gzip_pool_t gzip_pool;
 	rapier_http_buf_t scratch;     /* error answers and gzip output */
 };
+
+/* The connection NODE (a node of a server's conns, or NULL) is the link of. */
+static inline rapier_http_conn_t *rapier_http_conn_of(rapier_list_node_t *node)
+{
+	return node ? RAPIER_LIST_ENTRY(node, rapier_http_conn_t, link) : NULL;
+}
 
 /*
  * Creates a listening socket (SO_REUSEPORT so every worker binds its own
