@@ -84,6 +84,7 @@ struct server_s {
 	rapier_io_t signal_io;
 	rapier_timer_t shutdown_timer;
 	rapier_timer_t recycle_timer;
+	rapier_timer_t retired_timer;  /* the engine retired the server (max_requests): recycle from the loop */
 	sigset_t old_mask;
 
 	zend_object std;
@@ -458,6 +459,27 @@ static void recycle_self(server_t *srv)
 		((uint64_t) srv->master.config.start_timeout_ms + RECYCLE_GRACE_MS) * 1000000, 0);
 }
 
+static void on_retired_timer(rapier_timer_t *timer)
+{
+	server_t *srv = timer->data;
+
+	if (srv->http.draining && !srv->stopping) {
+		recycle_self(srv);
+	}
+}
+
+/*
+ * The engine stopped accepting by itself: max_requests reached by a
+ * request no handler saw (a static file). Told deep inside that request's
+ * processing, so the recycle starts from the loop.
+ */
+static void on_http_retired(rapier_http_server_t *http, void *data)
+{
+	server_t *srv = data;
+
+	rapier_timer_start(rapier_sched_loop(), &srv->retired_timer, 0, 0);
+}
+
 /* The limit on concurrent handlers now: where latency_target has taken it, or the fixed one (0: none). */
 static zend_long concurrency_limit(const server_t *srv)
 {
@@ -554,6 +576,7 @@ static void worker_drained(server_t *srv)
 
 	rapier_timer_stop(rapier_sched_loop(), &srv->shutdown_timer);
 	rapier_timer_stop(rapier_sched_loop(), &srv->recycle_timer);
+	rapier_timer_stop(rapier_sched_loop(), &srv->retired_timer);
 	if (srv->signal_fd >= 0) {
 		rapier_io_stop(rapier_sched_loop(), &srv->signal_io);
 	}
@@ -579,12 +602,15 @@ static void on_tasks_drained(rapier_tasks_t *tasks)
 /* Cancels the running request handlers (their waits throw) and closes every connection. */
 static void abort_requests(server_t *srv)
 {
+	rapier_http_conn_t *conn, *next;
+
 	if (srv->is_task_worker) {
 		rapier_tasks_abort(&srv->tasks);
 		return;
 	}
-	for (rapier_http_conn_t *conn = rapier_http_conn_of(srv->http.conns.head); conn;
-			conn = rapier_http_conn_of(conn->link.next)) {
+	/* Handlers whose connection already closed (a failed write) run on: they are canceled too. */
+	for (conn = rapier_http_handler_of(srv->http.handlers.head); conn; conn = next) {
+		next = rapier_http_handler_of(conn->handling.next);
 		if (conn->handler_co) {
 			rapier_coro_cancel(conn->handler_co);
 		}
@@ -715,6 +741,7 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 		rapier_tasks_serve(&srv->tasks, srv->master.self.index);
 	} else {
 		rapier_http_server_init(&srv->http, &srv->cfg, rapier_sched_loop(), srv->listen_fd, dispatch, srv);
+		srv->http.on_retired = on_http_retired;
 		srv->listen_fd = -1;
 		if (srv->task_workers > 0) {
 			rapier_tasks_client_start(&srv->tasks, !srv->in_child);
@@ -725,6 +752,7 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 	rapier_sched_on_stop(on_sched_stop);
 	rapier_timer_init(&srv->shutdown_timer, on_shutdown_timeout, srv);
 	rapier_timer_init(&srv->recycle_timer, on_recycle_timeout, srv);
+	rapier_timer_init(&srv->retired_timer, on_retired_timer, srv);
 	watch_signals(srv);
 	call_handler(srv, EV_WORKER_START);
 	if (EG(exception)) {

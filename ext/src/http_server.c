@@ -320,7 +320,9 @@ static void on_queue_timer(rapier_timer_t *timer)
 	rapier_http_conn_t *conn;
 
 	while ((conn = queue_first(server)) != NULL && conn->queued_until_ns <= now) {
+		rapier_http_conn_addref(conn);
 		conn_shed(conn);
+		rapier_http_conn_release(conn);
 	}
 	if (conn != NULL) {
 		rapier_timer_start_at(server->loop, &server->queue_timer, conn->queued_until_ns);
@@ -363,6 +365,17 @@ void rapier_http_server_init(rapier_http_server_t *server, const rapier_http_con
 void rapier_http_conn_addref(rapier_http_conn_t *conn)
 {
 	conn->refcount++;
+}
+
+/*
+ * The loop's entry points into a connection (its I/O and timer callbacks,
+ * the end of its handler) hold it for their duration: answering one
+ * request can close the connection deep inside the call, and the callers
+ * up the stack still look at its state.
+ */
+static bool conn_is_closed(const rapier_http_conn_t *conn)
+{
+	return conn->state == RAPIER_HTTP_CONN_CLOSED;
 }
 
 /* A spooled body nobody took (refused request, closed connection): its files go too. */
@@ -435,7 +448,9 @@ static rapier_http_conn_t *queue_first(rapier_http_server_t *server)
 
 static void check_drained(rapier_http_server_t *server)
 {
-	if (server->draining && rapier_list_is_empty(&server->conns) && server->on_drained) {
+	/* Handlers still running on closed connections count: workerStop must come after them. */
+	if (server->draining && rapier_list_is_empty(&server->conns) && rapier_list_is_empty(&server->handlers)
+			&& server->on_drained) {
 		rapier_http_drained_fn done = server->on_drained;
 		server->on_drained = NULL;
 		done(server, server->drained_data);
@@ -492,13 +507,36 @@ static void conn_linger(rapier_http_conn_t *conn)
 
 /* Writing from the loop (answers the server gives itself) */
 
+/*
+ * The socket is full; the rest goes when it is writable. An error answer
+ * (state READING) keeps reading to discard what the client still sends.
+ * The loop's own answer to a request (a static file, a 503) reads nothing
+ * meanwhile: pipelined bytes wait in the kernel, where a level-triggered
+ * read watch would fire on every turn. Its client has write_timeout to
+ * take the answer.
+ */
+static void flush_later(rapier_http_conn_t *conn)
+{
+	rapier_http_server_t *server = conn->server;
+
+	if (conn->state == RAPIER_HTTP_CONN_READING) {
+		rapier_io_start(server->loop, &conn->io, CONN_READ | RAPIER_IO_WRITE);
+		return;
+	}
+	rapier_io_start(server->loop, &conn->io, RAPIER_IO_WRITE);
+	conn_set_timer(conn, server->cfg.write_timeout_ns);
+}
+
 static void flush_wbuf(rapier_http_conn_t *conn)
 {
 	while (conn->wpos < conn->wlen) {
 		ssize_t n = send(conn->fd, conn->wbuf + conn->wpos, conn->wlen - conn->wpos, MSG_NOSIGNAL);
 		if (n < 0) {
-			if (errno == EAGAIN || errno == EINTR) {
-				rapier_io_start(conn->server->loop, &conn->io, CONN_READ | RAPIER_IO_WRITE);
+			if (errno == EINTR) {
+				continue;
+			}
+			if (errno == EAGAIN) {
+				flush_later(conn);
 				return;
 			}
 			rapier__http_conn_close(conn);
@@ -644,6 +682,14 @@ static bool handler_slot_free(rapier_http_server_t *server)
 	return limit == 0 || server->stats.handling < limit;
 }
 
+/* max_requests counts every answered request, the loop's static files too. */
+static void check_max_requests(rapier_http_server_t *server)
+{
+	if (server->cfg.max_requests && server->stats.requests >= server->cfg.max_requests) {
+		rapier_http_server_retire(server);
+	}
+}
+
 static void start_handler(rapier_http_conn_t *conn)
 {
 	rapier_http_server_t *server = conn->server;
@@ -653,6 +699,7 @@ static void start_handler(rapier_http_conn_t *conn)
 		conn->handler_start_ns = rapier_now_ns();
 	}
 	server->stats.handling++;
+	rapier_list_push(&server->handlers, &conn->handling);
 	server->dispatch(conn, server->dispatch_data);
 }
 
@@ -729,6 +776,27 @@ static void spool_upload(rapier_http_conn_t *conn)
 	rapier_http_parser_set_body_sink(&conn->parser, rapier_upload_feed, upload);
 }
 
+/*
+ * Expect: 100-continue. The interim answer must leave whole before any
+ * byte of the final one, which the handler writes on its own; a client
+ * whose socket cannot take these 25 bytes is not reading, and is cut off.
+ * Returns false when the connection closed.
+ */
+static bool send_continue(rapier_http_conn_t *conn)
+{
+	static const char cont[] = "HTTP/1.1 100 Continue\r\n\r\n";
+	ssize_t n;
+
+	do {
+		n = send(conn->fd, cont, sizeof(cont) - 1, MSG_NOSIGNAL);
+	} while (n < 0 && errno == EINTR);
+	if (n != (ssize_t) sizeof(cont) - 1) {
+		rapier__http_conn_close(conn);
+		return false;
+	}
+	return true;
+}
+
 static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len)
 {
 	rapier_http_parser_t *p = &conn->parser;
@@ -738,24 +806,25 @@ static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len)
 
 		if (used < 0 || p->state == RAPIER_HTTP_ERROR) {
 			const char *reason = conn->upload && conn->upload->error ? conn->upload->error : p->error_reason;
-			conn_answer_error(conn, p->error_status, reason);
 			drop_upload(conn);
+			conn_answer_error(conn, p->error_status, reason);
 			return;
 		}
 		data += used;
 		len -= (size_t) used;
 		if (p->state == RAPIER_HTTP_HEADERS_COMPLETE) {
-			if (p->req.expect_continue && !conn->response_started) {
-				static const char cont[] = "HTTP/1.1 100 Continue\r\n\r\n";
-				loop_write(conn, cont, sizeof(cont) - 1, false);
+			if (p->req.expect_continue && !conn->response_started && !send_continue(conn)) {
+				return;
 			}
 			spool_upload(conn);
 			continue;
 		}
 		if (p->state == RAPIER_HTTP_MESSAGE_COMPLETE) {
 			if (conn->upload && rapier_upload_finish(conn->upload) != 0) {
-				conn_answer_error(conn, conn->upload->status, conn->upload->error);
+				int status = conn->upload->status;
+				const char *error = conn->upload->error;   /* static text */
 				drop_upload(conn);
+				conn_answer_error(conn, status, error);
 				return;
 			}
 			if (len > 0) {
@@ -771,20 +840,62 @@ static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len)
 	}
 }
 
+/*
+ * The bytes of the empty lines (CRLF pairs) that open DATA. A server SHOULD
+ * ignore empty lines before a request line (RFC 9112 2.2), and some clients
+ * send a CRLF after a body: they neither start a request nor end an idle
+ * connection's idleness. A bare LF is not an empty line: the parser
+ * refuses it, as anywhere in a head.
+ */
+static size_t empty_lines(const char *data, size_t len)
+{
+	size_t n = 0;
+
+	while (n + 1 < len && data[n] == '\r' && data[n + 1] == '\n') {
+		n += 2;
+	}
+	return n;
+}
+
+/*
+ * The first bytes of a request arrived on an idle connection: the whole of
+ * it must arrive within read_timeout, counted from now between keep-alive
+ * requests, and from the accept for a connection's first request.
+ */
+static void conn_leave_idle(rapier_http_conn_t *conn)
+{
+	if (conn->kept_alive) {
+		conn_start_request(conn);
+		return;
+	}
+	/* The access log's duration still starts at the first byte; the deadline set at the accept stays. */
+	conn->idle = false;
+	conn->request_start_ns = rapier_now_ns();
+}
+
 static void conn_read(rapier_http_conn_t *conn)
 {
 	for (int i = 0; i < RAPIER_HTTP_READS_PER_EVENT && conn->state == RAPIER_HTTP_CONN_READING; i++) {
 		ssize_t n = recv(conn->fd, read_buffer, sizeof(read_buffer), 0);
 
 		if (n > 0) {
+			const char *data = read_buffer;
+			size_t len = (size_t) n;
+
 			if (conn->lingering || conn->wlen > conn->wpos) {
 				continue; /* answered already: discard */
 			}
 			if (conn->idle) {
-				/* First byte of the next request: the whole of it must arrive within read_timeout. */
-				conn_start_request(conn);
+				size_t skip = empty_lines(data, len);
+				data += skip;
+				len -= skip;
+				if (len > 0) {
+					conn_leave_idle(conn);
+				}
 			}
-			conn_process(conn, read_buffer, (size_t) n);
+			if (len > 0) {
+				conn_process(conn, data, len);
+			}
 			if ((size_t) n < sizeof(read_buffer)) {
 				return;
 			}
@@ -812,10 +923,8 @@ static void conn_abandon(rapier_http_conn_t *conn)
 	rapier__http_conn_close(conn);
 }
 
-static void conn_on_io(rapier_io_t *io, uint32_t events)
+static void conn_handle_io(rapier_http_conn_t *conn, uint32_t events)
 {
-	rapier_http_conn_t *conn = io->data;
-
 	if (conn->state == RAPIER_HTTP_CONN_QUEUED) {
 		if (events & (EPOLLRDHUP | EPOLLERR | EPOLLHUP)) {
 			conn_abandon(conn);
@@ -831,7 +940,8 @@ static void conn_on_io(rapier_io_t *io, uint32_t events)
 		rapier_coro_wake(writer, RAPIER_WAKE_OK);
 		return;
 	}
-	if ((events & EPOLLOUT) && conn->wlen > conn->wpos) {
+	if ((events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) && conn->wlen > conn->wpos) {
+		/* An error or hang-up fails the send, which closes. */
 		flush_wbuf(conn);
 		return;
 	}
@@ -844,13 +954,17 @@ static void conn_on_io(rapier_io_t *io, uint32_t events)
 	}
 }
 
-static void on_conn_timer(rapier_timer_t *timer)
+static void conn_on_io(rapier_io_t *io, uint32_t events)
 {
-	rapier_http_conn_t *conn = timer->data;
+	rapier_http_conn_t *conn = io->data;
 
-	if (!conn_timer_due(conn)) {
-		return;
-	}
+	rapier_http_conn_addref(conn);
+	conn_handle_io(conn, events);
+	rapier_http_conn_release(conn);
+}
+
+static void conn_timeout(rapier_http_conn_t *conn)
+{
 	if (conn->answered_by_loop) {
 		/* pump_file() armed write_timeout: the client stopped reading the answer. */
 		rapier__http_conn_close(conn);
@@ -868,6 +982,18 @@ static void on_conn_timer(rapier_timer_t *timer)
 	conn_answer_error(conn, 408, "the request did not arrive in time");
 }
 
+static void on_conn_timer(rapier_timer_t *timer)
+{
+	rapier_http_conn_t *conn = timer->data;
+
+	if (!conn_timer_due(conn)) {
+		return;
+	}
+	rapier_http_conn_addref(conn);
+	conn_timeout(conn);
+	rapier_http_conn_release(conn);
+}
+
 /* Responses from the handler's coroutine */
 
 const rapier_http_request_t *rapier_http_conn_request(const rapier_http_conn_t *conn)
@@ -882,7 +1008,7 @@ bool rapier_http_conn_writable(const rapier_http_conn_t *conn)
 
 /* After the handler */
 
-static void conn_next_request(rapier_http_conn_t *conn)
+static void next_request_once(rapier_http_conn_t *conn)
 {
 	rapier_http_server_t *server = conn->server;
 
@@ -896,25 +1022,50 @@ static void conn_next_request(rapier_http_conn_t *conn)
 	drop_upload(conn);
 	conn->state = RAPIER_HTTP_CONN_READING;
 	conn->response_started = false;
+	conn->kept_alive = true;
 	if (conn->rlen > 0) {
-		/* A pipelined request is already here. */
-		size_t len = conn->rlen;
-		conn->rlen = 0;
-		conn_start_request(conn);
-		conn_process(conn, conn->rbuf, len);
-		if (conn->state == RAPIER_HTTP_CONN_READING) {
-			rapier_io_start(server->loop, &conn->io, CONN_READ);
+		size_t skip = empty_lines(conn->rbuf, conn->rlen);
+		if (skip < conn->rlen) {
+			/* A pipelined request is already here. */
+			size_t len = conn->rlen - skip;
+			conn->rlen = 0;
+			conn_start_request(conn);
+			conn_process(conn, conn->rbuf + skip, len);
+			if (conn->state == RAPIER_HTTP_CONN_READING) {
+				rapier_io_start(server->loop, &conn->io, CONN_READ);
+			}
+			return;
 		}
-		return;
+		conn->rlen = 0;
 	}
 	if (conn->rbuf) {
 		efree(conn->rbuf);
 		conn->rbuf = NULL;
 	}
 	conn->idle = true;
-	conn->kept_alive = true;
 	rapier_io_start(server->loop, &conn->io, CONN_READ);
 	conn_set_timer(conn, server->cfg.keepalive_timeout_ns);
+}
+
+/*
+ * A response has ended: read or process the connection's next request.
+ * Answering a pipelined request for static files ends it at once, which
+ * comes back here; that nested call only flags the work and this loop does
+ * it, so a read of a thousand pipelined requests does not nest a thousand
+ * calls deep.
+ */
+static void conn_next_request(rapier_http_conn_t *conn)
+{
+	if (conn->in_next_request) {
+		conn->next_request_pending = true;
+		return;
+	}
+	conn->in_next_request = true;
+	do {
+		conn->next_request_pending = false;
+		next_request_once(conn);
+	} while (conn->next_request_pending && !conn_is_closed(conn));
+	conn->in_next_request = false;
 }
 
 /* Starts queued requests while there are slots: more than one when latency_target raised the limit. */
@@ -936,13 +1087,13 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 
 	conn->handler_co = NULL;
 	server->stats.handling--;
+	rapier_list_remove(&server->handlers, &conn->handling);
+	rapier_http_conn_addref(conn);
 	if (server->cfg.latency_target_ns) {
 		uint64_t now = rapier_now_ns();
 		rapier_http_limit_sample(&server->limit, (int64_t) (now - conn->handler_start_ns), now);
 	}
-	if (server->cfg.max_requests && server->stats.requests >= server->cfg.max_requests) {
-		rapier_http_server_retire(server);
-	}
+	check_max_requests(server);
 	if (conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->response_ended) {
 		if (conn->response_started) {
 			/* A streamed response cut short: the client must not take it as complete. */
@@ -955,6 +1106,7 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 	} else {
 		conn_next_request(conn);
 	}
+	rapier_http_conn_release(conn);
 	dequeue(server);
 	check_drained(server);
 }
@@ -969,6 +1121,9 @@ void rapier_http_server_retire(rapier_http_server_t *server)
 	/* Recycling: stop accepting; the worker exits once drained and the master replaces it. */
 	server->draining = true;
 	listener_pause(server, true);
+	if (server->on_retired) {
+		server->on_retired(server, server->dispatch_data);
+	}
 }
 
 /* What is left of a new connection's time for its first request once the server drains. */
@@ -1135,6 +1290,7 @@ static bool serve_static(rapier_http_conn_t *conn)
 		return false;
 	}
 	server->stats.requests++;
+	check_max_requests(server);
 	loop_answer_head(conn, &head, iov, plan.status, plan.length);
 	if (plan.length > 0 && head.body_allowed) {
 		conn->file_fd = file.fd;

@@ -77,6 +77,8 @@ struct rapier_http_conn_s {
 	bool parser_ready;
 	rapier_upload_t *upload;       /* the current request's spooled multipart body, or NULL */
 	bool idle;                     /* no byte of the next request has arrived yet */
+	bool in_next_request;          /* conn_next_request() runs: a nested call only flags more work */
+	bool next_request_pending;     /* ...and this is that flag */
 	bool kept_alive;               /* has answered a request: idle means between keep-alive requests */
 	bool lingering;                /* answered and shut down: discarding input until close */
 
@@ -105,6 +107,7 @@ struct rapier_http_conn_s {
 	int local_port;                /* the port the client connected to */
 	rapier_list_node_t link;              /* in the server's conns */
 	rapier_list_node_t queued;            /* in the server's queue, waiting for a handler slot */
+	rapier_list_node_t handling;          /* in the server's handlers while its handler runs, open or not */
 	uint64_t queued_until_ns;             /* when waiting ends in a 503 (queue_timeout), rapier_now_ns() clock */
 	uint64_t handler_start_ns;            /* when the handler was started, for latency_target */
 };
@@ -113,6 +116,8 @@ struct rapier_http_conn_s {
 typedef void (*rapier_http_dispatch_fn)(rapier_http_conn_t *conn, void *data);
 /* Called once the server has stopped and every connection has closed. */
 typedef void (*rapier_http_drained_fn)(rapier_http_server_t *server, void *data);
+/* Called when the server stops accepting to be recycled (max_requests, rapier_http_server_retire()). */
+typedef void (*rapier_http_retired_fn)(rapier_http_server_t *server, void *data);
 
 typedef struct {
 	uint64_t requests;             /* responses ended */
@@ -131,12 +136,15 @@ struct rapier_http_server_s {
 	bool listening;                /* listen_io active (paused at max_connections) */
 	bool draining;
 	rapier_list_t conns;           /* every open connection */
+	rapier_list_t handlers;        /* conns whose handler runs, including closed ones */
 	rapier_list_t queue;           /* conns waiting for a handler slot, oldest first */
 	rapier_timer_t queue_timer;    /* queue_timeout of the oldest queued request */
 	rapier_http_limit_t limit;     /* the concurrency limit now; it moves only with latency_target */
 	rapier_http_stats_t stats;
 	rapier_http_dispatch_fn dispatch;
 	void *dispatch_data;
+	rapier_http_retired_fn on_retired;   /* optional, set after init; gets dispatch_data; may be called
+	                                      * deep in a connection's processing, so it should only schedule */
 	rapier_http_drained_fn on_drained;
 	void *drained_data;
 	rapier_http_date_cache_t date;
@@ -148,6 +156,12 @@ struct rapier_http_server_s {
 static inline rapier_http_conn_t *rapier_http_conn_of(rapier_list_node_t *node)
 {
 	return node ? RAPIER_LIST_ENTRY(node, rapier_http_conn_t, link) : NULL;
+}
+
+/* The connection NODE (a node of a server's handlers, or NULL) is the handling node of. */
+static inline rapier_http_conn_t *rapier_http_handler_of(rapier_list_node_t *node)
+{
+	return node ? RAPIER_LIST_ENTRY(node, rapier_http_conn_t, handling) : NULL;
 }
 
 /*
