@@ -26,11 +26,14 @@
 static zif_handler original_stream_select;
 
 /*
- * Adds the descriptors of the streams in array to epfd for events. Returns
- * false when a stream is not something this wait can watch (no descriptor,
- * a regular file, buffered data to read): PHP's handler then decides.
+ * Adds the descriptors of the streams in array to epfd for events; masks
+ * maps each descriptor added to what it waits for, so that one in several
+ * arrays (the common $except = $read) waits for the union of theirs and
+ * nothing more. Returns false when a stream is not something this wait can
+ * watch (no descriptor, a regular file, buffered data to read): PHP's
+ * handler then decides.
  */
-static bool watch_array(int epfd, zval *array, uint32_t events, int *watched)
+static bool watch_array(int epfd, zval *array, uint32_t events, HashTable *masks, int *watched)
 {
 	zval *elem;
 
@@ -38,6 +41,7 @@ static bool watch_array(int epfd, zval *array, uint32_t events, int *watched)
 		return true;
 	}
 	ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(array), elem) {
+		zval *mask, added;
 		php_stream *stream;
 		php_socket_t fd = -1;
 		struct epoll_event ev = { .events = events };
@@ -59,15 +63,20 @@ static bool watch_array(int epfd, zval *array, uint32_t events, int *watched)
 			return false;
 		}
 		ev.data.fd = fd;
-		if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) == 0) {
+		if ((mask = zend_hash_index_find(masks, fd)) == NULL) {
+			if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
+				return false;    /* EPERM: a regular file, always ready */
+			}
+			ZVAL_LONG(&added, events);
+			zend_hash_index_add_new(masks, fd, &added);
 			(*watched)++;
 			continue;
 		}
-		if (errno != EEXIST) {
-			return false;        /* EPERM: a regular file, always ready */
+		if ((Z_LVAL_P(mask) & events) == events) {
+			continue;            /* twice in this array */
 		}
-		/* The same descriptor in another array, or twice: widen what it waits for. */
-		ev.events |= EPOLLIN | EPOLLOUT | EPOLLPRI;
+		Z_LVAL_P(mask) |= events;
+		ev.events = (uint32_t) Z_LVAL_P(mask);
 		if (epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &ev) != 0) {
 			return false;
 		}
@@ -110,6 +119,7 @@ static ZEND_FUNCTION(rapier_stream_select)
 	struct epoll_event ready;
 	int64_t timeout_ns;
 	int epfd = -1, watched = 0, waited = 1;
+	HashTable masks;
 
 	if (!rapier_hook_enabled(RAPIER_HOOK_STREAM_SELECT) || !rapier_coro_can_yield()) {
 		goto passthru;
@@ -135,11 +145,15 @@ static ZEND_FUNCTION(rapier_stream_select)
 	} else {
 		timeout_ns = (int64_t) (sec + usec / 1000000) * 1000000000 + (int64_t) (usec % 1000000) * 1000;
 	}
-	if ((epfd = epoll_create1(EPOLL_CLOEXEC)) < 0 || !watch_array(epfd, read, EPOLLIN, &watched)
-			|| !watch_array(epfd, write, EPOLLOUT, &watched) || !watch_array(epfd, except, EPOLLPRI, &watched)
-			|| watched == 0) {
+	zend_hash_init(&masks, 8, NULL, NULL, 0);
+	epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (epfd < 0 || !watch_array(epfd, read, EPOLLIN, &masks, &watched)
+			|| !watch_array(epfd, write, EPOLLOUT, &masks, &watched)
+			|| !watch_array(epfd, except, EPOLLPRI, &masks, &watched) || watched == 0) {
+		zend_hash_destroy(&masks);
 		goto passthru;
 	}
+	zend_hash_destroy(&masks);
 	/* Only when nothing is ready yet is there anything to wait for. */
 	if (epoll_wait(epfd, &ready, 1, 0) == 0) {
 		waited = wait_ready(epfd, timeout_ns);
