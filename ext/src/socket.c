@@ -452,7 +452,8 @@ bool rapier_socket_alive(int fd, int64_t timeout_ns, bool may_yield)
 
 int64_t rapier_socket_timeval_ns(const struct timeval *tv)
 {
-	if (tv == NULL || tv->tv_sec < 0) {
+	/* Negative: none. Beyond what nanoseconds hold (292 years): as good as none, not a wrap-around. */
+	if (tv == NULL || tv->tv_sec < 0 || tv->tv_sec >= INT64_MAX / 1000000000 - 1) {
 		return -1;
 	}
 	return (int64_t) tv->tv_sec * 1000000000 + (int64_t) tv->tv_usec * 1000;
@@ -464,6 +465,13 @@ char *rapier_socket_parse_address(const char *str, size_t len, int *port, zend_s
 {
 	const char *colon;
 
+	/* A NUL would cut the host short in every C call after this one (PHP refuses it too). */
+	if (memchr(str, '\0', len)) {
+		if (err) {
+			*err = strpprintf(0, "The hostname must not contain null bytes");
+		}
+		return NULL;
+	}
 	if (len > 1 && str[0] == '[') {
 		const char *close = memchr(str + 1, ']', len - 2);
 		if (close == NULL || close[1] != ':') {
