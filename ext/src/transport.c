@@ -435,6 +435,10 @@ static int check_liveness(xsock_t *sock, int value)
 	if (sock->net.socket == -1) {
 		return PHP_STREAM_OPTION_RETURN_ERR;
 	}
+	/* Decrypted bytes waiting in OpenSSL are still to be read, whatever the socket says. */
+	if (rapier_tls_pending(sock->tls) > 0) {
+		return PHP_STREAM_OPTION_RETURN_OK;
+	}
 	if (value == -1) {
 		tv = sock->net.timeout.tv_sec == -1 ? (struct timeval) { FG(default_socket_timeout), 0 } : sock->net.timeout;
 	}
