@@ -362,20 +362,16 @@ void rapier_http_server_init(rapier_http_server_t *server, const rapier_http_con
 
 /* Connection life cycle */
 
+/*
+ * Besides the PHP objects, the loop's entry points into a connection (its
+ * I/O and timer callbacks, the queue timer, the end of its handler) hold
+ * it for their duration: answering one request can close the connection
+ * deep inside the call, and the callers up the stack still look at its
+ * state.
+ */
 void rapier_http_conn_addref(rapier_http_conn_t *conn)
 {
 	conn->refcount++;
-}
-
-/*
- * The loop's entry points into a connection (its I/O and timer callbacks,
- * the end of its handler) hold it for their duration: answering one
- * request can close the connection deep inside the call, and the callers
- * up the stack still look at its state.
- */
-static bool conn_is_closed(const rapier_http_conn_t *conn)
-{
-	return conn->state == RAPIER_HTTP_CONN_CLOSED;
 }
 
 /* A spooled body nobody took (refused request, closed connection): its files go too. */
@@ -1025,10 +1021,11 @@ static void next_request_once(rapier_http_conn_t *conn)
 	conn->kept_alive = true;
 	if (conn->rlen > 0) {
 		size_t skip = empty_lines(conn->rbuf, conn->rlen);
-		if (skip < conn->rlen) {
+		size_t len = conn->rlen - skip;
+
+		conn->rlen = 0;
+		if (len > 0) {
 			/* A pipelined request is already here. */
-			size_t len = conn->rlen - skip;
-			conn->rlen = 0;
 			conn_start_request(conn);
 			conn_process(conn, conn->rbuf + skip, len);
 			if (conn->state == RAPIER_HTTP_CONN_READING) {
@@ -1036,7 +1033,6 @@ static void next_request_once(rapier_http_conn_t *conn)
 			}
 			return;
 		}
-		conn->rlen = 0;
 	}
 	if (conn->rbuf) {
 		efree(conn->rbuf);
@@ -1064,7 +1060,7 @@ static void conn_next_request(rapier_http_conn_t *conn)
 	do {
 		conn->next_request_pending = false;
 		next_request_once(conn);
-	} while (conn->next_request_pending && !conn_is_closed(conn));
+	} while (conn->next_request_pending && conn->state != RAPIER_HTTP_CONN_CLOSED);
 	conn->in_next_request = false;
 }
 
@@ -1182,7 +1178,7 @@ void rapier_http_server_abort(rapier_http_server_t *server)
 	while (!rapier_list_is_empty(&server->conns)) {
 		rapier__http_conn_close(rapier_http_conn_of(server->conns.head));
 	}
-	server->queue = (rapier_list_t) { 0 };
+	/* Closing took every queued request off the queue. */
 	rapier_timer_stop(server->loop, &server->queue_timer);
 }
 
