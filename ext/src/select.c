@@ -20,9 +20,6 @@
 #include "select.h"
 #include "socket.h"
 
-/* Longer timeouts are PHP's (they would overflow nanoseconds). */
-#define SELECT_MAX_SECONDS (INT64_MAX / 1000000000 - 1)
-
 static zif_handler original_stream_select;
 
 /*
@@ -120,6 +117,7 @@ static ZEND_FUNCTION(rapier_stream_select)
 	int64_t timeout_ns;
 	int epfd = -1, watched = 0, waited = 1;
 	HashTable masks;
+	bool watching;
 
 	if (!rapier_hook_enabled(RAPIER_HOOK_STREAM_SELECT) || !rapier_coro_can_yield()) {
 		goto passthru;
@@ -139,21 +137,21 @@ static ZEND_FUNCTION(rapier_stream_select)
 			goto passthru;
 		}
 		timeout_ns = -1;
-	} else if (sec < 0 || usec < 0 || (sec == 0 && usec == 0) || sec > SELECT_MAX_SECONDS
-			|| usec / 1000000 > SELECT_MAX_SECONDS - sec) {
+	} else if (sec < 0 || usec < 0 || (sec == 0 && usec == 0) || sec > RAPIER_SOCKET_MAX_SECONDS
+			|| usec / 1000000 > RAPIER_SOCKET_MAX_SECONDS - sec) {
 		goto passthru;
 	} else {
 		timeout_ns = (int64_t) (sec + usec / 1000000) * 1000000000 + (int64_t) (usec % 1000000) * 1000;
 	}
 	zend_hash_init(&masks, 8, NULL, NULL, 0);
 	epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (epfd < 0 || !watch_array(epfd, read, EPOLLIN, &masks, &watched)
-			|| !watch_array(epfd, write, EPOLLOUT, &masks, &watched)
-			|| !watch_array(epfd, except, EPOLLPRI, &masks, &watched) || watched == 0) {
-		zend_hash_destroy(&masks);
+	watching = epfd >= 0 && watch_array(epfd, read, EPOLLIN, &masks, &watched)
+		&& watch_array(epfd, write, EPOLLOUT, &masks, &watched)
+		&& watch_array(epfd, except, EPOLLPRI, &masks, &watched) && watched > 0;
+	zend_hash_destroy(&masks);
+	if (!watching) {
 		goto passthru;
 	}
-	zend_hash_destroy(&masks);
 	/* Only when nothing is ready yet is there anything to wait for. */
 	if (epoll_wait(epfd, &ready, 1, 0) == 0) {
 		waited = wait_ready(epfd, timeout_ns);
