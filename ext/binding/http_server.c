@@ -459,13 +459,17 @@ static void recycle_self(server_t *srv)
 		((uint64_t) srv->master.config.start_timeout_ms + RECYCLE_GRACE_MS) * 1000000, 0);
 }
 
-static void on_retired_timer(rapier_timer_t *timer)
+/* The engine has stopped accepting (max_requests, max_memory): recycle, unless a stop is under way. */
+static void recycle_if_retired(server_t *srv)
 {
-	server_t *srv = timer->data;
-
 	if (srv->http.draining && !srv->stopping) {
 		recycle_self(srv);
 	}
+}
+
+static void on_retired_timer(rapier_timer_t *timer)
+{
+	recycle_if_retired(timer->data);
 }
 
 /*
@@ -525,9 +529,7 @@ static void on_request_done(rapier_coro_t *co, zval *retval, zend_object *except
 	if (srv->max_memory && zend_memory_usage(0) > srv->max_memory) {
 		rapier_http_server_retire(&srv->http);
 	}
-	if (srv->http.draining && !srv->stopping) {
-		recycle_self(srv);
-	}
+	recycle_if_retired(srv);
 }
 
 static void dispatch(rapier_http_conn_t *conn, void *data)
