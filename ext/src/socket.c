@@ -453,7 +453,7 @@ bool rapier_socket_alive(int fd, int64_t timeout_ns, bool may_yield)
 int64_t rapier_socket_timeval_ns(const struct timeval *tv)
 {
 	/* Negative: none. Beyond what nanoseconds hold (292 years): as good as none, not a wrap-around. */
-	if (tv == NULL || tv->tv_sec < 0 || tv->tv_sec >= INT64_MAX / 1000000000 - 1) {
+	if (tv == NULL || tv->tv_sec < 0 || tv->tv_sec >= RAPIER_SOCKET_MAX_SECONDS) {
 		return -1;
 	}
 	return (int64_t) tv->tv_sec * 1000000000 + (int64_t) tv->tv_usec * 1000;

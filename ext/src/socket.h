@@ -139,4 +139,7 @@ int rapier_socket_connect_unix(const char *path, size_t len, const rapier_connec
 /* Converts a struct timeval timeout (tv_sec -1: none) to nanoseconds (-1: none). */
 int64_t rapier_socket_timeval_ns(const struct timeval *tv);
 
+/* The longest timeout, in whole seconds, that int64 nanoseconds hold; longer ones are PHP's or none. */
+#define RAPIER_SOCKET_MAX_SECONDS (INT64_MAX / 1000000000 - 1)
+
 #endif
