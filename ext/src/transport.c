@@ -238,7 +238,7 @@ static ssize_t plain_write(php_stream *stream, xsock_t *sock, const char *buf, s
 	return -1;
 }
 
-static ssize_t tls_write(php_stream *stream, xsock_t *sock, const char *buf, size_t count)
+static ssize_t tls_write(xsock_t *sock, const char *buf, size_t count)
 {
 	rapier_tls_wait_t how = tls_wait_for(sock, rapier_socket_timeval_ns(&sock->net.timeout));
 	ssize_t n = rapier_tls_write(sock->tls, buf, count, &how);
@@ -249,14 +249,14 @@ static ssize_t tls_write(php_stream *stream, xsock_t *sock, const char *buf, siz
 	if (throw_wait_failure((int) n, how.fd, RAPIER_IO_WRITE)) {
 		return -1;
 	}
-	if (n == -EAGAIN) {
-		return 0;
-	}
+	/* As PHP's TLS streams: a timeout is a failure (false), without the
+	 * notice plain sockets give; a TLS error is reported and counts as
+	 * nothing written (0), like a non-blocking stream that cannot write. */
 	if (n == -ETIMEDOUT) {
 		sock->net.timeout_event = 1;
-		send_failed(stream, count, EAGAIN);
+		return -1;
 	}
-	return -1;
+	return 0;
 }
 
 static ssize_t op_write(php_stream *stream, const char *buf, size_t count)
@@ -273,7 +273,7 @@ static ssize_t op_write(php_stream *stream, const char *buf, size_t count)
 	if ((acquired = acquire(sock, pinned, RAPIER_IO_WRITE)) < 0) {
 		n = -1;
 	} else if (rapier_tls_is_active(sock->tls)) {
-		n = tls_write(stream, sock, buf, count);
+		n = tls_write(sock, buf, count);
 	} else {
 		n = plain_write(stream, sock, buf, count);
 	}
@@ -301,9 +301,13 @@ static ssize_t plain_read(php_stream *stream, xsock_t *sock, char *buf, size_t c
 		return -1;
 	}
 	if (n == -ETIMEDOUT || n == -EAGAIN) {
-		/* Nothing yet: a timeout for a blocking stream, no data for a non-blocking one. */
-		sock->net.timeout_event = sock->net.is_blocked;
-		return 0;
+		/* No data is not an error for a non-blocking stream; a blocking one's
+		 * timeout is, so fread() gives false as PHP's own sockets do. */
+		if (!sock->net.is_blocked) {
+			return 0;
+		}
+		sock->net.timeout_event = 1;
+		return -1;
 	}
 	stream->eof = 1;
 	return -1;
@@ -325,10 +329,11 @@ static ssize_t tls_read(php_stream *stream, xsock_t *sock, char *buf, size_t cou
 	}
 	if (n == -ETIMEDOUT) {
 		sock->net.timeout_event = 1;
-		return 0;
+		return -1;
 	}
+	/* The peer's close or a TLS error: end of stream, nothing read (PHP's own give 0 for both). */
 	stream->eof = 1;
-	return n == 0 ? 0 : -1;
+	return 0;
 }
 
 static ssize_t op_read(php_stream *stream, char *buf, size_t count)
@@ -341,7 +346,11 @@ static ssize_t op_read(php_stream *stream, char *buf, size_t count)
 	if (!sock || sock->net.socket == -1) {
 		return -1;
 	}
-	sock->net.timeout_event = 0;
+	/* PHP clears timed_out when a plain blocking read starts waiting; a
+	 * non-blocking read, and any TLS read, leave it as it was. */
+	if (sock->net.is_blocked && !rapier_tls_is_active(sock->tls)) {
+		sock->net.timeout_event = 0;
+	}
 	pinned = pin(stream, sock);
 	if ((acquired = acquire(sock, pinned, RAPIER_IO_READ)) < 0) {
 		n = -1;

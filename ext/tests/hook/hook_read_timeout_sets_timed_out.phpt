@@ -1,5 +1,5 @@
 --TEST--
-Hook: a read timeout returns an empty string with timed_out set, and other coroutines run meanwhile
+Hook: a read timeout returns false with timed_out set, as PHP's own sockets do, and other coroutines run meanwhile
 --EXTENSIONS--
 rapier
 --FILE--
@@ -22,7 +22,7 @@ Rapier\run(function () {
 });
 ?>
 --EXPECT--
-string(0) ""
+bool(false)
 bool(true)
 Array
 (

@@ -26,5 +26,5 @@ rapier_test_echo_server_stop($server);
 echo:inside
 string(17) "tcp_socket/rapier"
 echo:outside
-string(0) ""
+bool(false)
 bool(true)
