@@ -25,6 +25,20 @@ ZEND_INI_MH(rapier_hook_ini_update);
  */
 zif_handler rapier_hook_replace_handler(const char *name, size_t name_len, zif_handler replacement);
 
+/*
+ * Replaces argument n (from 1) of the internal call in execute_data with the
+ * integer a hook has already parsed from it, before the hook hands the call
+ * to PHP's handler: PHP then parses an int, and a float or numeric string
+ * does not raise its "Implicit conversion" deprecation a second time.
+ */
+static inline void rapier_hook_set_long_arg(zend_execute_data *execute_data, uint32_t n, zend_long value)
+{
+	zval *arg = ZEND_CALL_ARG(execute_data, n);
+
+	zval_ptr_dtor(arg);
+	ZVAL_LONG(arg, value);
+}
+
 /* Flags in force (RAPIER_HOOK_*). */
 zend_long rapier_hook_flags(void);
 bool rapier_hook_enabled(zend_long flag);

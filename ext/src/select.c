@@ -100,11 +100,15 @@ static int wait_ready(int epfd, int64_t timeout_ns)
 	return err == 0 || err == -ETIMEDOUT;
 }
 
-static void zero_timeout(zend_execute_data *execute_data)
+/* PHP's handler gets the timeout as parsed here (see rapier_hook_set_long_arg). */
+static void set_timeout_args(zend_execute_data *execute_data, zend_long sec, bool sec_null, zend_long usec,
+	bool usec_null)
 {
-	ZVAL_LONG(ZEND_CALL_ARG(execute_data, 4), 0);
-	if (ZEND_NUM_ARGS() >= 5) {
-		ZVAL_LONG(ZEND_CALL_ARG(execute_data, 5), 0);
+	if (!sec_null) {
+		rapier_hook_set_long_arg(execute_data, 4, sec);
+	}
+	if (ZEND_NUM_ARGS() >= 5 && !usec_null) {
+		rapier_hook_set_long_arg(execute_data, 5, usec);
 	}
 }
 
@@ -129,7 +133,8 @@ static ZEND_FUNCTION(rapier_stream_select)
 		Z_PARAM_LONG_OR_NULL(sec, sec_null)
 		Z_PARAM_OPTIONAL
 		Z_PARAM_LONG_OR_NULL(usec, usec_null)
-	ZEND_PARSE_PARAMETERS_END_EX(goto passthru);
+	ZEND_PARSE_PARAMETERS_END_EX(goto parse_failed);
+	set_timeout_args(execute_data, sec, sec_null, usec, usec_null);
 
 	/* Odd arguments and a zero timeout are PHP's to handle (its errors, or no wait at all). */
 	if (sec_null) {
@@ -161,9 +166,15 @@ static ZEND_FUNCTION(rapier_stream_select)
 		}
 	}
 	if (waited != 0) {
-		zero_timeout(execute_data);
+		set_timeout_args(execute_data, 0, false, 0, false);
 	}
+	goto passthru;
 
+parse_failed:
+	if (EG(exception)) {
+		/* An error handler threw from a conversion's deprecation, as it would in PHP's own parsing. */
+		RETURN_THROWS();
+	}
 passthru:
 	if (epfd >= 0) {
 		rapier_socket_close(epfd);   /* forgets the wait's registration too */

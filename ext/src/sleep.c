@@ -62,13 +62,37 @@ static void coro_sleep(int64_t ns)
 	}
 }
 
+typedef enum { PARSED, PASS_TO_PHP, THREW } parse_result_t;
+
+/*
+ * Parses a sleep's integer arguments. PASS_TO_PHP: PHP's handler should
+ * take the call (it then sees the integers parsed so far, and raises any
+ * TypeError itself); THREW: an error handler threw from the conversion's
+ * deprecation, as it would in PHP's own parsing.
+ */
+static parse_result_t parse_longs(zend_execute_data *execute_data, uint32_t count, zend_long *values)
+{
+	if (!may_yield() || ZEND_NUM_ARGS() != count) {
+		return PASS_TO_PHP;
+	}
+	for (uint32_t i = 0; i < count; i++) {
+		if (!zend_parse_arg_long(ZEND_CALL_ARG(execute_data, i + 1), &values[i], NULL, false, i + 1)) {
+			return EG(exception) ? THREW : PASS_TO_PHP;
+		}
+		rapier_hook_set_long_arg(execute_data, i + 1, values[i]);
+	}
+	return PARSED;
+}
+
 static ZEND_FUNCTION(rapier_sleep)
 {
 	zend_long seconds;
+	parse_result_t parsed = parse_longs(execute_data, 1, &seconds);
 
-	if (!may_yield() || zend_parse_parameters(ZEND_NUM_ARGS(), "l", &seconds) == FAILURE || seconds < 0
-			|| seconds > INT64_MAX / 1000000000) {
-		zend_clear_exception();
+	if (parsed == THREW) {
+		RETURN_THROWS();
+	}
+	if (parsed == PASS_TO_PHP || seconds < 0 || seconds > INT64_MAX / 1000000000) {
 		hooks[HOOK_SLEEP_FN].original(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 		return;
 	}
@@ -81,10 +105,12 @@ static ZEND_FUNCTION(rapier_sleep)
 static ZEND_FUNCTION(rapier_usleep)
 {
 	zend_long usec;
+	parse_result_t parsed = parse_longs(execute_data, 1, &usec);
 
-	if (!may_yield() || zend_parse_parameters(ZEND_NUM_ARGS(), "l", &usec) == FAILURE || usec < 0
-			|| usec > INT64_MAX / 1000) {
-		zend_clear_exception();
+	if (parsed == THREW) {
+		RETURN_THROWS();
+	}
+	if (parsed == PASS_TO_PHP || usec < 0 || usec > INT64_MAX / 1000) {
 		hooks[HOOK_USLEEP_FN].original(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 		return;
 	}
@@ -93,15 +119,17 @@ static ZEND_FUNCTION(rapier_usleep)
 
 static ZEND_FUNCTION(rapier_time_nanosleep)
 {
-	zend_long sec, nsec;
+	zend_long t[2];   /* seconds, nanoseconds */
+	parse_result_t parsed = parse_longs(execute_data, 2, t);
 
-	if (!may_yield() || zend_parse_parameters(ZEND_NUM_ARGS(), "ll", &sec, &nsec) == FAILURE
-			|| sec < 0 || nsec < 0 || nsec > 999999999 || sec > INT64_MAX / 1000000000 - 1) {
-		zend_clear_exception();
+	if (parsed == THREW) {
+		RETURN_THROWS();
+	}
+	if (parsed == PASS_TO_PHP || t[0] < 0 || t[1] < 0 || t[1] > 999999999 || t[0] > INT64_MAX / 1000000000 - 1) {
 		hooks[HOOK_NANOSLEEP_FN].original(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 		return;
 	}
-	coro_sleep((int64_t) sec * 1000000000 + nsec);
+	coro_sleep((int64_t) t[0] * 1000000000 + t[1]);
 	if (!EG(exception)) {
 		RETURN_TRUE;
 	}
