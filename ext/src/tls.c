@@ -92,10 +92,12 @@ static void report_ssl_error(SSL *ssl, int ret, int err)
 	smart_string msg = {0};
 	char buf[256];
 
+	if (err == SSL_ERROR_ZERO_RETURN) {
+		return;              /* the peer ended TLS: PHP says nothing either */
+	}
 	if (err == SSL_ERROR_SYSCALL && code == 0) {
-		if (ret == 0 || errno == 0) {
-			php_error_docref(NULL, E_WARNING, "SSL: fatal protocol error");
-		} else {
+		/* An EOF without close_notify is silent in PHP; a socket error is named. */
+		if (ret != 0) {
 			char *estr = php_socket_strerror(errno, NULL, 0);
 			php_error_docref(NULL, E_WARNING, "SSL: %s", estr);
 			efree(estr);

@@ -1,5 +1,5 @@
 --TEST--
-Hook: timed-out and reset reads and writes give what PHP's own plain and TLS sockets give: false on a timeout, '' and 0 after a TLS reset, the same notices and timed_out flag
+Hook: timed-out and reset reads and writes, and a handshake the peer hangs up on, give what PHP's own plain and TLS sockets give: false on a timeout, '' and 0 after a TLS reset, the same warnings, notices and timed_out flag
 --EXTENSIONS--
 rapier
 openssl
@@ -10,7 +10,7 @@ default_socket_timeout=5
 require __DIR__ . '/tls.inc';
 require __DIR__ . '/silent_peer.inc';
 $pem = rapier_test_make_cert('localhost');
-[$peer, $plain_port, $tls_port, $reset_port] = rapier_test_silent_peer($pem);
+[$peer, $plain_port, $tls_port, $reset_port, $hangup_port] = rapier_test_silent_peer($pem);
 
 function timed_out($c): string
 {
@@ -46,6 +46,16 @@ function probe_reset(string $url, string $pem): void
     fclose($c);
 }
 
+function probe_hangup(int $port, string $pem): void
+{
+    $ctx = stream_context_create(['ssl' => ['cafile' => $pem, 'peer_name' => 'localhost']]);
+    $c = stream_socket_client("tls://127.0.0.1:$port", $errno, $errstr, 5, STREAM_CLIENT_CONNECT, $ctx);
+    echo 'tls:// connect: ', var_export($c, true), "\n";
+    $c = stream_socket_client("tcp://127.0.0.1:$port", $errno, $errstr, 5, STREAM_CLIENT_CONNECT, $ctx);
+    $on = stream_socket_enable_crypto($c, true, STREAM_CRYPTO_METHOD_TLS_CLIENT);
+    echo 'enable crypto: ', var_export($on, true), "\n";
+}
+
 function compare(string $name, callable $probe): void
 {
     ob_start();
@@ -60,6 +70,7 @@ function compare(string $name, callable $probe): void
 compare('tcp', fn() => probe("tcp://127.0.0.1:$plain_port", $pem));
 compare('tls', fn() => probe("tls://127.0.0.1:$tls_port", $pem));
 compare('tls reset', fn() => probe_reset("tls://127.0.0.1:$reset_port", $pem));
+compare('tls hangup', fn() => probe_hangup($hangup_port, $pem));
 rapier_test_silent_peer_stop($peer);
 ?>
 --EXPECTF--
@@ -78,3 +89,10 @@ Warning: fread(): SSL: Connection reset by peer in %s on line %d
 read: '' eof=true
 read again: '' eof=true
 write: 0
+tls hangup: same
+
+Warning: stream_socket_client(): Failed to enable crypto in %s on line %d
+
+Warning: stream_socket_client(): Unable to connect to tls://127.0.0.1:%d (Unknown error) in %s on line %d
+tls:// connect: false
+enable crypto: false
