@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace Rapier\Pool;
 
+use Rapier\CanceledException;
 use Rapier\Channel;
 use Rapier\Coroutine;
 use Rapier\Pool\Internal\PooledConnection;
@@ -161,6 +162,8 @@ class Pool
             $this->open++;
             $this->park($this->connect());
             $opened++;
+            // close() may have run while connect() waited: park() closed that one.
+            $this->requireOpen();
         }
 
         return $opened;
@@ -260,11 +263,18 @@ class Pool
         return null;
     }
 
-    /** A check that throws an Exception failed; an Error is a bug and reaches the borrower. */
+    /**
+     * A check that throws an Exception failed. An Error is a bug, and a
+     * cancellation is meant for the borrower: both reach it, the connection
+     * (perhaps mid-query) closed.
+     */
     private function check(PooledConnection $entry): bool
     {
         try {
             return $this->connector->check($entry->connection);
+        } catch (CanceledException $e) {
+            $this->destroy($entry);
+            throw $e;
         } catch (\Exception) {
             return false;
         } catch (Throwable $e) {
@@ -393,9 +403,14 @@ class Pool
         }
     }
 
-    /** Hands a ready connection to the first waiter, or makes it idle. */
+    /** Hands a ready connection to the first waiter, or makes it idle; on a closed pool, closes it. */
     private function park(PooledConnection $entry): void
     {
+        if ($this->closed) {
+            $this->destroy($entry);
+
+            return;
+        }
         $entry->since = hrtime(true);
         if (!$this->handoff->push($entry, 0)) {
             $this->idle[] = $entry;

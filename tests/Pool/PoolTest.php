@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace Rapier\Tests\Pool;
 
 use PHPUnit\Framework\TestCase;
+use Rapier\CanceledException;
 use Rapier\Coroutine;
 use Rapier\Pool\CallableConnector;
 use Rapier\Pool\Pool;
@@ -296,6 +297,60 @@ final class PoolTest extends TestCase
         $this->assertSame(3, $pool->stats()['idle']);
     }
 
+    public function testCloseDuringFillClosesTheConnectionBeingOpened(): void
+    {
+        $pool = $this->pool(new PoolOptions(max: 3, min: 3), connectSeconds: 0.05);
+        $fill = null;
+
+        $closed = run(function () use ($pool, &$fill): array {
+            go(function () use ($pool, &$fill): void {
+                try {
+                    $fill = $pool->fill();
+                } catch (PoolClosedException) {
+                    $fill = 'PoolClosedException';
+                }
+            });
+            Coroutine::sleep(0.02);   // fill() is inside its first connect()
+
+            return [$pool->close(2.0), $pool->stats()['open'], $pool->stats()['idle']];
+        });
+
+        $this->assertSame([true, 0, 0], $closed);
+        $this->assertSame('PoolClosedException', $fill);
+        $this->assertCount(1, $this->opened);
+        $this->assertSame($this->opened, $this->closed);
+    }
+
+    public function testCancelWhileHealthCheckingReachesTheBorrower(): void
+    {
+        $pool = $this->pool(new PoolOptions(max: 2, checkAfterIdle: 0), check: function (): bool {
+            Coroutine::sleep(0.2);   // a round trip, as a PING is
+
+            return true;
+        });
+        $borrower = null;
+
+        $stats = run(function () use ($pool, &$borrower): array {
+            $pool->put($pool->get());
+            $id = go(function () use ($pool, &$borrower): void {
+                try {
+                    $pool->get();
+                    $borrower = 'got a connection';
+                } catch (CanceledException) {
+                    $borrower = 'canceled';
+                }
+            });
+            Coroutine::sleep(0.05);
+            Coroutine::cancel($id);
+            Coroutine::sleep(0.3);
+
+            return $pool->stats();
+        });
+
+        $this->assertSame('canceled', $borrower);
+        $this->assertSame([0, 1, 1], [$stats['open'], $stats['created'], $stats['closed']]);
+    }
+
     public function testConnectionNeverGivenBackIsClosedWhenItsCoroutineEnds(): void
     {
         $pool = $this->pool(new PoolOptions(max: 1, waitTimeout: 1));
@@ -501,10 +556,17 @@ final class PoolTest extends TestCase
         new PoolOptions(...$options);
     }
 
-    private function pool(PoolOptions $options, ?callable $check = null, ?callable $reset = null): Pool
-    {
+    private function pool(
+        PoolOptions $options,
+        ?callable $check = null,
+        ?callable $reset = null,
+        float $connectSeconds = 0,
+    ): Pool {
         $connector = new CallableConnector(
-            connect: function (): stdClass {
+            connect: function () use ($connectSeconds): stdClass {
+                if ($connectSeconds > 0) {
+                    Coroutine::sleep($connectSeconds);
+                }
                 $c = new stdClass();
                 $c->id = count($this->opened);
                 $this->opened[] = $c;
