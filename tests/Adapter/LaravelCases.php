@@ -30,4 +30,16 @@ trait LaravelCases
         $this->assertStatus(200, $accepted);
         $this->assertSame(['name' => 'x'], $accepted->json());
     }
+
+    public function testEloquentModelsBootForEveryRequest(): void
+    {
+        $client = $this->client();
+        for ($i = 0; $i < 3; $i++) {
+            $response = $client->get('/eloquent');
+            $this->assertStatus(200, $response);
+            // A creating listener from booted() fills the slug every time; the
+            // model booted with the application keeps its two listeners.
+            $this->assertSame(['slug' => true, 'note_listeners' => 1, 'tag_listeners' => 2], $response->json(), "request $i");
+        }
+    }
 }

@@ -6,8 +6,10 @@ namespace Rapier\Adapter\Internal;
 
 use Carbon\Carbon;
 use Illuminate\Container\Container;
+use Illuminate\Database\Eloquent\Model;
 use Illuminate\Support\Facades\Facade;
 use Illuminate\Support\Str;
+use ReflectionProperty;
 use Throwable;
 
 /**
@@ -51,8 +53,20 @@ final class IlluminateState
     /** Services whose properties go back to their boot values after each request. */
     private const ROLLED_BACK = ['config', 'events', 'router', 'url', 'view', 'auth', 'cookie', 'session'];
 
+    /**
+     * Eloquent's statics that record which models booted (and what their
+     * boot added), and Model::unguard(). A model's boot registers its event
+     * listeners, which go with the event dispatcher's rollback; its "booted"
+     * mark must go too, or a model first used by a request never boots
+     * again and loses its listeners from the second request on.
+     */
+    private const ELOQUENT_STATICS = ['booted', 'globalScopes', 'traitInitializers', 'unguarded'];
+
     /** @var list<ObjectState> */
     private array $states = [];
+
+    /** @var array<string, mixed> ELOQUENT_STATICS as they were at boot, when Eloquent was loaded */
+    private array $eloquent = [];
 
     private string $locale = '';
 
@@ -91,6 +105,7 @@ final class IlluminateState
         foreach ($others as $object) {
             $this->states[] = ObjectState::capture($object);
         }
+        $this->captureEloquent();
         if ($this->app->resolved('config')) {
             $this->locale = (string) $this->app->make('config')->get('app.locale', '');
         }
@@ -111,6 +126,7 @@ final class IlluminateState
         foreach ($this->states as $state) {
             $state->restore();
         }
+        $this->resetEloquent();
         $this->resetDatabase();
         $this->resetLocale();
         $this->resetLogContext();
@@ -136,6 +152,30 @@ final class IlluminateState
             } catch (Throwable) {
                 // Not buildable yet (missing config): see above.
             }
+        }
+    }
+
+    /**
+     * Eloquent's statics at boot. Loads Model if the application has
+     * Eloquent but has not used it yet: one class, and then a request that
+     * first uses it is reset like any other.
+     */
+    private function captureEloquent(): void
+    {
+        if (!class_exists(Model::class)) {
+            return;
+        }
+        foreach (self::ELOQUENT_STATICS as $name) {
+            if (property_exists(Model::class, $name)) {
+                $this->eloquent[$name] = (new ReflectionProperty(Model::class, $name))->getValue();
+            }
+        }
+    }
+
+    private function resetEloquent(): void
+    {
+        foreach ($this->eloquent as $name => $value) {
+            (new ReflectionProperty(Model::class, $name))->setValue(null, $value);
         }
     }
 

@@ -8,6 +8,8 @@
 use App\Http\Controllers\ProbeController;
 use Illuminate\Http\Request;
 use Illuminate\Support\Facades\Auth;
+use Illuminate\Support\Facades\DB;
+use Illuminate\Support\Facades\Event;
 use Illuminate\Support\Facades\Route;
 
 Route::get('/', fn () => '<h1>Hello from laravel</h1>');
@@ -96,3 +98,18 @@ Route::get('/leak/{action}', ProbeController::class)->where('action', 'set|get')
 
 Route::view('/csrf', 'csrf');
 Route::post('/csrf-form', fn (Request $request) => ['name' => $request->input('name')]);
+
+// Eloquent's boot: a model first used by a request (Note) boots in every
+// request's eyes, and one booted with the application (Tag) keeps exactly
+// its boot listeners.
+Route::get('/eloquent', function () {
+    DB::statement('CREATE TABLE IF NOT EXISTS notes (id INTEGER PRIMARY KEY, name TEXT, slug TEXT, created_at TEXT, updated_at TEXT)');
+    $note = App\Models\Note::create(['name' => 'n' . random_int(1, 1000000)]);
+    new App\Models\Tag();
+
+    return [
+        'slug' => $note->slug === 'slug-' . $note->name,
+        'note_listeners' => count(Event::getListeners('eloquent.creating: ' . App\Models\Note::class)),
+        'tag_listeners' => count(Event::getListeners('eloquent.creating: ' . App\Models\Tag::class)),
+    ];
+});

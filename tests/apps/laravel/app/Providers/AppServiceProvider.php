@@ -2,6 +2,8 @@
 
 namespace App\Providers;
 
+use App\Models\Tag;
+use App\Observers\TagObserver;
 use App\Support\Counter;
 use Illuminate\Auth\GenericUser;
 use Illuminate\Http\Request;
@@ -24,5 +26,7 @@ class AppServiceProvider extends ServiceProvider
 
             return $name === null ? null : new GenericUser(['id' => $name, 'name' => $name]);
         });
+        // Boots Tag with the application: its listeners are boot state.
+        Tag::observe(TagObserver::class);
     }
 }
