@@ -84,7 +84,10 @@ final class SymfonyResponseSender
             ->call($response);
         $path = $response->getFile()->getPathname();
         try {
-            if ($echoed === '') {
+            if (!$response->isSuccessful()) {
+                // A 416 for a range past the end, a 304: no file, as BinaryFileResponse::sendContent() does.
+                $out->end($echoed);
+            } elseif ($echoed === '') {
                 $out->sendfile($path, $offset, $length >= 0 ? $length : null);
             } else {
                 $out->write($echoed);
@@ -132,10 +135,16 @@ final class SymfonyResponseSender
 
             return '';
         }, 1);
+        $level = ob_get_level();
         try {
             $response->sendContent();
         } finally {
-            ob_end_flush();
+            // The callback may have left buffers open above ours (flushed into
+            // it), or closed ours (what it echoed after that is lost, see
+            // docs/frameworks.md); ending a buffer that is gone would warn.
+            while (ob_get_level() >= $level) {
+                ob_end_flush();
+            }
         }
         $out->end();
     }

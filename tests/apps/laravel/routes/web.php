@@ -113,3 +113,13 @@ Route::get('/eloquent', function () {
         'tag_listeners' => count(Event::getListeners('eloquent.creating: ' . App\Models\Tag::class)),
     ];
 });
+
+// A streamed callback that closes every output buffer, a common idiom
+// before a long stream.
+Route::get('/stream-closes-buffers', fn () => response()->stream(function () {
+    echo 'before;';
+    while (ob_get_level() > 0) {
+        ob_end_flush();
+    }
+    echo 'after;';
+}));
