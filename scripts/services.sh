@@ -79,6 +79,7 @@ start_mariadb() {
 start_redis() {
 	local dir=$1 port=$2
 	redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
+		--unixsocket "$dir/redis.sock" --unixsocketperm 700 \
 		--dir "$dir" --logfile "$dir/redis.log" --daemonize no \
 		</dev/null >/dev/null 2>&1 &
 	echo $! >"$dir/redis.pid"
@@ -126,6 +127,7 @@ start)
 		export RAPIER_TEST_MYSQL_ADMIN=$admin
 		export RAPIER_TEST_REDIS_HOST=127.0.0.1
 		export RAPIER_TEST_REDIS_PORT=$redis_port
+		export RAPIER_TEST_REDIS_SOCKET=$dir/redis.sock
 	ENV
 	echo "services: MariaDB on 127.0.0.1:$mysql_port, Redis on 127.0.0.1:$redis_port"
 	;;

@@ -33,7 +33,8 @@ final class RedisConnector implements Connector
     {
         $redis = new Redis();
         try {
-            $ok = $redis->connect($this->host, $this->port, $this->timeout);
+            // phpredis takes a host starting with / for a Unix socket only when the port is below 1.
+            $ok = $redis->connect($this->host, $this->isUnixSocket() ? 0 : $this->port, $this->timeout);
         } catch (RedisException $e) {
             throw new ConnectionException(sprintf('Cannot connect to %s: %s', $this->describe(), $e->getMessage()), 0, $e);
         }
@@ -83,7 +84,7 @@ final class RedisConnector implements Connector
 
     public function describe(): string
     {
-        if (str_starts_with($this->host, '/')) {
+        if ($this->isUnixSocket()) {
             return "redis unix:{$this->host} db {$this->database}";
         }
 
@@ -101,6 +102,11 @@ final class RedisConnector implements Connector
      * trace would hold the password as an argument unless
      * zend.exception_ignore_args is on.
      */
+    private function isUnixSocket(): bool
+    {
+        return str_starts_with($this->host, '/');
+    }
+
     private function prepare(Redis $redis): void
     {
         try {

@@ -155,6 +155,20 @@ final class RedisPoolTest extends TestCase
         $this->assertStringNotContainsString('Secret', print_r($pool, true));
     }
 
+    public function testUnixSocketPathConnectsWhateverThePort(): void
+    {
+        $pool = new RedisPool(Services::redisSocket(), database: 2);
+
+        $seen = run(fn (): array => $pool->use(fn (Redis $redis): array => [
+            $redis->getHost(),
+            $redis->rawCommand('CLIENT', 'INFO'),
+        ]));
+
+        $this->assertSame(Services::redisSocket(), $seen[0]);
+        $this->assertMatchesRegularExpression('/ db=2 /', (string) $seen[1]);
+        $this->assertMatchesRegularExpression('#laddr=' . preg_quote(Services::redisSocket(), '#') . ':0 #', (string) $seen[1]);
+    }
+
     private function pool(PoolOptions $options, int $database = 0): RedisPool
     {
         return new RedisPool('127.0.0.1', Services::redisPort(), database: $database, options: $options);

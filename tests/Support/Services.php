@@ -56,6 +56,12 @@ final class Services
         return (int) self::env('RAPIER_TEST_REDIS_PORT');
     }
 
+    /** The Unix socket the suite's Redis also listens on. */
+    public static function redisSocket(): string
+    {
+        return self::env('RAPIER_TEST_REDIS_SOCKET');
+    }
+
     public static function redis(): Redis
     {
         $redis = new Redis();
