@@ -69,11 +69,13 @@ final class PdoConnector implements Connector
         try {
             return new PDO($this->dsn, $this->username, $this->password, $this->options);
         } catch (PDOException $e) {
-            // PDO's own trace hides the password (#[SensitiveParameter]), so it may be chained.
+            // PDO's trace hides its password argument (#[SensitiveParameter]) but
+            // not the DSN: chain it only when the DSN holds no secret either.
+            $description = $this->describe();
             throw new ConnectionException(
-                sprintf('Cannot connect to %s: %s', $this->describe(), $e->getMessage()),
+                sprintf('Cannot connect to %s: %s', $description, $e->getMessage()),
                 (int) ($e->errorInfo[1] ?? 0),
-                $e,
+                $description === $this->dsn ? $e : null,
             );
         }
     }

@@ -269,9 +269,29 @@ final class PdoPoolTest extends TestCase
             $e->getMessage(),
         );
         $this->assertSame(2002, $e->getCode());
-        $this->assertInstanceOf(PDOException::class, $e->getPrevious());
+        // PDO's exception would carry the DSN, password and all, in its trace's arguments.
+        $this->assertNull($e->getPrevious());
         $this->assertStringNotContainsString('Secret', print_r($pool, true));
         $this->assertSame(0, $pool->stats()['open']);
+    }
+
+    public function testRefusedConnectionWithoutSecretsInTheDsnChainsPdosException(): void
+    {
+        $port = $this->closedPort();
+        $pool = new PdoPool("mysql:host=127.0.0.1;port=$port;dbname=app", 'app', 'Arg-Secret-2');
+
+        $previous = run(function () use ($pool): ?\Throwable {
+            try {
+                $pool->get();
+            } catch (ConnectionException $e) {
+                return $e->getPrevious();
+            }
+
+            return null;
+        });
+
+        $this->assertInstanceOf(PDOException::class, $previous);
+        $this->assertSame('SQLSTATE[HY000] [2002] Connection refused', $previous->getMessage());
     }
 
     public function testPersistentConnectionsAreRefused(): void
