@@ -42,6 +42,9 @@ static server_t *worker_server;
  */
 #define RECYCLE_GRACE_MS 1000
 
+/* How long after shutdown_timeout the master waits before it SIGKILLs a stopping worker. */
+#define MASTER_KILL_GRACE_MS 5000
+
 enum { EV_REQUEST, EV_WORKER_START, EV_WORKER_STOP, EV_TASK, EV_COUNT };
 static const char *event_names[EV_COUNT] = { "request", "workerStart", "workerStop", "task" };
 
@@ -912,7 +915,10 @@ static void run_master(server_t *srv)
 	rapier_master_config_init(&mc);
 	mc.workers = (unsigned) srv->workers;
 	mc.task_workers = (unsigned) srv->task_workers;
-	mc.shutdown_timeout_ms = (uint32_t) (srv->shutdown_timeout_ns / 1000000);
+	/* A worker's own shutdown_timeout runs from when it reads SIGTERM, and
+	 * then it still cancels its handlers and runs workerStop: the master
+	 * kills it only if it is alive a grace period after that. */
+	mc.shutdown_timeout_ms = (uint32_t) (srv->shutdown_timeout_ns / 1000000) + MASTER_KILL_GRACE_MS;
 	mc.pid_file = srv->pid_file ? ZSTR_VAL(srv->pid_file) : NULL;
 	if ((rc = rapier_master_init(&srv->master, &mc)) < 0) {
 		close_slot_fds(srv, -1);
