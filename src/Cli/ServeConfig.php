@@ -103,6 +103,12 @@ final class ServeConfig
         if ($config->workers === 0 && ($config->watch || $config->daemon)) {
             throw CliException::usage('--watch and --daemon need --workers 1 or more (a reload starts new workers)');
         }
+        $recycles = $config->maxRequests > 0 || (int) ($config->server['max_requests'] ?? 0) > 0
+            || (int) ($config->server['max_memory'] ?? 0) > 0;
+        if ($config->workers === 0 && $recycles) {
+            // The process would stop after its last request with nothing to replace it.
+            throw CliException::usage('--max-requests and max_memory need --workers 1 or more (a recycled worker is replaced by the master)');
+        }
 
         return $config;
     }
