@@ -27,6 +27,7 @@
 #endif
 #include "status.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -503,10 +504,23 @@ static bool read_comm(pid_t pid, char *buf, size_t size)
 	return n > 0;
 }
 
+/* A program name without its version suffix: "php8.2" and "php" are the same PHP. */
+static void strip_version(char *name)
+{
+	size_t len = strcspn(name, "\n");
+
+	while (len > 0 && (isdigit((unsigned char) name[len - 1]) || name[len - 1] == '.')) {
+		len--;
+	}
+	name[len] = '\0';
+}
+
 /*
- * "A live process of ours": it exists and runs the same program name as we
- * do. /proc/PID/comm is readable for every user's processes (exe is not),
- * so a stale file naming another user's daemon after a reboot is recognised.
+ * "A live process of ours": it exists and runs the same program as we do,
+ * "php" or "php8.2" alike (a daemon runs PHP_BINARY, a foreground master
+ * whatever the shell found). /proc/PID/comm is readable for every user's
+ * processes (exe is not), so a stale file naming another user's daemon
+ * after a reboot is recognised.
  */
 static bool pid_is_live_server(pid_t pid)
 {
@@ -519,6 +533,8 @@ static bool pid_is_live_server(pid_t pid)
 		/* Alive but unreadable: refusing is safer than running two servers. */
 		return true;
 	}
+	strip_version(theirs);
+	strip_version(ours);
 	return strcmp(theirs, ours) == 0;
 }
 

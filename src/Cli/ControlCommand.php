@@ -154,6 +154,11 @@ final class ControlCommand
         if (!Process::alive($pid)) {
             throw new CliException("the pid file {$this->pidFile} names process $pid, which is not running (a stale file)", $code);
         }
+        if (!Process::runsSameProgram($pid)) {
+            // The number was reused (after a reboot, say): never signal that process.
+            $name = trim((string) @file_get_contents("/proc/$pid/comm"));
+            throw new CliException("the pid file {$this->pidFile} names process $pid ($name), which is not a Rapier server (a stale file)", $code);
+        }
 
         return $pid;
     }

@@ -19,6 +19,21 @@ final class Process
 
     private const NAMES = [1 => 'HUP', 3 => 'QUIT', 10 => 'USR1', 12 => 'USR2', 15 => 'TERM'];
 
+    /**
+     * Whether running process $pid runs the same program as this one: PHP,
+     * named "php" or "php8.2" alike (a daemon runs PHP_BINARY, a shell's
+     * `php` may be the unversioned link). Tells a server's pid from one a
+     * stale pid file names after the number was reused.
+     */
+    public static function runsSameProgram(int $pid): bool
+    {
+        $name = static fn (string|false $comm): string => rtrim(trim((string) $comm), '0123456789.');
+        $theirs = @file_get_contents("/proc/$pid/comm");
+
+        // Unreadable: treat it as ours, the safe side for both callers.
+        return self::alive($pid) && ($theirs === false || $name($theirs) === $name(@file_get_contents('/proc/self/comm')));
+    }
+
     /** Whether $pid is a running process (a zombie is not). */
     public static function alive(int $pid): bool
     {

@@ -162,8 +162,7 @@ final class ServeCommand
     private static function checkPidFile(ServeConfig $config): void
     {
         $pid = (int) trim((string) @file_get_contents($config->pidFile));
-        if ($config->workers > 0 && $pid > 0 && $pid !== getmypid() && Process::alive($pid)
-                && @file_get_contents("/proc/$pid/comm") === @file_get_contents('/proc/self/comm')) {
+        if ($config->workers > 0 && $pid > 0 && $pid !== getmypid() && Process::runsSameProgram($pid)) {
             throw new CliException(self::reword('Cannot start: another server is running', $config));
         }
     }

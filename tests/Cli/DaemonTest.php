@@ -61,6 +61,34 @@ final class DaemonTest extends TestCase
         $this->assertStringContainsString("[rapier master $pid] notice: master $pid stopped", $log, 'the output went to the log');
     }
 
+    public function testServeUnderAnotherNameOfPhpRefusesARunningDaemonsPidFile(): void
+    {
+        $daemon = Cli::run(['serve', "$this->dir/app.php", '--port', (string) Cli::freePort(), '--workers', '1', '--daemon']);
+        $this->assertSame(0, $daemon->exitCode, $daemon->describe());
+        $pid = (int) file_get_contents($this->pidFile);
+        // The daemon runs PHP_BINARY ("php8.2"); a shell's `php` is the same PHP under another name.
+        symlink(PHP_BINARY, "$this->dir/php");
+        $command = Cli::command(['serve', "$this->dir/app.php", '--port', (string) Cli::freePort(), '--workers', '1']);
+        $command[0] = "$this->dir/php";
+
+        $second = proc_open($command, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+        $deadline = microtime(true) + 20;
+        while (($status = proc_get_status($second))['running'] && microtime(true) < $deadline) {
+            usleep(50000);
+        }
+        if ($status['running']) {
+            proc_terminate($second, SIGTERM);
+        }
+        $stderr = stream_get_contents($pipes[2]);
+        proc_close($second);
+
+        $this->assertFalse($status['running'], 'the second serve started serving');
+        $this->assertSame(1, $status['exitcode'], $stderr);
+        $this->assertStringContainsString("a server is already running with pid file $this->pidFile (pid $pid)", $stderr);
+        $this->assertSame($pid, (int) file_get_contents($this->pidFile), 'the pid file still names the daemon');
+        $this->assertSame(0, Cli::run(['status', '--pid-file', $this->pidFile])->exitCode, 'the daemon is still reachable');
+    }
+
     public function testDaemonReportsAFailedStart(): void
     {
         file_put_contents("$this->dir/app.php", '<?php return "not an app";');
