@@ -63,6 +63,10 @@ final class DaemonTest extends TestCase
 
     public function testServeUnderAnotherNameOfPhpRefusesARunningDaemonsPidFile(): void
     {
+        if (file_get_contents(PHP_BINARY, false, null, 0, 4) !== "\x7fELF") {
+            // make asan's scripts/asan/php: a link to it would not find the files beside it.
+            $this->markTestSkipped('PHP_BINARY is a wrapper script, not PHP itself');
+        }
         $daemon = Cli::run(['serve', "$this->dir/app.php", '--port', (string) Cli::freePort(), '--workers', '1', '--daemon']);
         $this->assertSame(0, $daemon->exitCode, $daemon->describe());
         $pid = (int) file_get_contents($this->pidFile);
