@@ -272,12 +272,10 @@ class Pool
     {
         try {
             return $this->connector->check($entry->connection);
-        } catch (CanceledException $e) {
-            $this->destroy($entry);
-            throw $e;
-        } catch (\Exception) {
-            return false;
         } catch (Throwable $e) {
+            if ($e instanceof \Exception && !$e instanceof CanceledException) {
+                return false;
+            }
             $this->destroy($entry);
             throw $e;
         }
