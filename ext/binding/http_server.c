@@ -36,11 +36,11 @@ typedef struct server_s server_t;
 static server_t *worker_server;
 
 /*
- * A worker that asked to be recycled retires by itself after the master's
- * start_timeout plus this, if no SIGTERM came: by then the successor has
- * either reported ready or been killed by the master.
+ * A worker that asked to be recycled asks again this often until the
+ * master's SIGTERM comes: a request lost in a full pipe, or made while the
+ * master was busy with a reload, is not lost for good.
  */
-#define RECYCLE_GRACE_MS 1000
+#define RECYCLE_REPEAT_MS 1000
 
 /* How long after shutdown_timeout the master waits before it SIGKILLs a stopping worker. */
 #define MASTER_KILL_GRACE_MS 5000
@@ -86,8 +86,8 @@ struct server_s {
 	int signal_fd;
 	rapier_io_t signal_io;
 	rapier_timer_t shutdown_timer;
-	rapier_timer_t recycle_timer;
-	rapier_timer_t retired_timer;  /* the engine retired the server (max_requests): recycle from the loop */
+	rapier_timer_t recycle_timer;  /* repeats the recycle request */
+	rapier_timer_t limit_timer;    /* the engine reached max_requests: recycle from the loop */
 	sigset_t old_mask;
 
 	zend_object std;
@@ -434,22 +434,20 @@ ZEND_METHOD(Rapier_Http_Server, on)
 
 static void begin_stop(server_t *srv);
 
-/* The master did not answer a recycle request in time: retire without waiting for the successor. */
-static void on_recycle_timeout(rapier_timer_t *timer)
-{
-	begin_stop(timer->data);
-}
-
 /*
- * max_requests reached: the engine has stopped accepting. A forked worker
- * keeps its listener open, so new connections wait in its backlog, until
- * the master has a successor ready and sends SIGTERM; closing it now would
- * leave the port without a listener while the successor starts (refused
- * connections with one worker). The timer covers a master that never
- * answers (the recycle is only acted on for a ready, current process).
+ * max_requests or max_memory reached. A forked worker asks the master for a
+ * successor and serves on, connections and keep-alive as before, until the
+ * master's SIGTERM says the successor is ready. Stopping before that would
+ * leave its slot's connections waiting on a start that may take long, or
+ * fail for good (broken code on disk): a failed successor is retried with
+ * the crash back-off while this process still serves. A single process has
+ * no successor: it stops.
  */
 static void recycle_self(server_t *srv)
 {
+	if (srv->stopping) {
+		return;
+	}
 	if (!srv->in_child) {
 		begin_stop(srv);
 		return;
@@ -458,33 +456,29 @@ static void recycle_self(server_t *srv)
 		return;
 	}
 	rapier_worker_recycle(&srv->master.self);
-	rapier_timer_start(rapier_sched_loop(), &srv->recycle_timer,
-		((uint64_t) srv->master.config.start_timeout_ms + RECYCLE_GRACE_MS) * 1000000, 0);
+	rapier_timer_start(rapier_sched_loop(), &srv->recycle_timer, (uint64_t) RECYCLE_REPEAT_MS * 1000000,
+		(uint64_t) RECYCLE_REPEAT_MS * 1000000);
 }
 
-/* The engine has stopped accepting (max_requests, max_memory): recycle, unless a stop is under way. */
-static void recycle_if_retired(server_t *srv)
+static void on_recycle_repeat(rapier_timer_t *timer)
 {
-	if (srv->http.draining && !srv->stopping) {
-		recycle_self(srv);
-	}
+	server_t *srv = timer->data;
+
+	rapier_worker_recycle(&srv->master.self);
 }
 
-static void on_retired_timer(rapier_timer_t *timer)
+static void on_limit_timer(rapier_timer_t *timer)
 {
-	recycle_if_retired(timer->data);
+	recycle_self(timer->data);
 }
 
-/*
- * The engine stopped accepting by itself: max_requests reached by a
- * request no handler saw (a static file). Told deep inside that request's
- * processing, so the recycle starts from the loop.
- */
-static void on_http_retired(rapier_http_server_t *http, void *data)
+/* Told deep inside the request that reached max_requests: the recycle starts from the loop. */
+static void on_http_limit(rapier_http_server_t *http, void *data)
 {
 	server_t *srv = data;
 
-	rapier_timer_start(rapier_sched_loop(), &srv->retired_timer, 0, 0);
+	(void) http;
+	rapier_timer_start(rapier_sched_loop(), &srv->limit_timer, 0, 0);
 }
 
 /* The limit on concurrent handlers now: where latency_target has taken it, or the fixed one (0: none). */
@@ -530,9 +524,8 @@ static void on_request_done(rapier_coro_t *co, zval *retval, zend_object *except
 	}
 	publish_status(srv);
 	if (srv->max_memory && zend_memory_usage(0) > srv->max_memory) {
-		rapier_http_server_retire(&srv->http);
+		recycle_self(srv);
 	}
-	recycle_if_retired(srv);
 }
 
 static void dispatch(rapier_http_conn_t *conn, void *data)
@@ -581,7 +574,7 @@ static void worker_drained(server_t *srv)
 
 	rapier_timer_stop(rapier_sched_loop(), &srv->shutdown_timer);
 	rapier_timer_stop(rapier_sched_loop(), &srv->recycle_timer);
-	rapier_timer_stop(rapier_sched_loop(), &srv->retired_timer);
+	rapier_timer_stop(rapier_sched_loop(), &srv->limit_timer);
 	if (srv->signal_fd >= 0) {
 		rapier_io_stop(rapier_sched_loop(), &srv->signal_io);
 	}
@@ -746,7 +739,7 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 		rapier_tasks_serve(&srv->tasks, srv->master.self.index);
 	} else {
 		rapier_http_server_init(&srv->http, &srv->cfg, rapier_sched_loop(), srv->listen_fd, dispatch, srv);
-		srv->http.on_retired = on_http_retired;
+		srv->http.on_limit = on_http_limit;
 		srv->listen_fd = -1;
 		if (srv->task_workers > 0) {
 			rapier_tasks_client_start(&srv->tasks, !srv->in_child);
@@ -756,8 +749,8 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 	worker_server = srv;
 	rapier_sched_on_stop(on_sched_stop);
 	rapier_timer_init(&srv->shutdown_timer, on_shutdown_timeout, srv);
-	rapier_timer_init(&srv->recycle_timer, on_recycle_timeout, srv);
-	rapier_timer_init(&srv->retired_timer, on_retired_timer, srv);
+	rapier_timer_init(&srv->recycle_timer, on_recycle_repeat, srv);
+	rapier_timer_init(&srv->limit_timer, on_limit_timer, srv);
 	watch_signals(srv);
 	call_handler(srv, EV_WORKER_START);
 	if (EG(exception)) {
@@ -864,8 +857,10 @@ static void child_main(server_t *srv)
 	if (fd < 0) {
 		fprintf(stderr, "Rapier: worker %u cannot listen on %s:" ZEND_LONG_FMT ": %s\n", srv->master.self.index,
 			ZSTR_VAL(srv->host), srv->port, strerror(-fd));
+		/* Every successor would fail alike: the master stops the server instead of retrying. */
+		rapier_worker_fatal(&srv->master.self);
 		rapier_master_free(&srv->master);
-		EG(exit_status) = RAPIER_WORKER_EXIT_FATAL;
+		EG(exit_status) = 1;
 		zend_throw_unwind_exit();
 		return;
 	}

@@ -678,11 +678,18 @@ static bool handler_slot_free(rapier_http_server_t *server)
 	return limit == 0 || server->stats.handling < limit;
 }
 
-/* max_requests counts every answered request, the loop's static files too. */
+/*
+ * max_requests counts every answered request, the loop's static files too.
+ * The owner decides what follows; the server serves on meanwhile.
+ */
 static void check_max_requests(rapier_http_server_t *server)
 {
-	if (server->cfg.max_requests && server->stats.requests >= server->cfg.max_requests) {
-		rapier_http_server_retire(server);
+	if (server->cfg.max_requests && server->stats.requests >= server->cfg.max_requests
+			&& !server->limit_reported) {
+		server->limit_reported = true;
+		if (server->on_limit) {
+			server->on_limit(server, server->dispatch_data);
+		}
 	}
 }
 
@@ -1108,19 +1115,6 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 }
 
 /* Stopping */
-
-void rapier_http_server_retire(rapier_http_server_t *server)
-{
-	if (server->draining) {
-		return;
-	}
-	/* Recycling: stop accepting; the worker exits once drained and the master replaces it. */
-	server->draining = true;
-	listener_pause(server, true);
-	if (server->on_retired) {
-		server->on_retired(server, server->dispatch_data);
-	}
-}
 
 /* What is left of a new connection's time for its first request once the server drains. */
 static int64_t first_request_grace(rapier_http_server_t *server, rapier_http_conn_t *conn)

@@ -116,8 +116,8 @@ struct rapier_http_conn_s {
 typedef void (*rapier_http_dispatch_fn)(rapier_http_conn_t *conn, void *data);
 /* Called once the server has stopped and every connection has closed. */
 typedef void (*rapier_http_drained_fn)(rapier_http_server_t *server, void *data);
-/* Called when the server stops accepting to be recycled (max_requests, rapier_http_server_retire()). */
-typedef void (*rapier_http_retired_fn)(rapier_http_server_t *server, void *data);
+/* Called once when max_requests responses have ended; the server goes on serving. */
+typedef void (*rapier_http_limit_fn)(rapier_http_server_t *server, void *data);
 
 typedef struct {
 	uint64_t requests;             /* responses ended */
@@ -135,6 +135,7 @@ struct rapier_http_server_s {
 	rapier_io_t listen_io;
 	bool listening;                /* listen_io active (paused at max_connections) */
 	bool draining;
+	bool limit_reported;           /* on_limit was called */
 	rapier_list_t conns;           /* every open connection */
 	rapier_list_t handlers;        /* conns whose handler runs, including closed ones */
 	rapier_list_t queue;           /* conns waiting for a handler slot, oldest first */
@@ -143,8 +144,8 @@ struct rapier_http_server_s {
 	rapier_http_stats_t stats;
 	rapier_http_dispatch_fn dispatch;
 	void *dispatch_data;
-	rapier_http_retired_fn on_retired;   /* optional, set after init; gets dispatch_data; may be called
-	                                      * deep in a connection's processing, so it should only schedule */
+	rapier_http_limit_fn on_limit; /* optional, set after init; gets dispatch_data; may be called deep
+	                                * in a connection's processing, so it should only schedule */
 	rapier_http_drained_fn on_drained;
 	void *drained_data;
 	rapier_http_date_cache_t date;
@@ -181,13 +182,6 @@ int rapier_http_check_port(const char *host, int port);
 /* Starts serving listen_fd on loop. The server owns listen_fd from now on. */
 void rapier_http_server_init(rapier_http_server_t *server, const rapier_http_config_t *cfg, rapier_loop_t *loop,
 	int listen_fd, rapier_http_dispatch_fn dispatch, void *dispatch_data);
-
-/*
- * Stops accepting (the listener stays open, its queue waits for the
- * successor) and sets draining, for a worker that asked to be recycled
- * (max_requests, max_memory); the connections finish as they are.
- */
-void rapier_http_server_retire(rapier_http_server_t *server);
 
 /*
  * Graceful stop: close the listener, close idle connections, let running

@@ -409,7 +409,7 @@ int rapier__process_spawn(rapier_supervisor_t *sv, slot_t *s, uint32_t generatio
 	p->slot = s;
 	p->generation = generation;
 	p->candidate = candidate;
-	p->retiring = p->recycle_wanted = false;
+	p->retiring = p->recycle_wanted = p->fatal = false;
 	p->state = RAPIER_PROC_STARTING;
 	p->started_ns = rapier_now_ns();
 	rapier_status_entry_begin(entry_of(sv, p), s->role, s->index, generation);
@@ -609,25 +609,32 @@ static void log_exit(rapier_supervisor_t *sv, proc_t *p, int status, bool expect
 	}
 }
 
-static bool exited_with(int status, int code)
+/* Whether a process of s still accepts on its listener: a recycled one serves until its successor is ready. */
+static bool slot_served(rapier_supervisor_t *sv, const slot_t *s)
 {
-	return status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == code;
+	for (unsigned i = 0; i < sv->nprocs; i++) {
+		const proc_t *p = &sv->procs[i];
+		if (p->pid != 0 && p->slot == s && p->state == RAPIER_PROC_READY) {
+			return true;
+		}
+	}
+	return false;
 }
 
-static void on_current_died(rapier_supervisor_t *sv, slot_t *s, proc_t *p, int status)
+static void on_current_died(rapier_supervisor_t *sv, slot_t *s, proc_t *p)
 {
-	if (exited_with(status, RAPIER_WORKER_EXIT_FATAL)) {
+	if (p->fatal && !slot_served(sv, s)) {
 		rapier__process_log(sv, RAPIER_LOG_ERROR,
-			"%s #%u exited with the fatal code: not restarting it, stopping the server",
+			"%s #%u reported that it cannot start: not restarting it, stopping the server",
 			rapier__process_role_label(s->role), s->index);
 		sv->result = -ECANCELED;
 		graceful_stop(sv);
 		return;
 	}
-	if (exited_with(status, RAPIER_WORKER_EXIT_RECYCLE)) {
-		atomic_fetch_add(&sv->m->table->recycles, 1);
-		s->need_current = true;
-		return;
+	if (p->fatal) {
+		rapier__process_log(sv, RAPIER_LOG_ERROR,
+			"%s #%u reported that it cannot start: the process it replaces keeps serving",
+			rapier__process_role_label(s->role), s->index);
 	}
 	atomic_fetch_add(&sv->m->table->restarts, 1);
 	rapier__process_schedule_restart(sv, s, rapier_now_ns() - p->started_ns);
@@ -661,7 +668,7 @@ static void on_proc_exit(rapier_supervisor_t *sv, proc_t *p, int status)
 	if (p->candidate) {
 		rapier__process_reload_abort(sv, s->role, "a new process exited before the whole generation was ready");
 	} else if (was_current) {
-		on_current_died(sv, s, p, status);
+		on_current_died(sv, s, p);
 	}
 }
 
@@ -753,6 +760,8 @@ static void on_notification(void *data, pid_t pid, rapier_notify_kind_t kind)
 		on_ready(sv, p);
 	} else if (p != NULL && kind == RAPIER_NOTIFY_RECYCLE) {
 		on_recycle(sv, p);
+	} else if (p != NULL && kind == RAPIER_NOTIFY_FATAL && p->state == RAPIER_PROC_STARTING) {
+		p->fatal = true;
 	}
 }
 
@@ -820,4 +829,9 @@ int rapier_worker_ready(const rapier_worker_self_t *self)
 int rapier_worker_recycle(const rapier_worker_self_t *self)
 {
 	return rapier_notify_send(self->notify_fd, RAPIER_NOTIFY_RECYCLE);
+}
+
+int rapier_worker_fatal(const rapier_worker_self_t *self)
+{
+	return rapier_notify_send(self->notify_fd, RAPIER_NOTIFY_FATAL);
 }

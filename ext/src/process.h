@@ -24,18 +24,6 @@
 /* rapier_master_run() returned in a freshly forked worker. */
 #define RAPIER_MASTER_CHILD 1
 
-/*
- * Exit codes a worker may use on purpose (PHP itself exits 255 on a fatal
- * error and 0..254 from exit(); these two are unlikely in ordinary code).
- * RECYCLE: "replace me", restarted at once and not counted as a crash; a
- * worker that can, calls rapier_worker_recycle() instead so its successor is
- * ready before it leaves. FATAL: "this configuration cannot work" (cannot
- * bind the port, workerStart failed for good): the master does not retry,
- * it stops the server and rapier_master_run() returns -ECANCELED (during a
- * reload, only that reload is abandoned).
- */
-#define RAPIER_WORKER_EXIT_RECYCLE 120
-#define RAPIER_WORKER_EXIT_FATAL   121
 
 typedef struct {
 	unsigned workers;              /* request workers (0 allowed if task_workers > 0) */
@@ -94,13 +82,26 @@ int rapier_master_run(rapier_master_t *m);
 void rapier_master_free(rapier_master_t *m);
 
 /*
- * Worker side. ready: call once after the listener is bound and workerStart
- * has run; until then the master keeps the process in STARTING (and a
- * reload keeps the old generation serving). recycle: ask to be replaced
- * (max_requests, max_memory); keep serving until SIGTERM arrives, which the
- * master sends once the successor is ready. Both are one write() of 8 bytes.
+ * Worker side, each one write() of 8 bytes to the master.
+ *
+ * ready: call once after the listener is bound and workerStart has run;
+ * until then the master keeps the process in STARTING (and a reload keeps
+ * the old generation serving).
+ *
+ * recycle: ask to be replaced (max_requests, max_memory); keep serving until
+ * SIGTERM arrives, which the master sends once the successor is ready. If
+ * the successor cannot start, this process serves on while the master
+ * retries with the crash back-off. Asking again is harmless.
+ *
+ * fatal: "this configuration cannot work" (the listener is unusable), sent
+ * before ready and followed by the exit. The master then does not retry:
+ * it stops the server and rapier_master_run() returns -ECANCELED; a reload's
+ * new process only abandons that reload, and a recycle's successor leaves
+ * its predecessor serving. No exit code means anything by itself: an
+ * application's exit(N) is an ordinary crash.
  */
 int rapier_worker_ready(const rapier_worker_self_t *self);
 int rapier_worker_recycle(const rapier_worker_self_t *self);
+int rapier_worker_fatal(const rapier_worker_self_t *self);
 
 #endif

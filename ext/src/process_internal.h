@@ -23,6 +23,7 @@ typedef struct {
 	bool candidate;            /* forked by a reload that has not committed */
 	bool retiring;             /* replaced; stopped once the slot's current is ready */
 	bool recycle_wanted;       /* asked for a recycle while a reload was running */
+	bool fatal;                /* reported, before ready, that it cannot start: do not retry */
 	uint64_t started_ns;
 	rapier_timer_t deadline;   /* ready deadline while STARTING, SIGKILL deadline while DRAINING */
 	rapier_supervisor_t *sv;

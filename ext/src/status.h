@@ -227,6 +227,7 @@ static inline void rapier_status_self_update(rapier_status_entry_t *e, const rap
 typedef enum {
 	RAPIER_NOTIFY_READY = 1,    /* listening and workerStart done */
 	RAPIER_NOTIFY_RECYCLE = 2,  /* please start my successor, then stop me */
+	RAPIER_NOTIFY_FATAL = 3,    /* I cannot start with this configuration: do not retry */
 } rapier_notify_kind_t;
 
 typedef void (*rapier_notify_cb)(void *data, pid_t pid, rapier_notify_kind_t kind);

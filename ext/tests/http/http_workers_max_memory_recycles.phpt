@@ -27,7 +27,8 @@ for ($i = 0; $i < 60; $i++) {
     $max = max($max, $j['memory']);
 }
 echo "failed: $failed, workers seen: ", count($pids) >= 3 ? "3 or more" : count($pids), "\n";
-echo "memory stayed near the limit: ", var_export($max < (16 << 20) + (4 << 20), true), "\n";
+/* A recycled worker serves on while its successor starts: a few requests (MiB) over the limit. */
+echo "memory stayed near the limit: ", var_export($max < (16 << 20) + (10 << 20), true), "\n";
 $st = $srv->waitStatus(fn($st) => count($st['workers']) === 1 && count($srv->readyPids($st)) === 1, 3, 'one ready worker');
 echo "recycles: ", $st['recycles'] >= 2 ? "2 or more" : $st['recycles'], ", restarts: {$st['restarts']}\n";
 workers_report_stop($srv->stop());

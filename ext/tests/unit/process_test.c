@@ -55,8 +55,8 @@ enum {
 	BEHAVE_KILLED,     /* SIGKILLs itself before ready */
 	BEHAVE_STRAGGLER,  /* ready, ignores SIGTERM */
 	BEHAVE_RECYCLE,    /* ready, asks to be recycled, then as normal */
-	BEHAVE_EXIT_RECYCLE, /* ready, exits with RAPIER_WORKER_EXIT_RECYCLE */
-	BEHAVE_FATAL,      /* exits with RAPIER_WORKER_EXIT_FATAL before ready */
+	BEHAVE_EXIT_121,   /* ready, then exits 121 and 120 on later runs, as an application's exit() might */
+	BEHAVE_FATAL,      /* reports "cannot start" before ready, then exits 1 */
 	BEHAVE_HANG,       /* never reports ready */
 };
 
@@ -144,7 +144,7 @@ static void worker_main(rapier_master_t *m)
 	switch (behave) {
 	case BEHAVE_CRASH: _exit(3);
 	case BEHAVE_KILLED: raise(SIGKILL); break;
-	case BEHAVE_FATAL: _exit(RAPIER_WORKER_EXIT_FATAL);
+	case BEHAVE_FATAL: rapier_worker_fatal(self); _exit(1);
 	case BEHAVE_HANG: wait_for_sigterm(); _exit(0);
 	}
 	/* Blocked before "ready": the master may send SIGTERM right after it. */
@@ -157,8 +157,8 @@ static void worker_main(rapier_master_t *m)
 	rapier_worker_ready(self);
 	if (behave == BEHAVE_RECYCLE) {
 		rapier_worker_recycle(self);
-	} else if (behave == BEHAVE_EXIT_RECYCLE) {
-		_exit(RAPIER_WORKER_EXIT_RECYCLE);
+	} else if (behave == BEHAVE_EXIT_121) {
+		_exit(nth == 0 ? 121 : 120);
 	}
 	wait_for_sigterm();
 	/* The child gives back everything it inherited from the master. */
@@ -807,14 +807,14 @@ static void test_failed_reload_keeps_old_generation(void)
 static int plan_recycles(rapier_role_t role, unsigned index, uint32_t generation, int nth)
 {
 	if (nth == 0) {
-		return index == 0 ? BEHAVE_RECYCLE : BEHAVE_EXIT_RECYCLE;
+		return index == 0 ? BEHAVE_RECYCLE : BEHAVE_NORMAL;
 	}
 	return BEHAVE_NORMAL;
 }
 
-static bool recycled_twice(const char *doc)
+static bool recycled_once(const char *doc)
 {
-	return json_int(doc, "recycles") == 2 && json_int(strstr(doc, "\"totals\""), "processes") == 2;
+	return json_int(doc, "recycles") == 1 && json_int(strstr(doc, "\"totals\""), "processes") == 2;
 }
 
 static void test_recycle_starts_successor_first(void)
@@ -827,20 +827,79 @@ static void test_recycle_starts_successor_first(void)
 	plan = plan_recycles;
 	base_config(&run, &cfg, 2, 0);
 	run_start(&run, &cfg);
-	CHECK(await(&run, 'R', -1, 1, 4, 5000));
+	CHECK(await(&run, 'R', -1, 1, 3, 5000));
 	CHECK(await(&run, 'T', -1, 1, 1, 5000));
-	/* Worker #0 asked first: its successor was ready before it was told to stop. */
+	/* Worker #0 asked: its successor was ready before it was told to stop. */
 	CHECK(find_rec(&run, 'R', 0, 0, 1) >= 0);
 	CHECK(find_rec(&run, 'R', 0, 0, 1) < find_rec(&run, 'T', 0, 0, 0));
-	/* Worker #1 exited with the recycle code: replaced at once, not counted as a crash. */
-	CHECK(find_rec(&run, 'R', 0, 1, 1) >= 0);
-	CHECK(find_rec(&run, 'T', 0, 1, 0) < 0);
-	doc = status_until(&run, recycled_twice, 3000);
+	doc = status_until(&run, recycled_once, 3000);
 	CHECK(doc != NULL);
 	CHECK_EQ_INT(json_int(doc, "restarts"), 0);
 	kill(run.master, SIGTERM);
 	CHECK_EQ_INT(run_finish(&run, 5000).pid, 0);
 	CHECK(log_has(&run, "asked to be recycled"));
+}
+
+/* Worker #0 asks to be recycled; its first successor crashes, the second cannot start, the third works. */
+static int plan_recycle_successors_fail(rapier_role_t role, unsigned index, uint32_t generation, int nth)
+{
+	static const int behave[] = { BEHAVE_RECYCLE, BEHAVE_CRASH, BEHAVE_FATAL, BEHAVE_NORMAL };
+
+	return index == 0 && nth < 4 ? behave[nth] : BEHAVE_NORMAL;
+}
+
+static bool restarted_twice(const char *doc)
+{
+	return json_int(doc, "recycles") == 1 && json_int(doc, "restarts") == 2;
+}
+
+static void test_recycled_worker_serves_until_a_successor_is_ready(void)
+{
+	run_t run;
+	rapier_master_config_t cfg;
+
+	run_prepare(&run);
+	plan = plan_recycle_successors_fail;
+	base_config(&run, &cfg, 1, 0);
+	run_start(&run, &cfg);
+	CHECK(await(&run, 'R', -1, 1, 2, 5000));
+	CHECK(await(&run, 'T', -1, 1, 1, 5000));
+	/* Two failed successors, neither a reason to stop the server nor the process that still serves. */
+	CHECK(find_rec(&run, 'S', 0, 0, 2) >= 0);
+	CHECK(find_rec(&run, 'R', 0, 0, 3) >= 0);
+	CHECK(find_rec(&run, 'R', 0, 0, 3) < find_rec(&run, 'T', 0, 0, 0));
+	CHECK(status_until(&run, restarted_twice, 3000) != NULL);
+	kill(run.master, SIGTERM);
+	CHECK_EQ_INT(run_finish(&run, 5000).pid, 0);
+	CHECK(log_has(&run, "the process it replaces keeps serving"));
+}
+
+/* Exit codes mean nothing by themselves: an application's exit(121) or exit(120) is a crash. */
+static int plan_exit_121_twice(rapier_role_t role, unsigned index, uint32_t generation, int nth)
+{
+	return nth < 2 ? BEHAVE_EXIT_121 : BEHAVE_NORMAL;
+}
+
+static bool crashed_twice(const char *doc)
+{
+	return json_int(doc, "restarts") == 2 && json_int(doc, "recycles") == 0;
+}
+
+static void test_exit_codes_of_a_ready_worker_are_crashes(void)
+{
+	run_t run;
+	rapier_master_config_t cfg;
+
+	run_prepare(&run);
+	plan = plan_exit_121_twice;
+	base_config(&run, &cfg, 1, 0);
+	run_start(&run, &cfg);
+	CHECK(await(&run, 'R', -1, 1, 3, 5000));
+	CHECK(status_until(&run, crashed_twice, 3000) != NULL);
+	kill(run.master, SIGTERM);
+	CHECK_EQ_INT(run_finish(&run, 5000).pid, 0);
+	CHECK(log_has(&run, "exited with code 121"));
+	CHECK(strstr(log_text(&run), "cannot start") == NULL);
 }
 
 static void test_live_pid_file_refuses_start(void)
@@ -868,7 +927,7 @@ static int plan_fatal_0(rapier_role_t role, unsigned index, uint32_t generation,
 	return index == 0 ? BEHAVE_FATAL : BEHAVE_NORMAL;
 }
 
-static void test_fatal_exit_stops_server(void)
+static void test_fatal_report_stops_server(void)
 {
 	run_t run;
 	rapier_master_config_t cfg;
@@ -879,7 +938,7 @@ static void test_fatal_exit_stops_server(void)
 	run_start(&run, &cfg);
 	CHECK_EQ_INT(run_finish(&run, 5000).pid, -ECANCELED);
 	CHECK_EQ_INT(count(&run, 'S', RAPIER_ROLE_WORKER, -1) <= 2, 1);
-	CHECK(log_has(&run, "fatal code"));
+	CHECK(log_has(&run, "reported that it cannot start: not restarting it"));
 }
 
 static int plan_hang_first(rapier_role_t role, unsigned index, uint32_t generation, int nth)
@@ -927,8 +986,10 @@ int main(void)
 	test_reload_starts_new_generation_first();
 	test_failed_reload_keeps_old_generation();
 	test_recycle_starts_successor_first();
+	test_recycled_worker_serves_until_a_successor_is_ready();
+	test_exit_codes_of_a_ready_worker_are_crashes();
 	test_live_pid_file_refuses_start();
-	test_fatal_exit_stops_server();
+	test_fatal_report_stops_server();
 	test_start_timeout_kills_and_restarts();
 
 	/* Not one process of any test is left, running or zombie. */
