@@ -735,9 +735,7 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 	/* Both strings live as long as the process: the ini value, or PHP's cached temporary directory. */
 	srv->cfg.upload_tmp_dir = PG(upload_tmp_dir) && *PG(upload_tmp_dir) ? PG(upload_tmp_dir)
 		: php_get_temporary_directory();
-	if (srv->is_task_worker) {
-		rapier_tasks_serve(&srv->tasks, srv->master.self.index);
-	} else {
+	if (!srv->is_task_worker) {
 		rapier_http_server_init(&srv->http, &srv->cfg, rapier_sched_loop(), srv->listen_fd, dispatch, srv);
 		srv->http.on_limit = on_http_limit;
 		srv->listen_fd = -1;
@@ -767,6 +765,18 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 			rapier_http_server_abort(&srv->http);
 		}
 		return;
+	}
+	/*
+	 * Only now, with the application ready, are connections (or tasks)
+	 * taken: workerStart may have waited on I/O, and the loop ran meanwhile.
+	 * A stop that came during workerStart has already begun the drain.
+	 */
+	if (!srv->stopping) {
+		if (srv->is_task_worker) {
+			rapier_tasks_serve(&srv->tasks, srv->master.self.index);
+		} else {
+			rapier_http_server_start(&srv->http);
+		}
 	}
 	if (srv->in_child) {
 		publish_status(srv);

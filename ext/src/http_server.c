@@ -155,7 +155,7 @@ int rapier_http_check_port(const char *host, int port)
 
 static void listener_pause(rapier_http_server_t *server, bool pause)
 {
-	if (server->listen_fd < 0 || server->listening == !pause) {
+	if (server->listen_fd < 0 || server->listening == !pause || (!pause && !server->started)) {
 		return;
 	}
 	if (pause) {
@@ -357,7 +357,14 @@ void rapier_http_server_init(rapier_http_server_t *server, const rapier_http_con
 	 * runs while it waits behind thousands of readable connections.
 	 */
 	rapier_io_init(&server->listen_io, listen_fd, on_accept, server);
-	listener_pause(server, false);
+}
+
+void rapier_http_server_start(rapier_http_server_t *server)
+{
+	server->started = true;
+	if (!server->draining) {
+		listener_pause(server, false);
+	}
 }
 
 /* Connection life cycle */
@@ -1135,11 +1142,12 @@ void rapier_http_server_drain(rapier_http_server_t *server, rapier_http_drained_
 	server->draining = true;
 	server->on_drained = on_drained;
 	server->drained_data = data;
-	if (server->listen_fd >= 0) {
+	if (server->listen_fd >= 0 && server->started) {
 		/*
 		 * Closing a SO_REUSEPORT listener resets the connections still in its
 		 * backlog (unless net.ipv4.tcp_migrate_req hands them to another
-		 * listener of the port): accept them first, and serve them.
+		 * listener of the port): accept them first, and serve them. Not
+		 * before start: the application is not ready to.
 		 */
 		accept_some(server, INT_MAX);
 	}

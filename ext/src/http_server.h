@@ -134,6 +134,7 @@ struct rapier_http_server_s {
 	int listen_fd;
 	rapier_io_t listen_io;
 	bool listening;                /* listen_io active (paused at max_connections) */
+	bool started;                  /* rapier_http_server_start(): accepting is allowed */
 	bool draining;
 	bool limit_reported;           /* on_limit was called */
 	rapier_list_t conns;           /* every open connection */
@@ -179,9 +180,14 @@ int rapier_http_listen(const char *host, int port, int backlog);
  */
 int rapier_http_check_port(const char *host, int port);
 
-/* Starts serving listen_fd on loop. The server owns listen_fd from now on. */
+/*
+ * Sets up a server for listen_fd on loop; the server owns listen_fd from now
+ * on. Nothing is accepted until rapier_http_server_start(): connections wait
+ * in the listen queue while the application gets ready (workerStart).
+ */
 void rapier_http_server_init(rapier_http_server_t *server, const rapier_http_config_t *cfg, rapier_loop_t *loop,
 	int listen_fd, rapier_http_dispatch_fn dispatch, void *dispatch_data);
+void rapier_http_server_start(rapier_http_server_t *server);
 
 /*
  * Graceful stop: close the listener, close idle connections, let running
