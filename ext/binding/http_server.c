@@ -925,6 +925,8 @@ static void run_master(server_t *srv)
 	 * kills it only if it is alive a grace period after that. */
 	mc.shutdown_timeout_ms = (uint32_t) (srv->shutdown_timeout_ns / 1000000) + MASTER_KILL_GRACE_MS;
 	mc.pid_file = srv->pid_file ? ZSTR_VAL(srv->pid_file) : NULL;
+	/* The slot listeners joined their group in index order just above, and live as long as the master. */
+	mc.steer_fd = srv->slot_count > 0 ? srv->slot_fds[0] : -1;
 	if ((rc = rapier_master_init(&srv->master, &mc)) < 0) {
 		close_slot_fds(srv, -1);
 		rapier_tasks_free(&srv->tasks);

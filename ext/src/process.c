@@ -21,6 +21,7 @@
 # define _GNU_SOURCE
 #endif
 #include "process_internal.h"
+#include "reuseport.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -113,6 +114,7 @@ void rapier_master_config_init(rapier_master_config_t *config)
 	/* A worker that served for 10 s was healthy: its next crash starts the back-off over. */
 	config->backoff_reset_ms = 10000;
 	config->log_level = RAPIER_LOG_INFO;
+	config->steer_fd = -1;
 }
 
 static int copy_config(rapier_master_config_t *dst, const rapier_master_config_t *src)
@@ -163,6 +165,7 @@ void rapier__process_supervisor_free(rapier_supervisor_t *sv)
 {
 	free(sv->slots);
 	free(sv->procs);
+	free(sv->served);
 	free(sv);
 }
 
@@ -194,7 +197,8 @@ int rapier_master_init(rapier_master_t *m, const rapier_master_config_t *config)
 	sv->nprocs = sv->nslots * PROCS_PER_SLOT;
 	sv->slots = calloc(sv->nslots, sizeof(slot_t));
 	sv->procs = calloc(sv->nprocs, sizeof(proc_t));
-	rc = sv->slots && sv->procs ? rapier_status_table_create(&m->table, sv->nprocs) : -ENOMEM;
+	sv->served = calloc(config->workers + 1, sizeof(uint32_t));
+	rc = sv->slots && sv->procs && sv->served ? rapier_status_table_create(&m->table, sv->nprocs) : -ENOMEM;
 	if (rc < 0) {
 		rapier_master_free(m);
 		return rc;
@@ -619,6 +623,40 @@ static bool slot_served(rapier_supervisor_t *sv, const slot_t *s)
 		}
 	}
 	return false;
+}
+
+void rapier__process_steer(rapier_supervisor_t *sv)
+{
+	uint32_t count = 0;
+	bool changed = false;
+	int rc;
+
+	if (sv->cfg->steer_fd < 0 || sv->steer_off || sv->phase != PHASE_RUNNING) {
+		return;
+	}
+	for (unsigned i = 0; i < sv->nslots; i++) {
+		slot_t *s = &sv->slots[i];
+		bool served = s->role == RAPIER_ROLE_WORKER && slot_served(sv, s);
+		changed |= served != s->steered_to;
+		s->steered_to = served;
+		if (served) {
+			sv->served[count++] = s->index;
+		}
+	}
+	if (!changed) {
+		return;
+	}
+	rc = rapier_reuseport_steer(sv->cfg->steer_fd, sv->served, count, sv->cfg->workers);
+	if (rc < 0) {
+		sv->steer_off = true;
+		rapier__process_log(sv, RAPIER_LOG_WARNING, "cannot steer new connections away from workers that are not "
+			"ready (%s): a slot without a worker keeps its share of them until it has one", strerror(-rc));
+	} else if (count > 0 && count < sv->cfg->workers) {
+		rapier__process_log(sv, RAPIER_LOG_DEBUG, "new connections go to the %u of %u workers that are ready",
+			count, sv->cfg->workers);
+	} else {
+		rapier__process_log(sv, RAPIER_LOG_DEBUG, "new connections go to any of the %u workers", sv->cfg->workers);
+	}
 }
 
 static void on_current_died(rapier_supervisor_t *sv, slot_t *s, proc_t *p)

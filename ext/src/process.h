@@ -38,6 +38,13 @@ typedef struct {
 	rapier_log_fn log;             /* NULL: timestamped lines on stderr */
 	void *log_data;
 	rapier_log_level_t log_level;  /* most verbose level passed on; default RAPIER_LOG_INFO */
+	/*
+	 * Any listener of the request workers' SO_REUSEPORT group, whose members
+	 * are one listener per slot, joined in index order and kept open by the
+	 * caller while the master runs: new connections are then steered to the
+	 * slots that have a ready worker (reuseport.h). -1 (the default): none.
+	 */
+	int steer_fd;
 } rapier_master_config_t;
 
 /* What a child learns about itself; valid after run returned RAPIER_MASTER_CHILD. */

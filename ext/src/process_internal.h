@@ -37,6 +37,7 @@ struct slot_s {
 	bool need_current;         /* fork a current process at the next turn of the run loop */
 	bool need_candidate;
 	unsigned failures;         /* consecutive unexpected deaths: drives the back-off */
+	bool steered_to;           /* in the served set last given to the listeners' group */
 	rapier_timer_t backoff;
 	rapier_supervisor_t *sv;
 };
@@ -75,6 +76,8 @@ struct rapier_supervisor_s {
 	unsigned nslots, nprocs;
 	slot_t *slots;
 	proc_t *procs;
+	uint32_t *served;          /* scratch for rapier__process_steer(): one entry per request worker */
+	bool steer_off;            /* the kernel refused a program: steering stays off */
 };
 
 /* Formats fmt and passes it to the configured log callback if level is verbose enough. */
@@ -106,6 +109,9 @@ void rapier__process_schedule_restart(rapier_supervisor_t *sv, slot_t *s, uint64
 
 /* Abandons role's running reload, if any: its candidates are stopped, the serving generation stays. */
 void rapier__process_reload_abort(rapier_supervisor_t *sv, rapier_role_t role, const char *why);
+
+/* Steers new connections to the request workers' slots that have a ready process, if that changed. */
+void rapier__process_steer(rapier_supervisor_t *sv);
 
 /* Frees sv's memory; its descriptors, loop and signal mask are master_close()'s business. */
 void rapier__process_supervisor_free(rapier_supervisor_t *sv);

@@ -20,6 +20,7 @@
 #include "timer.c"
 #include "loop.c"
 #include "status.c"
+#include "reuseport.c"
 #include "process.c"
 #include "master.c"
 
