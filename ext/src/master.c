@@ -203,7 +203,6 @@ int rapier_master_run(rapier_master_t *m)
 		sv->cfg->workers, sv->cfg->task_workers, sv->cfg->status_socket ? ", status on " : "",
 		sv->cfg->status_socket ? sv->cfg->status_socket : "");
 	for (;;) {
-		rapier__process_steer(sv);
 		if (spawn_pending(sv) == RAPIER_MASTER_CHILD) {
 			return RAPIER_MASTER_CHILD;
 		}

@@ -625,7 +625,12 @@ static bool slot_served(rapier_supervisor_t *sv, const slot_t *s)
 	return false;
 }
 
-void rapier__process_steer(rapier_supervisor_t *sv)
+/*
+ * Steers new connections to the request workers' slots that have a ready
+ * process, when that set has changed (reuseport.h says why). Run after
+ * every batch of notifications and exits, the only events that change it.
+ */
+static void steer(rapier_supervisor_t *sv)
 {
 	uint32_t count = 0;
 	bool changed = false;
@@ -727,6 +732,7 @@ static void reap(rapier_supervisor_t *sv)
 			on_proc_exit(sv, p, -1);
 		}
 	}
+	steer(sv);
 	check_done(sv);
 }
 
@@ -807,6 +813,8 @@ static void on_notification(void *data, pid_t pid, rapier_notify_kind_t kind)
 static void drain_notify(rapier_supervisor_t *sv)
 {
 	rapier_notify_drain(sv->notify_rd, on_notification, sv);
+	/* Before the status socket can report a new ready worker, connections may go to it. */
+	steer(sv);
 }
 
 void rapier__process_on_notify(rapier_io_t *io, uint32_t events)

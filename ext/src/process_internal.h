@@ -110,9 +110,6 @@ void rapier__process_schedule_restart(rapier_supervisor_t *sv, slot_t *s, uint64
 /* Abandons role's running reload, if any: its candidates are stopped, the serving generation stays. */
 void rapier__process_reload_abort(rapier_supervisor_t *sv, rapier_role_t role, const char *why);
 
-/* Steers new connections to the request workers' slots that have a ready process, if that changed. */
-void rapier__process_steer(rapier_supervisor_t *sv);
-
 /* Frees sv's memory; its descriptors, loop and signal mask are master_close()'s business. */
 void rapier__process_supervisor_free(rapier_supervisor_t *sv);
 

@@ -13,7 +13,8 @@ require __DIR__ . '/workers.inc';
  * counts as booted. The early request must be answered by a booted one.
  */
 $code = 'function on_worker_start($server, $id) {
-    global $port, $booted;
+    global $http_test_port, $booted;
+    $port = $http_test_port;
     Rapier\go(function () use ($port) {
         $c = stream_socket_client("tcp://127.0.0.1:$port", $errno, $errstr, 10);
         fwrite($c, "GET /early HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
@@ -26,7 +27,7 @@ $code = 'function on_worker_start($server, $id) {
 $handler = 'function ($req, $res) { global $booted; $res->end($booted ? "booted" : "NOT BOOTED"); }';
 foreach ([0, 1] as $workers) {
     $options = ['workers' => $workers];
-    /* The server script sets $port before it starts. */
+    /* The server script sets $http_test_port before it starts. */
     $srv = $workers ? new WorkersTestServer($handler, $options, $code) : http_server_start($handler, $options, $code);
     $http = $srv instanceof WorkersTestServer ? $srv->http : $srv;
     echo "workers $workers: ", $http->waitFor("early request: ", 5) && $http->waitFor("\n", 1) ? "" : "no early answer\n";
