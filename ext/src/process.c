@@ -512,6 +512,7 @@ void rapier__process_reload_abort(rapier_supervisor_t *sv, rapier_role_t role, c
 		}
 	}
 	atomic_fetch_add(&sv->m->table->reload_failures, 1);
+	atomic_store(&sv->m->table->failed_generation[role], r->generation);
 	rapier__process_log(sv, RAPIER_LOG_ERROR, "reload of %ss failed (%s): generation %u keeps serving",
 		rapier__process_role_label(role), why, sv->generation[role]);
 	reload_finish(sv, role);
@@ -537,6 +538,7 @@ static void reload_begin(rapier_supervisor_t *sv, rapier_role_t role)
 	r->active = true;
 	r->ready = 0;
 	r->generation = ++sv->max_generation[role];
+	atomic_store(&sv->m->table->newest_generation[role], r->generation);
 	for (unsigned i = 0; i < sv->nslots; i++) {
 		if (sv->slots[i].role == role) {
 			sv->slots[i].need_candidate = true;

@@ -347,6 +347,10 @@ static void render_master(strbuf_t *sb, rapier_status_table_t *t, uint64_t now_n
 	sb_seconds(sb, "uptime", up_ms);
 	sb_printf(sb, "},\"generations\":{\"worker\":%u,\"task_worker\":%u},",
 		LOAD(t->generation[RAPIER_ROLE_WORKER]), LOAD(t->generation[RAPIER_ROLE_TASK_WORKER]));
+	sb_printf(sb, "\"newest_generations\":{\"worker\":%u,\"task_worker\":%u},",
+		LOAD(t->newest_generation[RAPIER_ROLE_WORKER]), LOAD(t->newest_generation[RAPIER_ROLE_TASK_WORKER]));
+	sb_printf(sb, "\"failed_generations\":{\"worker\":%u,\"task_worker\":%u},",
+		LOAD(t->failed_generation[RAPIER_ROLE_WORKER]), LOAD(t->failed_generation[RAPIER_ROLE_TASK_WORKER]));
 	sb_printf(sb, "\"restarts\":%llu,\"recycles\":%llu,\"reload_failures\":%llu,",
 		(unsigned long long) LOAD(t->restarts), (unsigned long long) LOAD(t->recycles),
 		(unsigned long long) LOAD(t->reload_failures));
@@ -386,6 +390,7 @@ void rapier_status_table_publish(rapier_status_table_t *table, pid_t master, con
 	atomic_store(&table->started_ns, rapier_now_ns());
 	for (unsigned r = 0; r < RAPIER_ROLE_COUNT; r++) {
 		atomic_store(&table->generation[r], generation[r]);
+		atomic_store(&table->newest_generation[r], generation[r]);
 	}
 }
 

@@ -101,7 +101,9 @@ typedef struct rapier_status_table_s {
 	_Atomic uint64_t retired_requests;  /* requests served by processes already reaped */
 	_Atomic uint64_t retired_shed;      /* requests they refused with 503 (queue_timeout) */
 	_Atomic uint64_t retired_abandoned; /* queued requests whose client left */
-	_Atomic uint32_t generation[RAPIER_ROLE_COUNT];
+	_Atomic uint32_t generation[RAPIER_ROLE_COUNT];         /* serving */
+	_Atomic uint32_t newest_generation[RAPIER_ROLE_COUNT];  /* newest started: above serving while a reload runs */
+	_Atomic uint32_t failed_generation[RAPIER_ROLE_COUNT];  /* newest abandoned reload's, 0: none */
 	uint32_t capacity;
 	size_t map_size;
 	alignas(64) rapier_status_entry_t entries[];

@@ -72,17 +72,22 @@ final class ControlCommand
     }
 
     /**
-     * SIGUSR1, then waits until a newer generation of workers serves. A
-     * reload the master abandons (a new worker failed) shows as a higher
-     * "reload_failures" count when the master reports one, else as new
-     * processes that appeared and went while the generation stayed.
+     * SIGUSR1, then waits until the generation of workers started for this
+     * request serves. That is the first one started after the signal: the
+     * newest started before it may be a reload already under way (from
+     * --watch, or another `reload`), which runs the code as it was then.
+     * The master reports the newest started and the newest abandoned
+     * generation; one that does not (an older extension) is judged by
+     * its reload_failures count and by new processes that appeared and
+     * went while the generation stayed.
      */
     private function reload(): int
     {
         $pid = $this->runningMaster();
         $status = StatusSocket::forPidFile($this->pidFile);
         $doc = $status->fetch();
-        $before = (int) $doc['generations']['worker'];
+        $serving = (int) $doc['generations']['worker'];
+        $ours = (int) ($doc['newest_generations']['worker'] ?? $serving) + 1;
         $failures = $doc['reload_failures'] ?? null;
         self::signalReload($pid, $doc);
         $deadline = microtime(true) + ($this->timeout ?? self::RELOAD_TIMEOUT);
@@ -90,15 +95,20 @@ final class ControlCommand
         while (microtime(true) < $deadline) {
             usleep((int) (self::POLL_SECONDS * 1e6));
             $doc = $status->fetch();
-            if ((int) $doc['generations']['worker'] > $before) {
+            if ((int) $doc['generations']['worker'] >= $ours) {
                 echo "rapier: reloaded (pid $pid): generation {$doc['generations']['worker']} serving\n";
                 return 0;
             }
-            $new = array_filter($doc['workers'], fn (array $w): bool => $w['role'] === 'worker' && $w['generation'] > $before);
-            $seenNew = $seenNew || $new !== [];
-            if (($failures !== null && ($doc['reload_failures'] ?? 0) > $failures) || ($seenNew && $new === [])) {
+            if (isset($doc['failed_generations'])) {
+                $failed = (int) $doc['failed_generations']['worker'] >= $ours;
+            } else {
+                $new = array_filter($doc['workers'], fn (array $w): bool => $w['role'] === 'worker' && $w['generation'] >= $ours);
+                $seenNew = $seenNew || $new !== [];
+                $failed = ($failures !== null && ($doc['reload_failures'] ?? 0) > $failures) || ($seenNew && $new === []);
+            }
+            if ($failed) {
                 throw new CliException("the reload failed: the new workers did not start (see the server's log); "
-                    . "generation $before keeps serving");
+                    . "generation {$doc['generations']['worker']} keeps serving");
             }
         }
         throw new CliException(sprintf('the reload has not finished within %s s (see the server\'s log)',
