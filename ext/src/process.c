@@ -37,6 +37,17 @@
 #include <time.h>
 #include <unistd.h>
 
+/*
+ * What the kernel sends a child when the master dies. Not SIGTERM itself:
+ * a worker reads SIGTERM from its loop's signalfd, which a handler stuck in
+ * a CPU loop never lets run, and that worker would hold the port for ever
+ * with no master left to kill it. This one has a handler, which runs
+ * whatever the worker is doing: it starts the drain with SIGTERM and arms
+ * the master's SIGKILL deadline on a timer of the worker's own. SIGPWR's
+ * default action ends the process too, should anything reset the handler.
+ */
+#define MASTER_DEATH_SIGNAL SIGPWR
+
 #define NS_PER_MS 1000000ull
 
 /*
@@ -359,6 +370,37 @@ static void restore_signals(rapier_supervisor_t *sv)
 	sigprocmask(SIG_SETMASK, &sv->old_mask, NULL);
 }
 
+/* A child's deadline after its master died: the timer delivers SIGKILL, which nothing can catch. */
+static timer_t orphan_timer;
+static bool orphan_timer_created;
+static struct itimerspec orphan_deadline;
+
+static void on_master_death(int signo)
+{
+	(void) signo;
+	/* Both async-signal-safe. */
+	if (orphan_timer_created) {
+		timer_settime(orphan_timer, 0, &orphan_deadline, NULL);
+	}
+	kill(getpid(), SIGTERM);
+}
+
+static void watch_master_death(rapier_supervisor_t *sv, pid_t master)
+{
+	struct sigevent kill_me = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGKILL };
+	uint32_t ms = sv->cfg->shutdown_timeout_ms;
+
+	orphan_deadline.it_value.tv_sec = ms / 1000;
+	orphan_deadline.it_value.tv_nsec = (long) (ms % 1000) * 1000000;
+	orphan_timer_created = timer_create(CLOCK_MONOTONIC, &kill_me, &orphan_timer) == 0;
+	sigaction(MASTER_DEATH_SIGNAL, &(struct sigaction) { .sa_handler = on_master_death, .sa_flags = SA_RESTART }, NULL);
+	prctl(PR_SET_PDEATHSIG, MASTER_DEATH_SIGNAL);
+	if (getppid() != master) {
+		/* The master died before prctl() took effect: act as if the kernel had said so. */
+		on_master_death(MASTER_DEATH_SIGNAL);
+	}
+}
+
 /* In the new child: keep what a worker needs, drop every master-only resource. */
 static void become_child(rapier_supervisor_t *sv, proc_t *p)
 {
@@ -381,12 +423,8 @@ static void become_child(rapier_supervisor_t *sv, proc_t *p)
 	 */
 	rapier_status_server_abandon(sv->status);
 	rapier_loop_close(&sv->loop);
-	/* While the signals are still blocked, so a SIGTERM cannot be lost. */
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	if (getppid() != master) {
-		/* The master died before prctl() took effect: act as if it had sent it. */
-		kill(getpid(), SIGTERM);
-	}
+	/* While the signals are still blocked, so the SIGTERM it may send cannot be lost. */
+	watch_master_death(sv, master);
 	restore_signals(sv);
 	rapier__process_supervisor_free(sv);
 	m->sv = NULL;

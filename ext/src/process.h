@@ -79,8 +79,9 @@ int rapier_master_init(rapier_master_t *m, const rapier_master_config_t *config)
  * after a worker's FATAL exit, or another negative errno. In a child returns
  * RAPIER_MASTER_CHILD with m->self filled in, its signal mask and the
  * dispositions of the seven signals above restored to default, every
- * master-only descriptor closed, and PR_SET_PDEATHSIG set to SIGTERM (a
- * worker whose master dies drains and exits instead of serving unsupervised).
+ * master-only descriptor closed, and PR_SET_PDEATHSIG set so that a worker
+ * whose master dies gets SIGTERM (it drains and exits instead of serving
+ * unsupervised) and SIGKILL shutdown_timeout later, in case it cannot.
  * Every other descriptor open at the call is inherited as is.
  */
 int rapier_master_run(rapier_master_t *m);

@@ -131,7 +131,9 @@ static void wait_for_sigterm(void)
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGTERM);
-	sigtimedwait(&set, NULL, &limit);
+	/* A handler (the master-death one) interrupts the wait. */
+	while (sigtimedwait(&set, NULL, &limit) < 0 && errno == EINTR) {
+	}
 }
 
 static void worker_main(rapier_master_t *m)
@@ -695,6 +697,54 @@ static void test_sigterm_kills_stragglers_after_timeout(void)
 	CHECK(log_has(&run, "was killed by signal 9"));
 }
 
+/* Reaps pid (an orphan that became ours: the test process is a subreaper) within timeout_ms; its status or -1. */
+static int reap_within(pid_t pid, int timeout_ms)
+{
+	uint64_t until = rapier_now_ns() + (uint64_t) timeout_ms * 1000000;
+	int status;
+
+	while (rapier_now_ns() < until) {
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			return status;
+		}
+		usleep(5000);
+	}
+	return -1;
+}
+
+static void test_master_killed_workers_drain_then_are_killed(void)
+{
+	run_t run;
+	rapier_master_config_t cfg;
+	pid_t normal, straggler;
+	int status;
+	uint64_t t0;
+
+	run_prepare(&run);
+	plan = plan_straggler_1;
+	base_config(&run, &cfg, 2, 0);
+	cfg.shutdown_timeout_ms = 300;
+	run_start(&run, &cfg);
+	CHECK(await(&run, 'R', -1, 1, 2, 5000));
+	normal = run.recs[find_rec(&run, 'R', 0, 0, 0)].pid;
+	straggler = run.recs[find_rec(&run, 'R', 0, 1, 0)].pid;
+	t0 = rapier_now_ns();
+	kill(run.master, SIGKILL);
+	waitpid(run.master, &status, 0);
+	/* Both got SIGTERM; the one that exits on it does, the straggler is killed when the deadline passes. */
+	CHECK(await(&run, 'T', -1, 1, 2, 3000));
+	status = reap_within(normal, 3000);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	status = reap_within(straggler, 3000);
+	CHECK(status != -1 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	CHECK((rapier_now_ns() - t0) / 1000000 >= 300);
+	if (status == -1) {
+		kill(straggler, SIGKILL);
+		waitpid(straggler, NULL, 0);
+	}
+	close(run.rd);
+}
+
 static int plan_straggler(rapier_role_t role, unsigned index, uint32_t generation, int nth)
 {
 	return BEHAVE_STRAGGLER;
@@ -983,6 +1033,7 @@ int main(void)
 	test_crash_loop_backs_off();
 	test_crash_once_and_kill_9_are_replaced();
 	test_sigterm_kills_stragglers_after_timeout();
+	test_master_killed_workers_drain_then_are_killed();
 	test_sigquit_stops_at_once();
 	test_reload_starts_new_generation_first();
 	test_failed_reload_keeps_old_generation();
