@@ -345,6 +345,8 @@ static void render_master(strbuf_t *sb, rapier_status_table_t *t, uint64_t now_n
 	sb_seconds(sb, "started_at", LOAD(t->started_at_ms));
 	sb_printf(sb, ",");
 	sb_seconds(sb, "uptime", up_ms);
+	sb_printf(sb, ",");
+	sb_seconds(sb, "shutdown_timeout", LOAD(t->shutdown_timeout_ms));
 	sb_printf(sb, "},\"generations\":{\"worker\":%u,\"task_worker\":%u},",
 		LOAD(t->generation[RAPIER_ROLE_WORKER]), LOAD(t->generation[RAPIER_ROLE_TASK_WORKER]));
 	sb_printf(sb, "\"newest_generations\":{\"worker\":%u,\"task_worker\":%u},",

@@ -95,6 +95,7 @@ typedef struct rapier_status_table_s {
 	_Atomic int32_t master_pid;
 	_Atomic uint64_t started_at_ms;
 	_Atomic uint64_t started_ns;
+	_Atomic uint32_t shutdown_timeout_ms; /* when the master SIGKILLs a stopping worker */
 	_Atomic uint64_t restarts;          /* unexpected deaths that were restarted */
 	_Atomic uint64_t recycles;          /* max_requests / max_memory replacements */
 	_Atomic uint64_t reload_failures;   /* reloads abandoned: the new generation did not start */

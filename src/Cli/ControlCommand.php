@@ -18,8 +18,13 @@ final class ControlCommand
         'timeout' => Arguments::VALUE,
     ];
 
-    /** How long stop waits by default: the server's shutdown_timeout (30 s) and the cleanup after it. */
+    /**
+     * How long stop waits by default: the server's shutdown_timeout (30 s)
+     * and the cleanup after it; longer when the master says its workers
+     * may take longer (its own SIGKILL deadline, plus this margin).
+     */
     private const STOP_TIMEOUT = 40.0;
+    private const STOP_MARGIN = 5.0;
     /** How long reload waits by default: a new worker may take start_timeout (30 s) to be ready. */
     private const RELOAD_TIMEOUT = 40.0;
     /** Short: a new worker that fails to load lives only a few milliseconds. */
@@ -56,19 +61,33 @@ final class ControlCommand
     private function stop(): int
     {
         $pid = $this->runningMaster();
+        $timeout = $this->timeout ?? $this->defaultStopTimeout();
         Process::signal($pid, Process::SIGTERM);
-        $deadline = microtime(true) + ($this->timeout ?? self::STOP_TIMEOUT);
+        $deadline = microtime(true) + $timeout;
         // Until the process is gone, not just its pid file: the master removes that before it closes its listeners.
         while (Process::alive($pid)) {
             if (microtime(true) >= $deadline) {
                 throw new CliException(sprintf('the server (pid %d) has not stopped within %s s: it may still be draining '
-                    . '(kill -QUIT %d stops it at once)', $pid, $this->timeout ?? self::STOP_TIMEOUT, $pid));
+                    . '(kill -QUIT %d stops it at once)', $pid, $timeout, $pid));
             }
             usleep((int) (self::POLL_SECONDS * 1e6));
         }
         echo "rapier: stopped (pid $pid)\n";
 
         return 0;
+    }
+
+    /** STOP_TIMEOUT, or longer when the master's own deadline for its workers is (a larger shutdown_timeout). */
+    private function defaultStopTimeout(): float
+    {
+        try {
+            $killAfter = (float) (StatusSocket::forPidFile($this->pidFile)->fetch()['master']['shutdown_timeout'] ?? 0);
+        } catch (CliException) {
+            // No status socket (--workers 0): the process itself keeps its shutdown_timeout.
+            $killAfter = 0.0;
+        }
+
+        return max(self::STOP_TIMEOUT, $killAfter + self::STOP_MARGIN);
     }
 
     /**

@@ -55,6 +55,8 @@ final class ControlTest extends ServedAppTestCase
         $this->assertSame(0, $result->exitCode, $result->describe());
         $doc = json_decode($result->stdout, true, 512, JSON_THROW_ON_ERROR);
         $this->assertSame($this->server->pid(), $doc['master']['pid']);
+        // The default shutdown_timeout (30 s) and the master's 5 s of grace: what `stop` waits for at least.
+        $this->assertSame(35.0, (float) $doc['master']['shutdown_timeout']);
         $this->assertCount(2, $doc['workers']);
         $this->assertSame(1, $doc['totals']['requests']);
         foreach ($doc['workers'] as $worker) {
