@@ -14,10 +14,22 @@ final class StatusTable
     {
         $master = $doc['master'];
         $totals = $doc['totals'] ?? [];
-        $text = sprintf("master %d, up %s, %d worker%s, %d task worker%s; %d requests served, %d in flight, %d shed, %d abandoned; restarts %d, recycles %d\n",
+        // The summary counts the processes that serve; those starting or draining (a reload, a recycle) are named apart.
+        $ready = ['worker' => 0, 'task_worker' => 0];
+        $others = [];
+        foreach ($doc['workers'] as $w) {
+            if ($w['state'] === 'ready') {
+                $ready[$w['role']] = ($ready[$w['role']] ?? 0) + 1;
+            } else {
+                $others[$w['state']] = ($others[$w['state']] ?? 0) + 1;
+            }
+        }
+        $others = array_map(fn (string $state, int $n): string => "$n $state", array_keys($others), $others);
+        $text = sprintf("master %d, up %s, %d worker%s, %d task worker%s%s; %d requests served, %d in flight, %d shed, %d abandoned; restarts %d, recycles %d\n",
             $master['pid'], self::duration((float) $master['uptime']),
-            $totals['workers'] ?? 0, ($totals['workers'] ?? 0) === 1 ? '' : 's',
-            $totals['task_workers'] ?? 0, ($totals['task_workers'] ?? 0) === 1 ? '' : 's',
+            $ready['worker'], $ready['worker'] === 1 ? '' : 's',
+            $ready['task_worker'], $ready['task_worker'] === 1 ? '' : 's',
+            $others === [] ? '' : ' (and ' . implode(', ', $others) . ')',
             $totals['requests'] ?? 0, $totals['in_flight'] ?? 0, $totals['shed'] ?? 0, $totals['abandoned'] ?? 0, $doc['restarts'] ?? 0, $doc['recycles'] ?? 0);
         $rows = [self::COLUMNS];
         foreach ($doc['workers'] as $w) {

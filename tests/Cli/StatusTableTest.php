@@ -30,7 +30,7 @@ final class StatusTableTest extends TestCase
         ];
 
         $this->assertSame(
-            "master 1200, up 2h05m, 1 worker, 1 task worker; 90210 requests served, 2 in flight, 21 shed, 5 abandoned; restarts 1, recycles 4\n"
+            "master 1200, up 2h05m, 1 worker, 0 task workers (and 1 draining); 90210 requests served, 2 in flight, 21 shed, 5 abandoned; restarts 1, recycles 4\n"
             . "PID   ROLE    #  GEN  STATE     UPTIME  REQUESTS  IN-FLIGHT  LIMIT  SHED  ABANDONED  CONNS  MEMORY   RSS\n"
             . "1311  worker  0  3    ready     12m04s  5120      2          48     17    3          40     2.0 MiB  22.3 MiB\n"
             . "1313  task    0  1    draining  3.2s    0         0          -      0     0          0      900 B    11.0 MiB\n",
