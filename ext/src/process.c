@@ -693,6 +693,8 @@ static void steer(rapier_supervisor_t *sv)
 	}
 	rc = rapier_reuseport_steer(sv->cfg->steer_fd, sv->served, count, sv->cfg->workers);
 	if (rc < 0) {
+		/* No stale program may go on steering by an old set: back to the kernel's hash for good. */
+		rapier_reuseport_steer(sv->cfg->steer_fd, NULL, 0, sv->cfg->workers);
 		sv->steer_off = true;
 		rapier__process_log(sv, RAPIER_LOG_WARNING, "cannot steer new connections away from workers that are not "
 			"ready (%s): a slot without a worker keeps its share of them until it has one", strerror(-rc));

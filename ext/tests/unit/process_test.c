@@ -925,6 +925,28 @@ static void test_recycled_worker_serves_until_a_successor_is_ready(void)
 	CHECK(log_has(&run, "the process it replaces keeps serving"));
 }
 
+/* A steering target the kernel refuses (not a socket): one warning, and the server runs on. */
+static void test_steering_refused_is_logged_once(void)
+{
+	run_t run;
+	rapier_master_config_t cfg;
+	int not_a_socket = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	const char *text;
+
+	run_prepare(&run);
+	plan = plan_normal;
+	base_config(&run, &cfg, 2, 0);
+	cfg.steer_fd = not_a_socket;
+	run_start(&run, &cfg);
+	close(not_a_socket);
+	CHECK(await(&run, 'R', -1, 1, 2, 5000));
+	kill(run.master, SIGTERM);
+	CHECK_EQ_INT(run_finish(&run, 5000).pid, 0);
+	text = log_text(&run);
+	CHECK(strstr(text, "cannot steer new connections") != NULL);
+	CHECK(strstr(text, "cannot steer") == NULL || strstr(strstr(text, "cannot steer") + 1, "cannot steer") == NULL);
+}
+
 /* Exit codes mean nothing by themselves: an application's exit(121) or exit(120) is a crash. */
 static int plan_exit_121_twice(rapier_role_t role, unsigned index, uint32_t generation, int nth)
 {
@@ -1040,6 +1062,7 @@ int main(void)
 	test_recycle_starts_successor_first();
 	test_recycled_worker_serves_until_a_successor_is_ready();
 	test_exit_codes_of_a_ready_worker_are_crashes();
+	test_steering_refused_is_logged_once();
 	test_live_pid_file_refuses_start();
 	test_fatal_report_stops_server();
 	test_start_timeout_kills_and_restarts();
