@@ -778,7 +778,8 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 			rapier_http_server_start(&srv->http);
 		}
 	}
-	if (srv->in_child) {
+	/* Not ready when stopping already: the master would send connections to a slot nobody serves. */
+	if (srv->in_child && !srv->stopping) {
 		publish_status(srv);
 		rapier_worker_ready(&srv->master.self);
 	}

@@ -77,6 +77,7 @@ void rapier__process_signal_set(sigset_t *set)
 }
 
 static void reload_begin(rapier_supervisor_t *sv, rapier_role_t role);
+static void steer(rapier_supervisor_t *sv);
 static void on_backoff(rapier_timer_t *timer);
 static void on_deadline(rapier_timer_t *timer);
 
@@ -377,12 +378,15 @@ static struct itimerspec orphan_deadline;
 
 static void on_master_death(int signo)
 {
+	int saved_errno = errno;
+
 	(void) signo;
 	/* Both async-signal-safe. */
 	if (orphan_timer_created) {
 		timer_settime(orphan_timer, 0, &orphan_deadline, NULL);
 	}
 	kill(getpid(), SIGTERM);
+	errno = saved_errno;
 }
 
 static void watch_master_death(rapier_supervisor_t *sv, pid_t master)
@@ -554,6 +558,8 @@ void rapier__process_reload_abort(rapier_supervisor_t *sv, rapier_role_t role, c
 	rapier__process_log(sv, RAPIER_LOG_ERROR, "reload of %ss failed (%s): generation %u keeps serving",
 		rapier__process_role_label(role), why, sv->generation[role]);
 	reload_finish(sv, role);
+	/* Also called from the run loop (a failed fork), where no batch of events ends with a steer. */
+	steer(sv);
 }
 
 static void reload_begin(rapier_supervisor_t *sv, rapier_role_t role)

@@ -32,20 +32,32 @@
 # define SO_DETACH_REUSEPORT_BPF 68
 #endif
 
+static int attach(int fd, struct sock_filter *code, unsigned short len)
+{
+	struct sock_fprog prog = { .len = len, .filter = code };
+
+	return setsockopt(fd, SOL_SOCKET, SO_ATTACH_REUSEPORT_CBPF, &prog, sizeof(prog)) == 0 ? 0 : -errno;
+}
+
+/*
+ * Back to the kernel's hash. SO_DETACH_REUSEPORT_BPF came with Linux 5.3;
+ * before it, a program returning an index past the group's end does the
+ * same (the kernel then falls back to its hash for every connection).
+ */
 static int detach(int fd)
 {
+	struct sock_filter pass = BPF_STMT(BPF_RET | BPF_K, 0xffffffff);
 	int zero = 0;
 
 	if (setsockopt(fd, SOL_SOCKET, SO_DETACH_REUSEPORT_BPF, &zero, sizeof(zero)) == 0 || errno == ENOENT) {
 		return 0;
 	}
-	return -errno;
+	return errno == ENOPROTOOPT ? attach(fd, &pass, 1) : -errno;
 }
 
 int rapier_reuseport_steer(int fd, const uint32_t *served, uint32_t count, uint32_t total)
 {
 	struct sock_filter *code;
-	struct sock_fprog prog;
 	uint32_t n = 0;
 	int rc;
 
@@ -68,9 +80,7 @@ int rapier_reuseport_steer(int fd, const uint32_t *served, uint32_t count, uint3
 	}
 	/* The remainder is count - 1 here. */
 	code[n++] = (struct sock_filter) BPF_STMT(BPF_RET | BPF_K, served[count - 1]);
-	prog.len = (unsigned short) n;
-	prog.filter = code;
-	rc = setsockopt(fd, SOL_SOCKET, SO_ATTACH_REUSEPORT_CBPF, &prog, sizeof(prog)) == 0 ? 0 : -errno;
+	rc = attach(fd, code, (unsigned short) n);
 	free(code);
 	return rc;
 }

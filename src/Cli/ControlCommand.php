@@ -61,8 +61,9 @@ final class ControlCommand
     private function stop(): int
     {
         $pid = $this->runningMaster();
-        $timeout = $this->timeout ?? $this->defaultStopTimeout();
         Process::signal($pid, Process::SIGTERM);
+        // Asked after the signal, which a slow status answer must not delay; the master answers until it exits.
+        $timeout = $this->timeout ?? $this->defaultStopTimeout();
         $deadline = microtime(true) + $timeout;
         // Until the process is gone, not just its pid file: the master removes that before it closes its listeners.
         while (Process::alive($pid)) {

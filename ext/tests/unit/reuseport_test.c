@@ -108,6 +108,21 @@ static void test_all_or_none_served_detaches(void)
 	CHECK_EQ_INT(rapier_reuseport_steer(listeners[0], NULL, 0, LISTENERS), 0);
 }
 
+/* What detach() falls back to before Linux 5.3: a program whose index is past the group's end. */
+static void test_pass_through_program_leaves_the_hash(void)
+{
+	uint32_t served[] = { 0 };
+	struct sock_filter pass = BPF_STMT(BPF_RET | BPF_K, 0xffffffff);
+	int counts[LISTENERS];
+
+	CHECK_EQ_INT(rapier_reuseport_steer(listeners[0], served, 1, LISTENERS), 0);
+	CHECK_EQ_INT(attach(listeners[0], &pass, 1), 0);
+	connect_and_count(counts);
+	CHECK_EQ_INT(counts[0] + counts[1] + counts[2] + counts[3], CLIENTS);
+	CHECK(counts[0] < CLIENTS && counts[1] < CLIENTS && counts[2] < CLIENTS && counts[3] < CLIENTS);
+	CHECK_EQ_INT(rapier_reuseport_steer(listeners[0], NULL, 0, LISTENERS), 0);
+}
+
 static void test_limits(void)
 {
 	uint32_t *many = calloc(RAPIER_REUSEPORT_MAX_STEERED + 1, sizeof(uint32_t));
@@ -131,6 +146,7 @@ int main(void)
 	test_steers_to_the_served_listeners_only();
 	test_one_served_listener_takes_all();
 	test_all_or_none_served_detaches();
+	test_pass_through_program_leaves_the_hash();
 	test_limits();
 	for (int i = 0; i < LISTENERS; i++) {
 		close(listeners[i]);
