@@ -86,8 +86,7 @@ struct server_s {
 	int signal_fd;
 	rapier_io_t signal_io;
 	rapier_timer_t shutdown_timer;
-	rapier_timer_t recycle_timer;  /* repeats the recycle request */
-	rapier_timer_t limit_timer;    /* the engine reached max_requests: recycle from the loop */
+	rapier_timer_t recycle_timer;  /* sends the recycle request, and repeats it */
 	sigset_t old_mask;
 
 	zend_object std;
@@ -443,42 +442,35 @@ static void begin_stop(server_t *srv);
  * the crash back-off while this process still serves. A single process has
  * no successor: it stops.
  */
-static void recycle_self(server_t *srv)
+static void on_recycle_timer(rapier_timer_t *timer)
 {
-	if (srv->stopping) {
-		return;
-	}
+	server_t *srv = timer->data;
+
 	if (!srv->in_child) {
 		begin_stop(srv);
 		return;
 	}
-	if (rapier_timer_is_active(&srv->recycle_timer)) {
+	rapier_worker_recycle(&srv->master.self);
+}
+
+/*
+ * The request is sent from the loop, since the engine tells of max_requests
+ * deep inside the request that reached it; a forked worker repeats it until
+ * the drain stops the timer.
+ */
+static void recycle_self(server_t *srv)
+{
+	if (srv->stopping || rapier_timer_is_active(&srv->recycle_timer)) {
 		return;
 	}
-	rapier_worker_recycle(&srv->master.self);
-	rapier_timer_start(rapier_sched_loop(), &srv->recycle_timer, (uint64_t) RECYCLE_REPEAT_MS * 1000000,
-		(uint64_t) RECYCLE_REPEAT_MS * 1000000);
+	rapier_timer_start(rapier_sched_loop(), &srv->recycle_timer, 0,
+		srv->in_child ? (uint64_t) RECYCLE_REPEAT_MS * 1000000 : 0);
 }
 
-static void on_recycle_repeat(rapier_timer_t *timer)
-{
-	server_t *srv = timer->data;
-
-	rapier_worker_recycle(&srv->master.self);
-}
-
-static void on_limit_timer(rapier_timer_t *timer)
-{
-	recycle_self(timer->data);
-}
-
-/* Told deep inside the request that reached max_requests: the recycle starts from the loop. */
 static void on_http_limit(rapier_http_server_t *http, void *data)
 {
-	server_t *srv = data;
-
 	(void) http;
-	rapier_timer_start(rapier_sched_loop(), &srv->limit_timer, 0, 0);
+	recycle_self(data);
 }
 
 /* The limit on concurrent handlers now: where latency_target has taken it, or the fixed one (0: none). */
@@ -574,7 +566,6 @@ static void worker_drained(server_t *srv)
 
 	rapier_timer_stop(rapier_sched_loop(), &srv->shutdown_timer);
 	rapier_timer_stop(rapier_sched_loop(), &srv->recycle_timer);
-	rapier_timer_stop(rapier_sched_loop(), &srv->limit_timer);
 	if (srv->signal_fd >= 0) {
 		rapier_io_stop(rapier_sched_loop(), &srv->signal_io);
 	}
@@ -747,8 +738,7 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 	worker_server = srv;
 	rapier_sched_on_stop(on_sched_stop);
 	rapier_timer_init(&srv->shutdown_timer, on_shutdown_timeout, srv);
-	rapier_timer_init(&srv->recycle_timer, on_recycle_repeat, srv);
-	rapier_timer_init(&srv->limit_timer, on_limit_timer, srv);
+	rapier_timer_init(&srv->recycle_timer, on_recycle_timer, srv);
 	watch_signals(srv);
 	call_handler(srv, EV_WORKER_START);
 	if (EG(exception)) {
