@@ -685,13 +685,22 @@ static void steer(rapier_supervisor_t *sv)
 	if (sv->cfg->steer_fd < 0 || sv->steer_off || sv->phase != PHASE_RUNNING) {
 		return;
 	}
-	for (unsigned i = 0; i < sv->nslots; i++) {
+	/* One pass over the processes marks the slots (by index) that have a ready one... */
+	memset(sv->served, 0, sv->cfg->workers * sizeof(*sv->served));
+	for (unsigned i = 0; i < sv->nprocs; i++) {
+		const proc_t *p = &sv->procs[i];
+		if (p->pid != 0 && p->state == RAPIER_PROC_READY && p->slot->role == RAPIER_ROLE_WORKER) {
+			sv->served[p->slot->index] = 1;
+		}
+	}
+	/* ...then the marks become the list of their indexes, in place (request worker slots come first). */
+	for (unsigned i = 0; i < sv->cfg->workers; i++) {
 		slot_t *s = &sv->slots[i];
-		bool served = s->role == RAPIER_ROLE_WORKER && slot_served(sv, s);
+		bool served = sv->served[i] != 0;
 		changed |= served != s->steered_to;
 		s->steered_to = served;
 		if (served) {
-			sv->served[count++] = s->index;
+			sv->served[count++] = i;
 		}
 	}
 	if (!changed) {

@@ -76,7 +76,7 @@ struct rapier_supervisor_s {
 	unsigned nslots, nprocs;
 	slot_t *slots;
 	proc_t *procs;
-	uint32_t *served;          /* scratch for rapier__process_steer(): one entry per request worker */
+	uint32_t *served;          /* scratch for steer() in process.c: one entry per request worker */
 	bool steer_off;            /* the kernel refused a program: steering stays off */
 };
 
