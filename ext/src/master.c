@@ -100,8 +100,7 @@ static int master_open(rapier_supervisor_t *sv)
 		}
 		sv->pid_file_written = true;
 	}
-	rapier_status_table_publish(sv->m->table, sv->pid, sv->generation);
-	atomic_store(&sv->m->table->shutdown_timeout_ms, cfg->shutdown_timeout_ms);
+	rapier_status_table_publish(sv->m->table, sv->pid, sv->generation, cfg->shutdown_timeout_ms);
 	return 0;
 }
 

@@ -385,9 +385,11 @@ char *rapier_status_render_json(rapier_status_table_t *table, size_t *len)
 	return sb.data;
 }
 
-void rapier_status_table_publish(rapier_status_table_t *table, pid_t master, const uint32_t generation[RAPIER_ROLE_COUNT])
+void rapier_status_table_publish(rapier_status_table_t *table, pid_t master, const uint32_t generation[RAPIER_ROLE_COUNT],
+	uint32_t shutdown_timeout_ms)
 {
 	atomic_store(&table->master_pid, (int32_t) master);
+	atomic_store(&table->shutdown_timeout_ms, shutdown_timeout_ms);
 	atomic_store(&table->started_at_ms, wall_ms());
 	atomic_store(&table->started_ns, rapier_now_ns());
 	for (unsigned r = 0; r < RAPIER_ROLE_COUNT; r++) {

@@ -241,8 +241,9 @@ int rapier_notify_send(int fd, rapier_notify_kind_t kind);
 /* Reads every pending record and calls cb for each. */
 void rapier_notify_drain(int fd, rapier_notify_cb cb, void *data);
 
-/* Master side, at start: its pid and start time, and the serving generations. */
-void rapier_status_table_publish(rapier_status_table_t *table, pid_t master, const uint32_t generation[RAPIER_ROLE_COUNT]);
+/* Master side, at start: its pid and start time, the serving generations, and its SIGKILL deadline for a stopping worker. */
+void rapier_status_table_publish(rapier_status_table_t *table, pid_t master, const uint32_t generation[RAPIER_ROLE_COUNT],
+	uint32_t shutdown_timeout_ms);
 
 /*
  * Pid file (the CLI's way to find the master, and the status socket beside
