@@ -199,9 +199,9 @@ int rapier_master_run(rapier_master_t *m)
 	for (unsigned i = 0; i < sv->nslots; i++) {
 		sv->slots[i].need_current = true;
 	}
-	rapier__process_log(sv, RAPIER_LOG_NOTICE, "master %d started: %u workers, %u task workers%s%s", (int) sv->pid,
-		sv->cfg->workers, sv->cfg->task_workers, sv->cfg->status_socket ? ", status on " : "",
-		sv->cfg->status_socket ? sv->cfg->status_socket : "");
+	rapier__process_log(sv, RAPIER_LOG_NOTICE, "master %d started: %u workers, %u task workers, %u user processes%s%s",
+		(int) sv->pid, sv->cfg->workers, sv->cfg->task_workers, sv->cfg->user_processes,
+		sv->cfg->status_socket ? ", status on " : "", sv->cfg->status_socket ? sv->cfg->status_socket : "");
 	for (;;) {
 		if (spawn_pending(sv) == RAPIER_MASTER_CHILD) {
 			return RAPIER_MASTER_CHILD;

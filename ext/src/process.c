@@ -99,7 +99,9 @@ void rapier__process_log(rapier_supervisor_t *sv, rapier_log_level_t level, cons
 
 const char *rapier__process_role_label(rapier_role_t role)
 {
-	return role == RAPIER_ROLE_TASK_WORKER ? "task worker" : "worker";
+	static const char *labels[] = { "worker", "task worker", "user process" };
+
+	return labels[role];
 }
 
 /* Formats "worker #0 (pid 123, generation 1)" for log lines. */
@@ -151,12 +153,24 @@ static int copy_config(rapier_master_config_t *dst, const rapier_master_config_t
 	return 0;
 }
 
+static unsigned role_count(const rapier_master_config_t *cfg, rapier_role_t role)
+{
+	switch (role) {
+		case RAPIER_ROLE_WORKER:
+			return cfg->workers;
+		case RAPIER_ROLE_TASK_WORKER:
+			return cfg->task_workers;
+		default:
+			return cfg->user_processes;
+	}
+}
+
 static void init_slots(rapier_supervisor_t *sv)
 {
 	unsigned n = 0;
 
 	for (unsigned r = 0; r < RAPIER_ROLE_COUNT; r++) {
-		unsigned count = r == RAPIER_ROLE_WORKER ? sv->cfg->workers : sv->cfg->task_workers;
+		unsigned count = role_count(sv->cfg, (rapier_role_t) r);
 		for (unsigned i = 0; i < count; i++, n++) {
 			slot_t *s = &sv->slots[n];
 			s->role = (rapier_role_t) r;
@@ -188,8 +202,8 @@ int rapier_master_init(rapier_master_t *m, const rapier_master_config_t *config)
 
 	memset(m, 0, sizeof(*m));
 	m->self.notify_fd = -1;
-	if (config->workers + config->task_workers == 0
-			|| config->workers > MAX_PER_ROLE || config->task_workers > MAX_PER_ROLE) {
+	if (config->workers + config->task_workers == 0 || config->workers > MAX_PER_ROLE
+			|| config->task_workers > MAX_PER_ROLE || config->user_processes > MAX_PER_ROLE) {
 		return -EINVAL;
 	}
 	rc = copy_config(&m->config, config);
@@ -205,7 +219,7 @@ int rapier_master_init(rapier_master_t *m, const rapier_master_config_t *config)
 	sv->m = m;
 	sv->cfg = &m->config;
 	sv->signal_fd = sv->notify_rd = sv->notify_wr = -1;
-	sv->nslots = config->workers + config->task_workers;
+	sv->nslots = config->workers + config->task_workers + config->user_processes;
 	sv->nprocs = sv->nslots * PROCS_PER_SLOT;
 	sv->slots = calloc(sv->nslots, sizeof(slot_t));
 	sv->procs = calloc(sv->nprocs, sizeof(proc_t));

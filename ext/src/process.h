@@ -10,7 +10,8 @@
  *
  * Signals to the master: SIGTERM, SIGINT graceful stop; SIGQUIT immediate
  * stop; SIGUSR1 reload request workers; SIGUSR2 reload task workers; SIGHUP
- * reload both. See docs/design/processes.md.
+ * reload both (user processes are never reloaded). See
+ * docs/design/processes.md.
  * Functions return 0 or a negative errno value.
  */
 #ifndef RAPIER_PROCESS_H
@@ -28,6 +29,13 @@
 typedef struct {
 	unsigned workers;              /* request workers (0 allowed if task_workers > 0) */
 	unsigned task_workers;
+	/*
+	 * Long-running companions ($server->addProcess()): restarted with the
+	 * crash back-off whenever they end, stopped with the server, never
+	 * reloaded. Each reports ready like a worker. Not counted as a server by
+	 * themselves: workers + task_workers must still be at least 1.
+	 */
+	unsigned user_processes;
 	uint32_t shutdown_timeout_ms;  /* drain time before SIGKILL; default 20000 */
 	uint32_t start_timeout_ms;     /* time to report ready before SIGKILL; default 30000 */
 	uint32_t backoff_base_ms;      /* second consecutive crash waits this; default 100 */
@@ -50,7 +58,7 @@ typedef struct {
 /* What a child learns about itself; valid after run returned RAPIER_MASTER_CHILD. */
 typedef struct {
 	rapier_role_t role;
-	unsigned index;                /* 0..workers-1 or 0..task_workers-1 */
+	unsigned index;                /* 0..count-1 within its role */
 	uint32_t generation;           /* 1 at start, then one more per reload of the role */
 	pid_t master_pid;
 	int notify_fd;                 /* write end of the master's notify pipe (CLOEXEC, non-blocking) */

@@ -274,7 +274,9 @@ static void __attribute__((format(printf, 2, 3))) sb_printf(strbuf_t *sb, const 
 
 static const char *role_name(rapier_role_t role)
 {
-	return role == RAPIER_ROLE_TASK_WORKER ? "task_worker" : "worker";
+	static const char *names[] = { "worker", "task_worker", "user_process" };
+
+	return (unsigned) role < RAPIER_ROLE_COUNT ? names[role] : "unknown";
 }
 
 static const char *state_name(rapier_proc_state_t state)
@@ -331,7 +333,9 @@ static void render_workers(strbuf_t *sb, rapier_status_table_t *t, uint64_t now_
 		tot->rss += v.rss;
 		tot->in_flight += v.in_flight;
 		tot->connections += v.connections;
-		tot->count[v.role == RAPIER_ROLE_TASK_WORKER]++;
+		if ((unsigned) v.role < RAPIER_ROLE_COUNT) {
+			tot->count[v.role]++;
+		}
 	}
 	sb_printf(sb, "]");
 }
@@ -369,8 +373,9 @@ char *rapier_status_render_json(rapier_status_table_t *table, size_t *len)
 	}
 	render_master(&sb, table, now_ns);
 	render_workers(&sb, table, now_ns, &tot);
-	sb_printf(&sb, ",\"totals\":{\"processes\":%u,\"workers\":%u,\"task_workers\":%u,",
-		tot.count[0] + tot.count[1], tot.count[0], tot.count[1]);
+	sb_printf(&sb, ",\"totals\":{\"processes\":%u,\"workers\":%u,\"task_workers\":%u,\"user_processes\":%u,",
+		tot.count[0] + tot.count[1] + tot.count[2], tot.count[RAPIER_ROLE_WORKER], tot.count[RAPIER_ROLE_TASK_WORKER],
+		tot.count[RAPIER_ROLE_USER_PROCESS]);
 	sb_printf(&sb, "\"requests\":%llu,\"in_flight\":%llu,\"connections\":%llu,\"shed\":%llu,\"abandoned\":%llu,"
 		"\"rss\":%llu}}\n",
 		(unsigned long long) (tot.requests + LOAD(table->retired_requests)),

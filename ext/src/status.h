@@ -41,9 +41,10 @@ void rapier_status_log_stderr(void *data, rapier_log_level_t level, const char *
 typedef enum {
 	RAPIER_ROLE_WORKER = 0,       /* serves requests */
 	RAPIER_ROLE_TASK_WORKER = 1,  /* runs $server->task() jobs */
+	RAPIER_ROLE_USER_PROCESS = 2, /* runs a callable of $server->addProcess() */
 } rapier_role_t;
 
-#define RAPIER_ROLE_COUNT 2
+#define RAPIER_ROLE_COUNT 3
 
 typedef enum {
 	RAPIER_PROC_FREE = 0,   /* entry unused */

@@ -816,6 +816,47 @@ static void test_reload_starts_new_generation_first(void)
 	CHECK(all_children_ok(&run));
 }
 
+/* User processes: started with the workers, replaced when killed, left alone by a reload, stopped with the server. */
+static void test_user_processes_are_supervised_not_reloaded(void)
+{
+	run_t run;
+	rapier_master_config_t cfg;
+	const char *doc;
+	int r;
+
+	run_prepare(&run);
+	plan = plan_normal;
+	base_config(&run, &cfg, 1, 0);
+	cfg.user_processes = 2;
+	run_start(&run, &cfg);
+	CHECK(await(&run, 'R', -1, 1, 3, 5000));
+	CHECK_EQ_INT(count(&run, 'R', RAPIER_ROLE_USER_PROCESS, 1), 2);
+	doc = status_doc(&run);
+	CHECK(doc != NULL && count_workers(doc, "user_process", 1) == 2
+		&& strstr(doc, "\"user_processes\":2,") != NULL);
+
+	/* kill -9: replaced, like a worker. */
+	r = find_rec(&run, 'R', RAPIER_ROLE_USER_PROCESS, 1, 0);
+	CHECK(r >= 0);
+	if (r >= 0) {
+		kill(run.recs[r].pid, SIGKILL);
+	}
+	CHECK(await(&run, 'R', -1, 1, 4, 5000));
+	CHECK(find_rec(&run, 'R', RAPIER_ROLE_USER_PROCESS, 1, 1) >= 0);
+
+	/* SIGHUP reloads the workers only. */
+	kill(run.master, SIGHUP);
+	check_reload_order(&run, RAPIER_ROLE_WORKER, 1, 2, 1);
+	CHECK_EQ_INT(count(&run, 'S', RAPIER_ROLE_USER_PROCESS, -1), 3);
+	CHECK_EQ_INT(count(&run, 'T', RAPIER_ROLE_USER_PROCESS, -1), 0);
+
+	kill(run.master, SIGTERM);
+	CHECK_EQ_INT(run_finish(&run, 5000).pid, 0);
+	CHECK_EQ_INT(count(&run, 'T', RAPIER_ROLE_USER_PROCESS, -1), 2);
+	CHECK(all_children_ok(&run));
+	CHECK(log_has(&run, "user process #1 (pid"));
+}
+
 static int plan_generation_2_fails(rapier_role_t role, unsigned index, uint32_t generation, int nth)
 {
 	return generation == 2 ? BEHAVE_CRASH : BEHAVE_NORMAL;
@@ -1058,6 +1099,7 @@ int main(void)
 	test_master_killed_workers_drain_then_are_killed();
 	test_sigquit_stops_at_once();
 	test_reload_starts_new_generation_first();
+	test_user_processes_are_supervised_not_reloaded();
 	test_failed_reload_keeps_old_generation();
 	test_recycle_starts_successor_first();
 	test_recycled_worker_serves_until_a_successor_is_ready();

@@ -226,6 +226,9 @@ static void test_render_json(void)
 		.requests = 5, .shed = 3, .abandoned = 2, .memory = 1000, .in_flight = 1, .connections = 2, .concurrency_limit = 12 });
 	rapier_status_entry_begin(&t->entries[1], RAPIER_ROLE_TASK_WORKER, 0, 1);
 	rapier_status_entry_set_pid(&t->entries[1], 102);
+	rapier_status_entry_begin(&t->entries[2], RAPIER_ROLE_USER_PROCESS, 0, 1);
+	rapier_status_entry_set_pid(&t->entries[2], 103);
+	rapier_status_entry_set_state(&t->entries[2], RAPIER_PROC_READY);
 	rapier_status_entry_begin(&t->entries[3], RAPIER_ROLE_WORKER, 1, 1);
 	rapier_status_entry_set_state(&t->entries[3], RAPIER_PROC_EXITED);
 
@@ -236,12 +239,13 @@ static void test_render_json(void)
 	CHECK(strstr(doc, "\"master\":{\"pid\":100,") != NULL);
 	CHECK(strstr(doc, "\"generations\":{\"worker\":2,\"task_worker\":1}") != NULL);
 	CHECK(strstr(doc, "\"restarts\":3,") != NULL);
-	/* Two live entries; the exited one is not listed. */
-	CHECK_EQ_INT(count_substr(doc, "\"pid\":"), 3);
+	/* Three live entries; the exited one is not listed. */
+	CHECK_EQ_INT(count_substr(doc, "\"pid\":"), 4);
 	CHECK(strstr(doc, "\"pid\":101,\"role\":\"worker\",\"index\":0,\"generation\":2,\"state\":\"ready\"") != NULL);
 	CHECK(strstr(doc, "\"pid\":102,\"role\":\"task_worker\",\"index\":0,\"generation\":1,\"state\":\"starting\"") != NULL);
 	CHECK(strstr(doc, "\"requests\":5,\"in_flight\":1,\"connections\":2,\"shed\":3,\"abandoned\":2,\"concurrency_limit\":12,\"memory\":1000,") != NULL);
-	CHECK(strstr(doc, "\"totals\":{\"processes\":2,\"workers\":1,\"task_workers\":1,\"requests\":45,") != NULL);
+	CHECK(strstr(doc, "\"pid\":103,\"role\":\"user_process\",\"index\":0,\"generation\":1,\"state\":\"ready\"") != NULL);
+	CHECK(strstr(doc, "\"totals\":{\"processes\":3,\"workers\":1,\"task_workers\":1,\"user_processes\":1,\"requests\":45,") != NULL);
 	/* Shed and abandoned, like requests, count the reaped processes' too. */
 	CHECK(strstr(doc, "\"shed\":7,\"abandoned\":8,\"rss\":") != NULL);
 	free(doc);
