@@ -75,6 +75,7 @@ struct server_s {
 	bool static_root_open;
 	zval handlers[EV_COUNT];
 	zend_fcall_info_cache fcc[EV_COUNT];
+	zval user_processes;            /* callables of addProcess(), a list; UNDEF: none */
 	bool started;
 	zend_long worker_id;
 	int listen_fd;
@@ -115,6 +116,7 @@ static zend_object *server_create(zend_class_entry *ce)
 	for (int i = 0; i < EV_COUNT; i++) {
 		ZVAL_UNDEF(&srv->handlers[i]);
 	}
+	ZVAL_UNDEF(&srv->user_processes);
 	return &srv->std;
 }
 
@@ -125,6 +127,7 @@ static void server_free(zend_object *obj)
 	for (int i = 0; i < EV_COUNT; i++) {
 		zval_ptr_dtor(&srv->handlers[i]);
 	}
+	zval_ptr_dtor(&srv->user_processes);
 	if (srv->host) {
 		zend_string_release(srv->host);
 	}
@@ -156,9 +159,13 @@ static void server_free(zend_object *obj)
 static HashTable *server_get_gc(zend_object *obj, zval **table, int *n)
 {
 	server_t *srv = server_from(obj);
+	zend_get_gc_buffer *buf = zend_get_gc_buffer_create();
 
-	*table = srv->handlers;
-	*n = EV_COUNT;
+	for (int i = 0; i < EV_COUNT; i++) {
+		zend_get_gc_buffer_add_zval(buf, &srv->handlers[i]);
+	}
+	zend_get_gc_buffer_add_zval(buf, &srv->user_processes);
+	zend_get_gc_buffer_use(buf, table, n);
 	return zend_std_get_properties(obj);
 }
 
@@ -427,6 +434,46 @@ ZEND_METHOD(Rapier_Http_Server, on)
 	ZVAL_COPY(&srv->handlers[i], &fci.function_name);
 	srv->fcc[i] = fcc;
 	RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
+}
+
+/* How many addProcess() callables a server takes; the master's cap per role. */
+#define MAX_USER_PROCESSES 1024
+
+ZEND_METHOD(Rapier_Http_Server, addProcess)
+{
+	server_t *srv = server_from(Z_OBJ_P(ZEND_THIS));
+	zend_fcall_info fci;
+	zend_fcall_info_cache fcc;
+
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_FUNC(fci, fcc)
+	ZEND_PARSE_PARAMETERS_END();
+
+	(void) fcc;
+	if (srv->started) {
+		zend_throw_exception(rapier_ce_exception, "Cannot add a process once the server has started", 0);
+		RETURN_THROWS();
+	}
+	if (srv->workers == 0) {
+		zend_throw_exception(rapier_ce_exception,
+			"Cannot add a process to a server without a master: set the \"workers\" option to 1 or more", 0);
+		RETURN_THROWS();
+	}
+	if (Z_TYPE(srv->user_processes) == IS_UNDEF) {
+		array_init(&srv->user_processes);
+	}
+	if (zend_hash_num_elements(Z_ARRVAL(srv->user_processes)) >= MAX_USER_PROCESSES) {
+		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot add more than %d processes", MAX_USER_PROCESSES);
+		RETURN_THROWS();
+	}
+	Z_TRY_ADDREF(fci.function_name);
+	add_next_index_zval(&srv->user_processes, &fci.function_name);
+	RETURN_LONG((zend_long) zend_hash_num_elements(Z_ARRVAL(srv->user_processes)) - 1);
+}
+
+static unsigned user_process_count(const server_t *srv)
+{
+	return Z_TYPE(srv->user_processes) == IS_ARRAY ? zend_hash_num_elements(Z_ARRVAL(srv->user_processes)) : 0;
 }
 
 /* Requests */
@@ -827,6 +874,42 @@ static void close_slot_fds(server_t *srv, int keep)
 	srv->slot_count = 0;
 }
 
+/*
+ * A user process: the callable runs as the main coroutine of a scheduler of
+ * its own, so go(), channels, timers and the hooks work as in a worker. It
+ * has no listener and no signal handling of its own: SIGTERM at its default
+ * ends it, unless the callable installed a handler. Whatever way it ends,
+ * the process exits here and the master starts another, as for a crash.
+ */
+static void run_user_process(server_t *srv)
+{
+	zval *callable = zend_hash_index_find(Z_ARRVAL(srv->user_processes), srv->master.self.index);
+	zend_fcall_info_cache fcc;
+	zval args[2], retval;
+	char *error = NULL;
+
+	ZVAL_UNDEF(&retval);
+	EG(exit_status) = 0;
+	rapier_worker_ready(&srv->master.self);
+	if (callable == NULL || !zend_is_callable_ex(callable, NULL, 0, NULL, &fcc, &error)) {
+		fprintf(stderr, "Rapier: user process %u has no callable: %s\n", srv->master.self.index, error ? error : "");
+		if (error) {
+			efree(error);
+		}
+		EG(exit_status) = 1;
+		return;
+	}
+	ZVAL_OBJ_COPY(&args[0], &srv->std);
+	ZVAL_LONG(&args[1], (zend_long) srv->master.self.index);
+	rapier_sched_run(callable, &fcc, args, 2, &retval);
+	zval_ptr_dtor(&args[0]);
+	zval_ptr_dtor(&retval);
+	if (EG(exception) && !zend_is_unwind_exit(EG(exception))) {
+		/* Reported as PHP reports an uncaught exception (exit status 255), not thrown into the master's script. */
+		zend_exception_error(EG(exception), E_ERROR);
+	}
+}
+
 static void child_main(server_t *srv)
 {
 	unsigned index = srv->master.self.index;
@@ -834,6 +917,20 @@ static void child_main(server_t *srv)
 
 	srv->in_child = true;
 	srv->worker_id = (zend_long) index;
+	if (srv->master.self.role == RAPIER_ROLE_USER_PROCESS) {
+		srv->worker_id = -1;
+		close_slot_fds(srv, -1);
+		rapier_tasks_close_listeners(&srv->tasks, -1);
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGUSR1, SIG_IGN);
+		signal(SIGUSR2, SIG_IGN);
+		run_user_process(srv);
+		rapier_master_free(&srv->master);
+		if (!EG(exception)) {
+			zend_throw_unwind_exit();
+		}
+		return;
+	}
 	if (srv->master.self.role == RAPIER_ROLE_TASK_WORKER) {
 		/* Task workers are numbered after the request workers, as Swoole does. */
 		srv->is_task_worker = true;
@@ -911,6 +1008,7 @@ static void run_master(server_t *srv)
 	rapier_master_config_init(&mc);
 	mc.workers = (unsigned) srv->workers;
 	mc.task_workers = (unsigned) srv->task_workers;
+	mc.user_processes = user_process_count(srv);
 	/* A worker's own shutdown_timeout runs from when it reads SIGTERM, and
 	 * then it still cancels its handlers and runs workerStop: the master
 	 * kills it only if it is alive a grace period after that. */

@@ -27,6 +27,16 @@ namespace Rapier\Http {
         public function on(string $event, callable $handler): static {}
 
         /**
+         * Runs fn(Server $server, int $processId) in a process of its own beside the workers, as the main coroutine of
+         * its own scheduler: a queue consumer, a scheduler, a file watcher. The master starts it with the workers,
+         * starts it again (with the crash back-off) whenever it ends, and stops it with SIGTERM with the server; a
+         * reload leaves it running. Returns the process id, 0 for the first added.
+         *
+         * @throws \Rapier\Exception once the server has started, or when the server has no master (workers 0)
+         */
+        public function addProcess(callable $fn): int {}
+
+        /**
          * Binds, forks the workers and serves until stopped (SIGTERM/SIGINT).
          *
          * @throws \Rapier\Exception when the address cannot be bound, or no "request" handler is set

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 4df3de02ef693c28e7ea02da6c6f1112888ed19e */
+ * Stub hash: b5e20a6bdbae70e8dd67038a9f5d658b2c03e324 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Rapier_Http_Server___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, host, IS_STRING, 0, "\"127.0.0.1\"")
@@ -10,6 +10,10 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Server_on, 0, 2, IS_STATIC, 0)
 	ZEND_ARG_TYPE_INFO(0, event, IS_STRING, 0)
 	ZEND_ARG_TYPE_INFO(0, handler, IS_CALLABLE, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Server_addProcess, 0, 1, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO(0, fn, IS_CALLABLE, 0)
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Server_start, 0, 0, IS_VOID, 0)
@@ -36,6 +40,7 @@ ZEND_END_ARG_INFO()
 
 ZEND_METHOD(Rapier_Http_Server, __construct);
 ZEND_METHOD(Rapier_Http_Server, on);
+ZEND_METHOD(Rapier_Http_Server, addProcess);
 ZEND_METHOD(Rapier_Http_Server, start);
 ZEND_METHOD(Rapier_Http_Server, task);
 ZEND_METHOD(Rapier_Http_Server, stats);
@@ -47,6 +52,7 @@ ZEND_METHOD(Rapier_Http_Server, runTask);
 static const zend_function_entry class_Rapier_Http_Server_methods[] = {
 	ZEND_ME(Rapier_Http_Server, __construct, arginfo_class_Rapier_Http_Server___construct, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Server, on, arginfo_class_Rapier_Http_Server_on, ZEND_ACC_PUBLIC)
+	ZEND_ME(Rapier_Http_Server, addProcess, arginfo_class_Rapier_Http_Server_addProcess, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Server, start, arginfo_class_Rapier_Http_Server_start, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Server, task, arginfo_class_Rapier_Http_Server_task, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Server, stats, arginfo_class_Rapier_Http_Server_stats, ZEND_ACC_PUBLIC)
