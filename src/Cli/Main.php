@@ -4,7 +4,6 @@ declare(strict_types=1);
 
 namespace Rapier\Cli;
 
-use Rapier\Cli\Watch\Watcher;
 
 /** bin/rapier: picks the command, and turns every failure into one line on stderr and an exit status. */
 final class Main
@@ -67,7 +66,6 @@ final class Main
                 'serve' => ServeCommand::run($args),
                 'stop', 'reload', 'status' => ControlCommand::run($command, $args),
                 '__probe' => AppProbe::child($args[0] ?? ''),
-                '__watch' => Watcher::main($args),
                 default => throw CliException::usage("unknown command '$command'"),
             };
         } catch (CliException $e) {

@@ -8,6 +8,7 @@ use Rapier\Adapter\Adapter;
 use Rapier\App\AppException;
 use Rapier\App\AppLoader;
 use Rapier\App\Tasks;
+use Rapier\Cli\Watch\Watcher;
 use Rapier\Http\Request;
 use Rapier\Http\Response;
 use Rapier\Http\Server;
@@ -78,13 +79,14 @@ final class ServeCommand
         }
         $terminal = stream_isatty(STDOUT);
         echo Banner::render($config, $app['kind'], $options, $terminal);
-        $watcher = $config->watch ? WatchProcess::start($config, getmypid()) : null;
+        if ($config->watch) {
+            $watcher = Watcher::forServer($config, getmypid());
+            $server->addProcess(static fn (): int => $watcher->run());
+        }
         try {
             $server->start();
         } catch (\Rapier\Exception $e) {
             throw new CliException(self::reword($e->getMessage(), $config));
-        } finally {
-            $watcher?->stop();
         }
 
         return 0;

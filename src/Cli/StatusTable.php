@@ -15,7 +15,7 @@ final class StatusTable
         $master = $doc['master'];
         $totals = $doc['totals'] ?? [];
         // The summary counts the processes that serve; those starting or draining (a reload, a recycle) are named apart.
-        $ready = ['worker' => 0, 'task_worker' => 0];
+        $ready = ['worker' => 0, 'task_worker' => 0, 'user_process' => 0];
         $others = [];
         foreach ($doc['workers'] as $w) {
             if ($w['state'] === 'ready') {
@@ -25,16 +25,19 @@ final class StatusTable
             }
         }
         $others = array_map(fn (string $state, int $n): string => "$n $state", array_keys($others), $others);
-        $text = sprintf("master %d, up %s, %d worker%s, %d task worker%s%s; %d requests served, %d in flight, %d shed, %d abandoned; restarts %d, recycles %d\n",
+        // User processes are named only where there are some: most servers have none.
+        $processes = $ready['user_process'] === 0 ? '' : sprintf(', %d user process%s', $ready['user_process'], $ready['user_process'] === 1 ? '' : 'es');
+        $text = sprintf("master %d, up %s, %d worker%s, %d task worker%s%s%s; %d requests served, %d in flight, %d shed, %d abandoned; restarts %d, recycles %d\n",
             $master['pid'], self::duration((float) $master['uptime']),
             $ready['worker'], $ready['worker'] === 1 ? '' : 's',
             $ready['task_worker'], $ready['task_worker'] === 1 ? '' : 's',
+            $processes,
             $others === [] ? '' : ' (and ' . implode(', ', $others) . ')',
             $totals['requests'] ?? 0, $totals['in_flight'] ?? 0, $totals['shed'] ?? 0, $totals['abandoned'] ?? 0, $doc['restarts'] ?? 0, $doc['recycles'] ?? 0);
         $rows = [self::COLUMNS];
         foreach ($doc['workers'] as $w) {
             $rows[] = [
-                (string) $w['pid'], $w['role'] === 'task_worker' ? 'task' : 'worker', (string) $w['index'],
+                (string) $w['pid'], self::role($w['role']), (string) $w['index'],
                 (string) $w['generation'], $w['state'], self::duration((float) $w['uptime']),
                 (string) $w['requests'], (string) $w['in_flight'], self::limit((int) ($w['concurrency_limit'] ?? 0)),
                 (string) ($w['shed'] ?? 0), (string) ($w['abandoned'] ?? 0), (string) $w['connections'],
@@ -43,6 +46,15 @@ final class StatusTable
         }
 
         return $text . self::table($rows);
+    }
+
+    private static function role(string $role): string
+    {
+        return match ($role) {
+            'task_worker' => 'task',
+            'user_process' => 'process',
+            default => $role,
+        };
     }
 
     /** @param list<list<string>> $rows */

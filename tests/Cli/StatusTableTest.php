@@ -37,4 +37,23 @@ final class StatusTableTest extends TestCase
             StatusTable::render($doc),
         );
     }
+
+    public function testNamesUserProcessesOnlyWhereThereAreSome(): void
+    {
+        $row = fn (int $pid, string $role, int $index): array => ['pid' => $pid, 'role' => $role, 'index' => $index,
+            'generation' => 1, 'state' => 'ready', 'uptime' => 1.0, 'requests' => 0, 'in_flight' => 0, 'connections' => 0,
+            'shed' => 0, 'abandoned' => 0, 'concurrency_limit' => 0, 'memory' => 0, 'rss' => 1024];
+        $doc = [
+            'master' => ['pid' => 10, 'uptime' => 1.0],
+            'workers' => [$row(11, 'worker', 0), $row(12, 'user_process', 0), $row(13, 'user_process', 1)],
+        ];
+
+        $text = StatusTable::render($doc);
+
+        $this->assertStringStartsWith('master 10, up 1.0s, 1 worker, 0 task workers, 2 user processes; ', $text);
+        $this->assertMatchesRegularExpression('/^12 +process +0 /m', $text);
+        $this->assertMatchesRegularExpression('/^13 +process +1 /m', $text);
+        $doc['workers'] = [$row(11, 'worker', 0), $row(12, 'user_process', 0)];
+        $this->assertStringStartsWith('master 10, up 1.0s, 1 worker, 0 task workers, 1 user process; ', StatusTable::render($doc));
+    }
 }

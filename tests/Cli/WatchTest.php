@@ -43,6 +43,42 @@ final class WatchTest extends ServedAppTestCase
         $this->assertSame(2, ServedApp::status("$this->dir/.rapier.pid")['generations']['worker']);
     }
 
+    public function testAWatcherThatDiesIsReplacedAndTheServerStopsIt(): void
+    {
+        file_put_contents("$this->dir/app.php", '<?php return function ($request, $response) { $response->end("v1"); };');
+        $port = Cli::freePort();
+        $pidFile = "$this->dir/.rapier.pid";
+        $this->server = Cli::serve(["$this->dir/app.php", '--port', (string) $port, '--workers', '1', '--watch']);
+        $watcher = self::watcherPid($this->server->waitForWorkers($pidFile, 1));
+        $this->assertNotNull($watcher, 'the status lists the watcher' . $this->server->output());
+
+        posix_kill($watcher, 9);
+        $deadline = microtime(true) + self::CHANGE_TIMEOUT;
+        do {
+            usleep(20000);
+            $replacement = self::watcherPid(ServedApp::status($pidFile) ?? ['workers' => []]);
+        } while (($replacement === null || $replacement === $watcher) && microtime(true) < $deadline);
+        $this->assertNotSame($watcher, $replacement, 'a new watcher' . $this->server->output());
+        $this->assertNotNull($replacement, 'a new watcher' . $this->server->output());
+
+        file_put_contents("$this->dir/app.php", '<?php return function ($request, $response) { $response->end("v2!"); };');
+        $this->assertSame('v2!', $this->waitForBody($port, 'v2!'));
+        $this->assertSame(0, $this->server->stop());
+        $this->assertFalse(file_exists("/proc/$replacement"), 'the watcher stopped with the server');
+    }
+
+    /** @param array<string, mixed> $doc */
+    private static function watcherPid(array $doc): ?int
+    {
+        foreach ($doc['workers'] as $w) {
+            if ($w['role'] === 'user_process' && $w['state'] === 'ready') {
+                return $w['pid'];
+            }
+        }
+
+        return null;
+    }
+
     private function waitForBody(int $port, string $expected): string
     {
         $deadline = microtime(true) + self::CHANGE_TIMEOUT;

@@ -5,10 +5,10 @@ declare(strict_types=1);
 namespace Rapier\Cli\Watch;
 
 use Rapier\Cli\AppProbe;
-use Rapier\Cli\Arguments;
 use Rapier\Cli\CliException;
 use Rapier\Cli\ControlCommand;
 use Rapier\Cli\Process;
+use Rapier\Cli\ServeConfig;
 use Rapier\Cli\StatusSocket;
 
 /**
@@ -18,8 +18,9 @@ use Rapier\Cli\StatusSocket;
  * reload. An app that no longer loads is reported and not reloaded: the
  * running workers keep serving the last good code.
  *
- * It runs in a process of its own, started by `rapier serve --watch`
- * (`rapier __watch`), and ends when the master has gone.
+ * `rapier serve --watch` runs it in a user process of the server
+ * (Server::addProcess()): the master starts it with the workers, starts it
+ * again if it dies, and stops it with the server.
  */
 final class Watcher
 {
@@ -27,9 +28,6 @@ final class Watcher
     public const SETTLE_SECONDS = 0.3;
     /** A burst that never settles is reloaded after this long anyway. */
     public const MAX_SETTLE_SECONDS = 3.0;
-    /** The descriptor on which `rapier __watch` says "ready" once it has taken its first snapshot. */
-    public const READY_FD = 3;
-
     /** How often, at most, the master's liveness is checked between changes. */
     private const LIVENESS_SECONDS = 1.0;
 
@@ -43,15 +41,20 @@ final class Watcher
     ) {
     }
 
-    /** `rapier __watch --master PID --pid-file F [--config F] APP`. @param list<string> $args */
-    public static function main(array $args): int
+    /**
+     * Takes the first look at the app's files, in the master before the
+     * server starts: an edit made once the server answers is then seen,
+     * however long the watcher process takes to start. The process forked
+     * for run() inherits the look (with inotify, the kernel's instance
+     * itself, whose queue also holds what changed while a crashed watcher
+     * was being replaced).
+     */
+    public static function forServer(ServeConfig $config, int $master): self
     {
-        $parsed = Arguments::parse($args, ['master' => Arguments::VALUE, 'pid-file' => Arguments::VALUE, 'config' => Arguments::VALUE]);
-        $app = $parsed->positional[0] ?? throw CliException::usage('__watch needs the APP');
-        $dir = is_dir($app) ? rtrim($app, '/') : dirname($app);
+        $dir = is_dir($config->app) ? rtrim($config->app, '/') : dirname($config->app);
         $files = ["$dir/.env"];
-        if (isset($parsed->options['config'])) {
-            $files[] = (string) $parsed->options['config'];
+        if ($config->configFile !== null) {
+            $files[] = $config->configFile;
         }
         try {
             $source = new InotifySource([$dir], $files);
@@ -60,19 +63,8 @@ final class Watcher
             fwrite(STDERR, "rapier: watching by polling: {$e->getMessage()}\n");
             $source = new PollingSource([$dir], $files);
         }
-        $watcher = new self($source, $app, (int) ($parsed->options['master'] ?? 0),
-            (string) ($parsed->options['pid-file'] ?? ''));
-        if (function_exists('pcntl_signal')) {
-            // A closed terminal sends SIGHUP to the whole group: the master takes it as a reload, the watcher must live on.
-            pcntl_signal(Process::SIGHUP, SIG_IGN);
-        }
-        $ready = @fopen('php://fd/' . self::READY_FD, 'w');
-        if ($ready !== false) {
-            fwrite($ready, "ready\n");
-            fclose($ready);
-        }
 
-        return $watcher->run();
+        return new self($source, $config->app, $master, $config->pidFile);
     }
 
     public function run(): int
