@@ -27,6 +27,7 @@
 int rapier_fswatch_init(rapier_fswatch_t *w)
 {
 	memset(w, 0, sizeof(*w));
+	w->owner = getpid();
 	w->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	return w->fd < 0 ? -errno : 0;
 }
@@ -96,7 +97,35 @@ static int add_tree(rapier_fswatch_t *w, const char *path, int depth)
 
 int rapier_fswatch_add(rapier_fswatch_t *w, const char *path)
 {
-	return add_tree(w, path, 0);
+	char **grown;
+	int rc = add_tree(w, path, 0);
+
+	if (rc < 0) {
+		return rc;
+	}
+	grown = realloc(w->roots, (w->root_count + 1) * sizeof(char *));
+	if (grown == NULL) {
+		return -ENOMEM;
+	}
+	w->roots = grown;
+	if ((w->roots[w->root_count] = strdup(path)) == NULL) {
+		return -ENOMEM;
+	}
+	w->root_count++;
+	return 0;
+}
+
+/*
+ * inotify_add_watch() on a path this instance already watches returns the
+ * existing descriptor, so walking the roots again names every watch an
+ * earlier process added, and the events queued for them are not lost.
+ */
+static void resync_after_fork(rapier_fswatch_t *w)
+{
+	w->owner = getpid();
+	for (size_t i = 0; i < w->root_count; i++) {
+		add_tree(w, w->roots[i], 0);
+	}
 }
 
 static void forget(rapier_fswatch_t *w, int wd)
@@ -146,6 +175,9 @@ int rapier_fswatch_read(rapier_fswatch_t *w, rapier_fswatch_fn fn, void *data)
 	char buf[16384] __attribute__((aligned(__alignof__(struct inotify_event))));
 	int changes = 0;
 
+	if (w->owner != getpid()) {
+		resync_after_fork(w);
+	}
 	for (;;) {
 		ssize_t n = read(w->fd, buf, sizeof(buf));
 
@@ -192,4 +224,10 @@ void rapier_fswatch_close(rapier_fswatch_t *w)
 	free(w->paths);
 	w->paths = NULL;
 	w->paths_cap = w->watch_count = 0;
+	for (size_t i = 0; i < w->root_count; i++) {
+		free(w->roots[i]);
+	}
+	free(w->roots);
+	w->roots = NULL;
+	w->root_count = 0;
 }

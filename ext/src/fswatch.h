@@ -11,12 +11,16 @@
 #define RAPIER_FSWATCH_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 typedef struct {
 	int fd;                  /* the inotify descriptor (non-blocking), -1 when closed */
 	char **paths;            /* by watch descriptor: the watched path */
 	size_t paths_cap;
 	size_t watch_count;
+	char **roots;            /* what rapier_fswatch_add() was given, to walk again after a fork */
+	size_t root_count;
+	pid_t owner;             /* the process whose paths[] matches the kernel's watches */
 } rapier_fswatch_t;
 
 /* Called once per change, with the full path of what changed. */
@@ -28,7 +32,11 @@ int rapier_fswatch_init(rapier_fswatch_t *w);
 int rapier_fswatch_add(rapier_fswatch_t *w, const char *path);
 
 /*
- * Reads the events waiting (never blocks), calling fn for each change.
+ * Reads the events waiting (never blocks), calling fn for each change. In a
+ * process forked after the watcher was made, it first walks the watched
+ * trees again: the kernel's watches and queue are shared with the other
+ * processes, the table that names them is not, and an earlier reader may
+ * have added watches (directories created since) this copy does not know.
  * Returns the number of changes reported, 0 when none was waiting, or a
  * negative errno.
  */
