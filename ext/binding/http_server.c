@@ -76,6 +76,7 @@ struct server_s {
 	zval handlers[EV_COUNT];
 	zend_fcall_info_cache fcc[EV_COUNT];
 	zval user_processes;            /* callables of addProcess(), a list; UNDEF: none */
+	zend_fcall_info_cache *user_process_fcc; /* theirs, resolved where addProcess() was called */
 	bool started;
 	zend_long worker_id;
 	int listen_fd;
@@ -128,6 +129,9 @@ static void server_free(zend_object *obj)
 		zval_ptr_dtor(&srv->handlers[i]);
 	}
 	zval_ptr_dtor(&srv->user_processes);
+	if (srv->user_process_fcc) {
+		efree(srv->user_process_fcc);
+	}
 	if (srv->host) {
 		zend_string_release(srv->host);
 	}
@@ -444,12 +448,12 @@ ZEND_METHOD(Rapier_Http_Server, addProcess)
 	server_t *srv = server_from(Z_OBJ_P(ZEND_THIS));
 	zend_fcall_info fci;
 	zend_fcall_info_cache fcc;
+	uint32_t n;
 
 	ZEND_PARSE_PARAMETERS_START(1, 1)
 		Z_PARAM_FUNC(fci, fcc)
 	ZEND_PARSE_PARAMETERS_END();
 
-	(void) fcc;
 	if (srv->started) {
 		zend_throw_exception(rapier_ce_exception, "Cannot add a process once the server has started", 0);
 		RETURN_THROWS();
@@ -462,13 +466,17 @@ ZEND_METHOD(Rapier_Http_Server, addProcess)
 	if (Z_TYPE(srv->user_processes) == IS_UNDEF) {
 		array_init(&srv->user_processes);
 	}
-	if (zend_hash_num_elements(Z_ARRVAL(srv->user_processes)) >= MAX_USER_PROCESSES) {
+	n = zend_hash_num_elements(Z_ARRVAL(srv->user_processes));
+	if (n >= MAX_USER_PROCESSES) {
 		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot add more than %d processes", MAX_USER_PROCESSES);
 		RETURN_THROWS();
 	}
 	Z_TRY_ADDREF(fci.function_name);
 	add_next_index_zval(&srv->user_processes, &fci.function_name);
-	RETURN_LONG((zend_long) zend_hash_num_elements(Z_ARRVAL(srv->user_processes)) - 1);
+	/* Kept as resolved here: a private method is callable from this scope, not from the child's. */
+	srv->user_process_fcc = safe_erealloc(srv->user_process_fcc, n + 1, sizeof(fcc), 0);
+	srv->user_process_fcc[n] = fcc;
+	RETURN_LONG((zend_long) n);
 }
 
 static unsigned user_process_count(const server_t *srv)
@@ -883,29 +891,31 @@ static void close_slot_fds(server_t *srv, int keep)
  */
 static void run_user_process(server_t *srv)
 {
-	zval *callable = zend_hash_index_find(Z_ARRVAL(srv->user_processes), srv->master.self.index);
-	zend_fcall_info_cache fcc;
+	unsigned index = srv->master.self.index;
+	zval *callable = zend_hash_index_find(Z_ARRVAL(srv->user_processes), index);
 	zval args[2], retval;
-	char *error = NULL;
 
 	ZVAL_UNDEF(&retval);
 	EG(exit_status) = 0;
 	rapier_worker_ready(&srv->master.self);
-	if (callable == NULL || !zend_is_callable_ex(callable, NULL, 0, NULL, &fcc, &error)) {
-		fprintf(stderr, "Rapier: user process %u has no callable: %s\n", srv->master.self.index, error ? error : "");
-		if (error) {
-			efree(error);
-		}
-		EG(exit_status) = 1;
-		return;
-	}
 	ZVAL_OBJ_COPY(&args[0], &srv->std);
-	ZVAL_LONG(&args[1], (zend_long) srv->master.self.index);
-	rapier_sched_run(callable, &fcc, args, 2, &retval);
+	ZVAL_LONG(&args[1], (zend_long) index);
+	rapier_sched_run(callable, &srv->user_process_fcc[index], args, 2, &retval);
 	zval_ptr_dtor(&args[0]);
 	zval_ptr_dtor(&retval);
-	if (EG(exception) && !zend_is_unwind_exit(EG(exception))) {
-		/* Reported as PHP reports an uncaught exception (exit status 255), not thrown into the master's script. */
+	/*
+	 * An uncaught exception is handled as at the end of a script, by the
+	 * set_exception_handler() handler or as PHP's fatal error (exit status
+	 * 255), and never thrown into the code after start().
+	 */
+	if (EG(exception) == NULL || zend_is_unwind_exit(EG(exception))) {
+		return;
+	}
+	EG(exit_status) = 255;
+	if (Z_TYPE(EG(user_exception_handler)) != IS_UNDEF) {
+		zend_user_exception_handler();
+	}
+	if (EG(exception)) {
 		zend_exception_error(EG(exception), E_ERROR);
 	}
 }
@@ -921,6 +931,13 @@ static void child_main(server_t *srv)
 		srv->worker_id = -1;
 		close_slot_fds(srv, -1);
 		rapier_tasks_close_listeners(&srv->tasks, -1);
+		/*
+		 * As in workers, signals sent to the whole group (Ctrl-C, Ctrl-\, a
+		 * closed terminal) are the master's to act on: it answers SIGINT
+		 * with the SIGTERM a user process may handle, SIGQUIT with SIGKILL.
+		 */
+		signal(SIGINT, SIG_IGN);
+		signal(SIGQUIT, SIG_IGN);
 		signal(SIGHUP, SIG_IGN);
 		signal(SIGUSR1, SIG_IGN);
 		signal(SIGUSR2, SIG_IGN);
