@@ -88,7 +88,7 @@ final class Exposition
             return;
         }
         $counters = [
-            'rapier_worker_restarts_total' => ['restarts', 'Worker processes that died unexpectedly and were restarted.'],
+            'rapier_worker_restarts_total' => ['restarts', 'Worker, task worker and user processes that ended unexpectedly and were restarted.'],
             'rapier_worker_recycles_total' => ['recycles', 'Workers replaced after max_requests or max_memory.'],
             'rapier_reload_failures_total' => ['reload_failures', 'Reloads abandoned because the new workers did not start.'],
         ];
