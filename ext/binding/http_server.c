@@ -927,20 +927,26 @@ static void child_main(server_t *srv)
 
 	srv->in_child = true;
 	srv->worker_id = (zend_long) index;
+	/*
+	 * Signals meant for the master that reach the whole process group (a
+	 * closed terminal sends SIGHUP to it; kill -USR1 -PGID): at SIG_DFL they
+	 * would kill every worker at once, each death counted as a crash. The
+	 * master acts on them for everyone (docs/design/processes.md).
+	 */
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGUSR1, SIG_IGN);
+	signal(SIGUSR2, SIG_IGN);
 	if (srv->master.self.role == RAPIER_ROLE_USER_PROCESS) {
 		srv->worker_id = -1;
 		close_slot_fds(srv, -1);
 		rapier_tasks_close_listeners(&srv->tasks, -1);
 		/*
-		 * As in workers, signals sent to the whole group (Ctrl-C, Ctrl-\, a
-		 * closed terminal) are the master's to act on: it answers SIGINT
-		 * with the SIGTERM a user process may handle, SIGQUIT with SIGKILL.
+		 * Ctrl-C and Ctrl-\ too, which workers read from their loop: the
+		 * master answers SIGINT with the SIGTERM a user process may handle,
+		 * SIGQUIT with SIGKILL.
 		 */
 		signal(SIGINT, SIG_IGN);
 		signal(SIGQUIT, SIG_IGN);
-		signal(SIGHUP, SIG_IGN);
-		signal(SIGUSR1, SIG_IGN);
-		signal(SIGUSR2, SIG_IGN);
 		run_user_process(srv);
 		rapier_master_free(&srv->master);
 		if (!EG(exception)) {
@@ -960,15 +966,6 @@ static void child_main(server_t *srv)
 		close_slot_fds(srv, fd);
 		rapier_tasks_close_listeners(&srv->tasks, -1);
 	}
-	/*
-	 * Signals meant for the master that reach the whole process group (a
-	 * closed terminal sends SIGHUP to it; kill -USR1 -PGID): at SIG_DFL they
-	 * would kill every worker at once, each death counted as a crash. The
-	 * master acts on them for everyone (docs/design/processes.md).
-	 */
-	signal(SIGHUP, SIG_IGN);
-	signal(SIGUSR1, SIG_IGN);
-	signal(SIGUSR2, SIG_IGN);
 	if (fd < 0) {
 		fprintf(stderr, "Rapier: worker %u cannot listen on %s:" ZEND_LONG_FMT ": %s\n", srv->master.self.index,
 			ZSTR_VAL(srv->host), srv->port, strerror(-fd));
