@@ -4,7 +4,6 @@ declare(strict_types=1);
 
 namespace Rapier\Cli;
 
-
 /** bin/rapier: picks the command, and turns every failure into one line on stderr and an exit status. */
 final class Main
 {

@@ -102,11 +102,6 @@ final class Watcher
             $this->say("$what changed, not reloading: " . $e->getMessage());
             return;
         }
-        // Before the master has written its pid file it has not blocked SIGUSR1 yet, and the signal would end it.
-        if (trim((string) @file_get_contents($this->pidFile)) !== (string) $this->master) {
-            $this->say("$what changed, not reloading: the server is not ready yet");
-            return;
-        }
         try {
             ControlCommand::signalReload($this->master, StatusSocket::forPidFile($this->pidFile)->fetch());
         } catch (CliException $e) {
