@@ -40,6 +40,11 @@ namespace Rapier {
     const HOOK_STREAM_SELECT = UNKNOWN;
     /**
      * @var int
+     * @cvalue RAPIER_HOOK_CURL
+     */
+    const HOOK_CURL = UNKNOWN;
+    /**
+     * @var int
      * @cvalue RAPIER_HOOK_ALL
      */
     const HOOK_ALL = UNKNOWN;

@@ -7,6 +7,7 @@
 #include "php_rapier.h"
 #include "hook.h"
 #include "coroutine.h"
+#include "libhook.h"
 #include "select.h"
 #include "sleep.h"
 #include "transport.h"
@@ -56,12 +57,14 @@ void rapier_hook_minit(void)
 {
 	rapier_sleep_hook_minit();
 	rapier_select_hook_minit();
+	rapier_libhook_minit();
 }
 
 void rapier_hook_mshutdown(void)
 {
 	rapier_sleep_hook_mshutdown();
 	rapier_select_hook_mshutdown();
+	rapier_libhook_mshutdown();
 }
 
 void rapier_hook_rinit(void)
@@ -100,6 +103,7 @@ void rapier_hook_set_flags(zend_long flags)
 
 void rapier_hook_on_run_start(void)
 {
+	rapier_libhook_rebind();
 	reinstall_transports();
 }
 

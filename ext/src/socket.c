@@ -289,6 +289,15 @@ static void forget(socket_record_t *rec)
 	clear_slots(rec);
 }
 
+void rapier_socket_unwatch(int fd)
+{
+	socket_record_t *rec = record_find(fd);
+
+	if (rec != NULL && rec->io.active && rec->reader.co == NULL && rec->writer.co == NULL) {
+		forget(rec);
+	}
+}
+
 int rapier_socket_close(int fd)
 {
 	socket_record_t *rec = record_find(fd);

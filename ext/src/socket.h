@@ -54,6 +54,13 @@ zend_long rapier_socket_waiter_id(int fd, uint32_t events);
 int rapier_socket_close(int fd);
 
 /*
+ * Stops watching fd in the loop unless a coroutine owns or waits on it:
+ * for descriptors that their owner closes itself (a C library's close()),
+ * never through rapier_socket_close(), after each wait on them.
+ */
+void rapier_socket_unwatch(int fd);
+
+/*
  * Forgets every registration and waiter without touching epoll or the
  * coroutines: for when no scheduler runs any more (after a bailout the
  * loop and the waiting coroutines are gone). Records are kept for reuse.
