@@ -18,6 +18,8 @@ packages=(
 	php-slim php8.2-fpm nginx
 	# The PSR-7 bridge's factories, one test run with each (tests/Psr).
 	php-nyholm-psr7 php-guzzlehttp-psr7
+	# An HTTP client on libcurl, in coroutines (tests/CurlConcurrencyTest.php).
+	php-guzzlehttp-guzzle
 )
 
 # Only `make bench` needs these, so `make test` stays as light as it was.
