@@ -35,8 +35,10 @@ Rapier\run(function () {
             echo get_class($e), ': ', $e->getMessage(), "\n";
         }
     });
-    usleep(50000);
-    Rapier\Coroutine::cancel($id);
+    // cancel() only wakes a coroutine that waits: retry until it does.
+    while (!Rapier\Coroutine::cancel($id)) {
+        usleep(1000);
+    }
     $wg->wait();
 
     // The canceled handle still works.
