@@ -25,7 +25,10 @@ namespace Rapier {
         /**
          * Waits until something changes and returns the changed paths (each
          * once). Suspends only the calling coroutine; outside one it blocks.
-         * An empty array means the timeout passed first.
+         * An empty array means the timeout passed first. When the kernel dropped
+         * events (its queue, fs.inotify.max_queued_events, overflowed), the
+         * paths given to the constructor are returned instead: something
+         * under them changed.
          *
          * @throws \Rapier\Exception once closed, or if another coroutine already waits
          * @throws \Rapier\CanceledException if the coroutine is canceled while waiting

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: d8e5358b0ad8aeb60baa546c528a7a06c90f49ed */
+ * Stub hash: d05e5bb7336d662ea3f8e2158bc118200de4c657 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Rapier_FileWatcher___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, paths, IS_ARRAY, 0)

@@ -170,6 +170,21 @@ static int report_tree(const char *path, rapier_fswatch_fn fn, void *data, int d
 	return found;
 }
 
+/*
+ * The kernel's queue overflowed (IN_Q_OVERFLOW, max_queued_events): events
+ * were dropped, the creation of directories among them. Walk the roots again,
+ * which adds what is new and keeps what is known, and report each root as
+ * changed: that something changed is all that is left to tell.
+ */
+static int recover_overflow(rapier_fswatch_t *w, rapier_fswatch_fn fn, void *data)
+{
+	for (size_t i = 0; i < w->root_count; i++) {
+		add_tree(w, w->roots[i], 0);
+		fn(data, w->roots[i]);
+	}
+	return (int) w->root_count;
+}
+
 int rapier_fswatch_read(rapier_fswatch_t *w, rapier_fswatch_fn fn, void *data)
 {
 	char buf[16384] __attribute__((aligned(__alignof__(struct inotify_event))));
@@ -190,6 +205,10 @@ int rapier_fswatch_read(rapier_fswatch_t *w, rapier_fswatch_fn fn, void *data)
 			char path[4096];
 
 			p += sizeof(*ev) + ev->len;
+			if (ev->mask & IN_Q_OVERFLOW) {
+				changes += recover_overflow(w, fn, data);
+				continue;
+			}
 			if (ev->mask & IN_IGNORED) {
 				forget(w, ev->wd);
 				continue;

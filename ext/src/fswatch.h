@@ -37,6 +37,8 @@ int rapier_fswatch_add(rapier_fswatch_t *w, const char *path);
  * trees again: the kernel's watches and queue are shared with the other
  * processes, the table that names them is not, and an earlier reader may
  * have added watches (directories created since) this copy does not know.
+ * When the kernel's queue overflowed (fs.inotify.max_queued_events), the
+ * trees are walked again too, and each watched path is reported as changed.
  * Returns the number of changes reported, 0 when none was waiting, or a
  * negative errno.
  */
