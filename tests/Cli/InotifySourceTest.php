@@ -44,4 +44,21 @@ final class InotifySourceTest extends TestCase
         // Written before the new directory's watch existed: still reported, from the directory's creation.
         self::assertSame(["$this->dir/app/New/Thing.php"], $source->wait(2));
     }
+
+    public function testChangesLostToAQueueOverflowStillCount(): void
+    {
+        $queue = (int) @file_get_contents('/proc/sys/fs/inotify/max_queued_events');
+        if ($queue <= 0 || $queue > 100000) {
+            self::markTestSkipped("fs.inotify.max_queued_events is $queue");
+        }
+        $source = new InotifySource([$this->dir], []);
+        // None of these is reported on its own, but twice as many events as the queue holds overflow it.
+        for ($i = 0; $i < $queue; $i++) {
+            touch("$this->dir/app/f$i.txt");
+        }
+        self::assertSame([$this->dir], $source->wait(2));
+
+        file_put_contents("$this->dir/app/Http/After.php", '<?php');
+        self::assertSame(["$this->dir/app/Http/After.php"], $source->wait(2));
+    }
 }

@@ -18,6 +18,9 @@ final class InotifySource implements ChangeSource
 
     private FileWatcher $watcher;
 
+    /** @var list<string> what the FileWatcher watches; it reports these when the kernel dropped events */
+    private array $watchedPaths;
+
     /**
      * @param list<string> $roots directories whose *.php files are watched, recursively
      * @param list<string> $files single files watched whatever their name (config, .env)
@@ -30,7 +33,8 @@ final class InotifySource implements ChangeSource
             // A file that does not exist yet (.env) is seen through its directory.
             $paths[] = is_file($file) ? $file : dirname($file);
         }
-        $this->watcher = new FileWatcher(array_values(array_unique($paths)));
+        $this->watchedPaths = array_values(array_unique($paths));
+        $this->watcher = new FileWatcher($this->watchedPaths);
     }
 
     public function wait(float $timeout): array
@@ -53,7 +57,8 @@ final class InotifySource implements ChangeSource
 
     private function watched(string $path): bool
     {
-        if (in_array($path, $this->files, true)) {
+        // A watched path itself: after the kernel's queue overflowed, all FileWatcher can say.
+        if (in_array($path, $this->files, true) || in_array($path, $this->watchedPaths, true)) {
             return true;
         }
         if (!str_ends_with($path, '.php')) {
