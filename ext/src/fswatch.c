@@ -116,11 +116,13 @@ int rapier_fswatch_add(rapier_fswatch_t *w, const char *path)
 }
 
 /*
- * inotify_add_watch() on a path this instance already watches returns the
- * existing descriptor, so walking the roots again names every watch an
- * earlier process added, and the events queued for them are not lost.
+ * Walks the roots again, for a table that may not name every watch: in a
+ * process forked after an earlier reader added some, or after the kernel
+ * dropped the events of new directories. inotify_add_watch() on a path this
+ * instance already watches returns the existing descriptor, so what is
+ * known stays, what is new is added, and no queued event is lost.
  */
-static void resync_after_fork(rapier_fswatch_t *w)
+static void rewalk_roots(rapier_fswatch_t *w)
 {
 	w->owner = getpid();
 	for (size_t i = 0; i < w->root_count; i++) {
@@ -172,14 +174,13 @@ static int report_tree(const char *path, rapier_fswatch_fn fn, void *data, int d
 
 /*
  * The kernel's queue overflowed (IN_Q_OVERFLOW, max_queued_events): events
- * were dropped, the creation of directories among them. Walk the roots again,
- * which adds what is new and keeps what is known, and report each root as
- * changed: that something changed is all that is left to tell.
+ * were dropped, the creation of directories among them. Each root is
+ * reported as changed: that something changed is all that is left to tell.
  */
 static int recover_overflow(rapier_fswatch_t *w, rapier_fswatch_fn fn, void *data)
 {
+	rewalk_roots(w);
 	for (size_t i = 0; i < w->root_count; i++) {
-		add_tree(w, w->roots[i], 0);
 		fn(data, w->roots[i]);
 	}
 	return (int) w->root_count;
@@ -191,7 +192,7 @@ int rapier_fswatch_read(rapier_fswatch_t *w, rapier_fswatch_fn fn, void *data)
 	int changes = 0;
 
 	if (w->owner != getpid()) {
-		resync_after_fork(w);
+		rewalk_roots(w);
 	}
 	for (;;) {
 		ssize_t n = read(w->fd, buf, sizeof(buf));
