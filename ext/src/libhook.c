@@ -150,7 +150,7 @@ static int fail(const hooked_library_t *lib, int err, int fd, uint32_t direction
 static int library_poll(const hooked_library_t *lib, struct pollfd *fds, nfds_t nfds, int timeout)
 {
 	poll_fn original = (poll_fn) rapier_plt_original(&lib->poll);
-	uint64_t deadline = timeout > 0 ? rapier_now_ns() + (uint64_t) timeout * 1000000 : 0;
+	uint64_t deadline;
 	uint32_t direction;
 	int n, fd;
 
@@ -161,6 +161,8 @@ static int library_poll(const hooked_library_t *lib, struct pollfd *fds, nfds_t 
 	if (n != 0 || timeout == 0) {
 		return n;
 	}
+	/* Only a wait needs the clock: most calls end above. */
+	deadline = timeout > 0 ? rapier_now_ns() + (uint64_t) timeout * 1000000 : 0;
 	direction = single_direction(fds, nfds, &fd);
 	for (;;) {
 		uint64_t now = rapier_now_ns();
