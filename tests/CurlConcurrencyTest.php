@@ -36,22 +36,9 @@ final class CurlConcurrencyTest extends TestCase
     {
         $bodies = run(static function (): array {
             $peer = new CoroutineHttpPeer(quorum: 10);
-            $bodies = [];
-            $wg = new WaitGroup();
-            for ($i = 0; $i < 10; $i++) {
-                $wg->add();
-                go(static function () use ($peer, $i, $wg, &$bodies): void {
-                    try {
-                        $client = new Client(['timeout' => 10]);
-                        $bodies[$i] = (string) $client->get($peer->url("/sync-$i"))->getBody();
-                    } finally {
-                        $wg->done();
-                    }
-                });
-            }
-            $wg->wait();
+            $bodies = self::eachInACoroutine(range(0, 9), static fn (int $i): string =>
+                (string) (new Client(['timeout' => 10]))->get($peer->url("/sync-$i"))->getBody());
             $peer->close();
-            ksort($bodies);
 
             return $bodies;
         });
@@ -87,25 +74,16 @@ final class CurlConcurrencyTest extends TestCase
             $refused = 'http://' . stream_socket_get_name($closed, false) . '/';
             fclose($closed);
             $urls = [$peer->url('/status/404'), $refused, $peer->url('/fine')];
-            $outcomes = [];
-            $wg = new WaitGroup();
-            foreach ($urls as $i => $url) {
-                $wg->add();
-                go(static function () use ($url, $i, $wg, &$outcomes): void {
-                    try {
-                        $outcomes[$i] = (string) (new Client(['timeout' => 10]))->get($url)->getBody();
-                    } catch (ClientException $e) {
-                        $outcomes[$i] = 'client error ' . $e->getResponse()->getStatusCode();
-                    } catch (ConnectException) {
-                        $outcomes[$i] = 'connect error';
-                    } finally {
-                        $wg->done();
-                    }
-                });
-            }
-            $wg->wait();
+            $outcomes = self::eachInACoroutine($urls, static function (string $url): string {
+                try {
+                    return (string) (new Client(['timeout' => 10]))->get($url)->getBody();
+                } catch (ClientException $e) {
+                    return 'client error ' . $e->getResponse()->getStatusCode();
+                } catch (ConnectException) {
+                    return 'connect error';
+                }
+            });
             $peer->close();
-            ksort($outcomes);
 
             return $outcomes;
         });
@@ -136,5 +114,39 @@ final class CurlConcurrencyTest extends TestCase
         }
 
         $this->assertSame('timed out', $outcome);
+    }
+
+    /**
+     * Inside a run: $fn($input) for each input in a coroutine of its own, all
+     * at once; their results once every one has ended, by the inputs' keys.
+     * What a coroutine throws is rethrown here, after the others ended.
+     *
+     * @param array<int, mixed> $inputs
+     * @return array<int, mixed>
+     */
+    private static function eachInACoroutine(array $inputs, callable $fn): array
+    {
+        $results = [];
+        $errors = [];
+        $wg = new WaitGroup();
+        foreach ($inputs as $key => $input) {
+            $wg->add();
+            go(static function () use ($fn, $key, $input, $wg, &$results, &$errors): void {
+                try {
+                    $results[$key] = $fn($input);
+                } catch (\Throwable $e) {
+                    $errors[] = $e;
+                } finally {
+                    $wg->done();
+                }
+            });
+        }
+        $wg->wait();
+        if ($errors !== []) {
+            throw $errors[0];
+        }
+        ksort($results);
+
+        return $results;
     }
 }
