@@ -267,12 +267,36 @@ int rapier_plt_rebind(rapier_plt_rebinding_t *rebinding, const char *soname_pref
 	return walk.err != 0 ? walk.err : walk.rebound;
 }
 
+static int find_image(struct dl_phdr_info *info, size_t size, void *data)
+{
+	const ElfW(Dyn) *dynamic = NULL;
+	object_t obj;
+	void **slot = data;
+
+	(void) size;
+	memset(&obj, 0, sizeof(obj));
+	read_segments(info, &obj, &dynamic);
+	return (uintptr_t) slot >= obj.image_start && (uintptr_t) slot < obj.image_end;
+}
+
+/*
+ * PHP unloads extensions in reverse order of loading, each right after its
+ * MSHUTDOWN: one loaded after this module (and the libraries only it
+ * needed) may be gone when this module restores its entries.
+ */
+static bool still_loaded(void **slot)
+{
+	return dl_iterate_phdr(find_image, slot) != 0;
+}
+
 void rapier_plt_restore(rapier_plt_rebinding_t *rebinding)
 {
 	for (int i = 0; i < rebinding->count; i++) {
 		rapier_plt_patch_t *patch = &rebinding->patches[i];
 
-		store(patch->slot, patch->original, patch->read_only);
+		if (still_loaded(patch->slot)) {
+			store(patch->slot, patch->original, patch->read_only);
+		}
 	}
 	rebinding->count = 0;
 }
