@@ -20,6 +20,7 @@ packages=(
 	php-nyholm-psr7 php-guzzlehttp-psr7
 	# An HTTP client on libcurl, in coroutines (tests/CurlConcurrencyTest.php).
 	php-guzzlehttp-guzzle
+	postgresql php8.2-pgsql
 )
 
 # Only `make bench` needs these, so `make test` stays as light as it was.

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Throwaway MariaDB and Redis servers for the integration tests.
+# Throwaway MariaDB, Redis and PostgreSQL servers for the integration tests.
 #
-#   scripts/services.sh start DIR   start both on free loopback ports, data in DIR;
+#   scripts/services.sh start DIR   start them on free loopback ports, data in DIR;
 #                                   writes DIR/env (export lines for the tests)
 #   scripts/services.sh stop DIR    stop what DIR's pid files name, remove DIR
 #
 # Nothing listens beyond 127.0.0.1, nothing is written outside DIR, and the
-# system's own MariaDB/Redis configuration is ignored (--no-defaults), so
+# system's own MariaDB/Redis/PostgreSQL configuration is ignored (--no-defaults), so
 # repeated and concurrent runs do not interfere. Processes are stopped by the
 # pids recorded at start, never by name.
 set -euo pipefail
@@ -87,6 +87,50 @@ start_redis() {
 		|| { cat "$dir/redis.log" >&2; exit 1; }
 }
 
+# PostgreSQL refuses to run as root: as root its cluster belongs to the
+# postgres account, in a directory of its own (DIR is private to root), which
+# DIR/postgres.dir names for stop.
+pg_bin() {
+	local bin
+	bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+	[ -n "$bin" ] || die "PostgreSQL is not installed (scripts/install-deps.sh)"
+	echo "$bin"
+}
+
+# From /: the postgres account may not enter the caller's directory.
+as_pg_owner() {
+	if [ "$(id -u)" -eq 0 ]; then
+		(cd / && runuser -u postgres -- "$@")
+	else
+		"$@"
+	fi
+}
+
+start_postgres() {
+	local dir=$1 port=$2 bin pgdir
+	bin=$(pg_bin)
+	pgdir=$(mktemp -d -t rapier-postgres.XXXXXX)
+	echo "$pgdir" >"$dir/postgres.dir"
+	[ "$(id -u)" -ne 0 ] || chown postgres: "$pgdir"
+	echo rapier >"$pgdir/password"
+	as_pg_owner "$bin/initdb" -D "$pgdir/data" -U rapier --pwfile="$pgdir/password" \
+		--auth-local=trust --auth-host=scram-sha-256 -E UTF8 --locale=C.UTF-8 \
+		>"$dir/postgres-initdb.log" 2>&1 \
+		|| { cat "$dir/postgres-initdb.log" >&2; die "initdb failed"; }
+	# Small and unsafe on purpose: fsync off, the tests need no durability.
+	as_pg_owner "$bin/postgres" -D "$pgdir/data" -h 127.0.0.1 -p "$port" -k "$pgdir" \
+		-c fsync=off -c synchronous_commit=off -c full_page_writes=off \
+		-c max_connections=200 -c shared_buffers=16MB \
+		</dev/null >"$pgdir/postgres.log" 2>&1 &
+	echo $! >"$dir/postgres.pid"
+	wait_until PostgreSQL "$dir/postgres.pid" \
+		as_pg_owner "$bin/pg_isready" -q -h 127.0.0.1 -p "$port" \
+		|| { cat "$pgdir/postgres.log" >&2; exit 1; }
+	PGPASSWORD=rapier "$bin/psql" -q -h 127.0.0.1 -p "$port" -U rapier -d postgres \
+		-c 'CREATE DATABASE rapier_test' >/dev/null \
+		|| die "could not create the PostgreSQL test database"
+}
+
 stop_pid() {
 	local name=$1 pidfile=$2
 	[ -s "$pidfile" ] || return 0
@@ -115,8 +159,10 @@ start)
 	dir=$(cd "$dir" && pwd)
 	mysql_port=$(free_port)
 	redis_port=$(free_port)
+	pgsql_port=$(free_port)
 	start_redis "$dir" "$redis_port"
 	start_mariadb "$dir" "$mysql_port"
+	start_postgres "$dir" "$pgsql_port"
 	cat >"$dir/env" <<-ENV
 		export RAPIER_TEST_MYSQL_HOST=127.0.0.1
 		export RAPIER_TEST_MYSQL_PORT=$mysql_port
@@ -128,13 +174,24 @@ start)
 		export RAPIER_TEST_REDIS_HOST=127.0.0.1
 		export RAPIER_TEST_REDIS_PORT=$redis_port
 		export RAPIER_TEST_REDIS_SOCKET=$dir/redis.sock
+		export RAPIER_TEST_PGSQL_HOST=127.0.0.1
+		export RAPIER_TEST_PGSQL_PORT=$pgsql_port
+		export RAPIER_TEST_PGSQL_DSN='pgsql:host=127.0.0.1;port=$pgsql_port;dbname=rapier_test'
+		export RAPIER_TEST_PGSQL_CONNINFO='host=127.0.0.1 port=$pgsql_port dbname=rapier_test user=rapier password=rapier'
+		export RAPIER_TEST_PGSQL_USER=rapier
+		export RAPIER_TEST_PGSQL_PASSWORD=rapier
 	ENV
-	echo "services: MariaDB on 127.0.0.1:$mysql_port, Redis on 127.0.0.1:$redis_port"
+	echo "services: MariaDB on 127.0.0.1:$mysql_port, Redis on 127.0.0.1:$redis_port," \
+		"PostgreSQL on 127.0.0.1:$pgsql_port"
 	;;
 stop)
 	[ -d "$dir" ] || exit 0
 	stop_pid Redis "$dir/redis.pid"
 	stop_pid MariaDB "$dir/mariadb.pid"
+	stop_pid PostgreSQL "$dir/postgres.pid"
+	if [ -s "$dir/postgres.dir" ]; then
+		rm -rf "$(cat "$dir/postgres.dir")"
+	fi
 	rm -rf "$dir"
 	;;
 *)
