@@ -45,6 +45,11 @@ namespace Rapier {
     const HOOK_CURL = UNKNOWN;
     /**
      * @var int
+     * @cvalue RAPIER_HOOK_PGSQL
+     */
+    const HOOK_PGSQL = UNKNOWN;
+    /**
+     * @var int
      * @cvalue RAPIER_HOOK_ALL
      */
     const HOOK_ALL = UNKNOWN;

@@ -8,6 +8,7 @@
 #include "hook.h"
 #include "coroutine.h"
 #include "libhook.h"
+#include "pgsql_hook.h"
 #include "select.h"
 #include "sleep.h"
 #include "transport.h"
@@ -58,12 +59,14 @@ void rapier_hook_minit(void)
 	rapier_sleep_hook_minit();
 	rapier_select_hook_minit();
 	rapier_libhook_minit();
+	rapier_pgsql_hook_install();
 }
 
 void rapier_hook_mshutdown(void)
 {
 	rapier_sleep_hook_mshutdown();
 	rapier_select_hook_mshutdown();
+	rapier_pgsql_hook_mshutdown();
 	rapier_libhook_mshutdown();
 }
 
@@ -104,11 +107,14 @@ void rapier_hook_set_flags(zend_long flags)
 void rapier_hook_on_run_start(void)
 {
 	rapier_libhook_rebind();
+	rapier_pgsql_hook_install();
 	reinstall_transports();
 }
 
 void rapier_hook_on_run_end(void)
 {
+	rapier_libhook_on_run_end();
+	rapier_pgsql_hook_on_run_end();
 	if (transports_installed) {
 		rapier_transport_uninstall();
 		transports_installed = false;

@@ -1,10 +1,12 @@
 /*
  * poll() inside C libraries, for coroutines.
  *
- * libcurl keeps its sockets non-blocking and waits for them in poll():
- * curl_easy_perform() (curl_exec) through curl_multi_poll(), and
- * curl_multi_wait() (curl_multi_select), its threaded resolver's answer
- * included (a socketpair it polls). Its poll import is rebound to
+ * libcurl and libpq keep their sockets non-blocking and wait for them in
+ * poll(): libcurl in curl_easy_perform() (curl_exec) through
+ * curl_multi_poll(), and curl_multi_wait() (curl_multi_select), its
+ * threaded resolver's answer included (a socketpair it polls); libpq in
+ * pqSocketCheck(), under every call that waits for the server (connects,
+ * queries, COPY, large objects). Their poll imports are rebound to
  * library_poll(), which in a coroutine that may yield, with the library's
  * flag on, first asks the kernel without waiting (poll() with timeout 0),
  * and only when nothing is ready suspends the coroutine until one of the
@@ -29,6 +31,7 @@
 #include "coroutine.h"
 #include "hook.h"
 #include "libhook.h"
+#include "pgsql_hook.h"
 #include "plt.h"
 #include "sleep.h"
 #include "socket.h"
@@ -39,16 +42,42 @@ typedef int (*poll_fn)(struct pollfd *fds, nfds_t nfds, int timeout);
 typedef struct {
 	const char *soname_prefix;      /* "libcurl.so." */
 	const char *name;               /* in messages */
+	const char *advice;             /* what to do about two coroutines on one socket */
 	zend_long flag;                 /* RAPIER_HOOK_* */
 	poll_fn replacement;
+	/* NULL, or whether this wait may suspend; false: the library's own poll() blocks */
+	bool (*may_yield)(const struct pollfd *fds, nfds_t nfds);
 	rapier_plt_rebinding_t poll;
 } hooked_library_t;
 
 static int libcurl_poll(struct pollfd *fds, nfds_t nfds, int timeout);
+static int libpq_poll(struct pollfd *fds, nfds_t nfds, int timeout);
 
-static hooked_library_t libcurl = { "libcurl.so.", "libcurl", RAPIER_HOOK_CURL, libcurl_poll, { .count = 0 } };
+static hooked_library_t libcurl = {
+	"libcurl.so.", "libcurl", "use one curl handle per coroutine", RAPIER_HOOK_CURL, libcurl_poll, NULL,
+	{ .count = 0 },
+};
+static hooked_library_t libpq = {
+	"libpq.so.", "libpq", "use one connection per coroutine, or a pool", RAPIER_HOOK_PGSQL, libpq_poll,
+	rapier_pgsql_may_yield, { .count = 0 },
+};
 
-static hooked_library_t *const libraries[] = { &libcurl };
+static hooked_library_t *const libraries[] = { &libcurl, &libpq };
+
+/*
+ * A coroutine inside a library's poll(), from its first wait until it
+ * returns (also while woken but not yet resumed): the library is then in
+ * the middle of a call on those descriptors. Lives on that coroutine's
+ * stack; the list is dropped when the run ends (a bailout abandons them).
+ */
+typedef struct library_wait_s {
+	const struct pollfd *fds;
+	nfds_t nfds;
+	zend_long coroutine_id;
+	struct library_wait_s *next;
+} library_wait_t;
+
+static library_wait_t *waits;
 
 /* Poll events as epoll spells them (the same bits on Linux); error and hang-up are always reported. */
 #define WAITABLE_EVENTS (POLLIN | POLLPRI | POLLOUT | POLLRDNORM | POLLRDBAND | POLLWRNORM | POLLWRBAND | POLLRDHUP)
@@ -140,34 +169,24 @@ static int fail(const hooked_library_t *lib, int err, int fd, uint32_t direction
 			"Coroutine was canceled while waiting in %s", lib->name);
 	} else if (err == -EBUSY) {
 		zend_throw_exception_ex(rapier_ce_exception, 0,
-			"Cannot wait for socket fd %d in %s: coroutine #" ZEND_LONG_FMT " is already waiting for it; "
-			"use one %s handle per coroutine", fd, lib->name, rapier_socket_waiter_id(fd, direction), lib->name);
+			"Cannot wait for socket fd %d in %s: coroutine #" ZEND_LONG_FMT " is already waiting for it; %s",
+			fd, lib->name, rapier_socket_waiter_id(fd, direction), lib->advice);
 	}
 	errno = -err;
 	return -1;
 }
 
-static int library_poll(const hooked_library_t *lib, struct pollfd *fds, nfds_t nfds, int timeout)
+/* Nothing was ready at once: waits in the loop until something is, or timeout (ms, -1: none) passes. */
+static int wait_and_poll(const hooked_library_t *lib, poll_fn original, struct pollfd *fds, nfds_t nfds, int timeout)
 {
-	poll_fn original = (poll_fn) rapier_plt_original(&lib->poll);
-	uint64_t deadline;
-	uint32_t direction;
-	int n, fd;
+	uint64_t deadline = timeout > 0 ? rapier_now_ns() + (uint64_t) timeout * 1000000 : 0;
+	int fd;
+	uint32_t direction = single_direction(fds, nfds, &fd);
 
-	if (!rapier_hook_enabled(lib->flag) || !rapier_coro_can_yield() || (nfds == 0 && timeout < 0)) {
-		return original(fds, nfds, timeout);
-	}
-	n = original(fds, nfds, 0);
-	if (n != 0 || timeout == 0) {
-		return n;
-	}
-	/* Only a wait needs the clock: most calls end above. */
-	deadline = timeout > 0 ? rapier_now_ns() + (uint64_t) timeout * 1000000 : 0;
-	direction = single_direction(fds, nfds, &fd);
 	for (;;) {
 		uint64_t now = rapier_now_ns();
 		int64_t left = timeout < 0 ? -1 : (int64_t) (deadline > now ? deadline - now : 0);
-		int err;
+		int err, n;
 
 		if (nfds == 0) {
 			err = rapier_wake_errno(rapier_coro_sleep_ns(left), -EBADF);
@@ -190,9 +209,64 @@ static int library_poll(const hooked_library_t *lib, struct pollfd *fds, nfds_t 
 	}
 }
 
+static void forget_wait(const library_wait_t *wait)
+{
+	library_wait_t **p = &waits;
+
+	while (*p != NULL && *p != wait) {
+		p = &(*p)->next;
+	}
+	if (*p != NULL) {
+		*p = wait->next;
+	}
+}
+
+static int library_poll(const hooked_library_t *lib, struct pollfd *fds, nfds_t nfds, int timeout)
+{
+	poll_fn original = (poll_fn) rapier_plt_original(&lib->poll);
+	library_wait_t wait;
+	int n;
+
+	if (!rapier_hook_enabled(lib->flag) || !rapier_coro_can_yield() || (nfds == 0 && timeout < 0)
+			|| (lib->may_yield != NULL && !lib->may_yield(fds, nfds))) {
+		return original(fds, nfds, timeout);
+	}
+	n = original(fds, nfds, 0);
+	if (n != 0 || timeout == 0) {
+		return n;
+	}
+	wait = (library_wait_t) { .fds = fds, .nfds = nfds, .coroutine_id = rapier_coro_current()->id, .next = waits };
+	waits = &wait;
+	n = wait_and_poll(lib, original, fds, nfds, timeout);
+	forget_wait(&wait);
+	return n;
+}
+
 static int libcurl_poll(struct pollfd *fds, nfds_t nfds, int timeout)
 {
 	return library_poll(&libcurl, fds, nfds, timeout);
+}
+
+static int libpq_poll(struct pollfd *fds, nfds_t nfds, int timeout)
+{
+	return library_poll(&libpq, fds, nfds, timeout);
+}
+
+zend_long rapier_libhook_waiter(int fd)
+{
+	for (const library_wait_t *wait = waits; wait != NULL; wait = wait->next) {
+		for (nfds_t i = 0; i < wait->nfds; i++) {
+			if (wait->fds[i].fd == fd) {
+				return wait->coroutine_id;
+			}
+		}
+	}
+	return 0;
+}
+
+void rapier_libhook_on_run_end(void)
+{
+	waits = NULL;
 }
 
 void rapier_libhook_rebind(void)

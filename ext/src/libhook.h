@@ -1,6 +1,7 @@
 /*
  * C libraries that wait for their own sockets, made to yield inside
- * coroutines: libcurl (ext/curl: curl_exec(), curl_multi_select()).
+ * coroutines: libcurl (ext/curl: curl_exec(), curl_multi_select()) and
+ * libpq (pgsql, pdo_pgsql).
  *
  * Such a library keeps its descriptors non-blocking and waits for them in
  * poll(); its poll import is rebound (plt.h) to one that, when the caller
@@ -10,9 +11,20 @@
 #ifndef RAPIER_LIBHOOK_H
 #define RAPIER_LIBHOOK_H
 
+#include "php.h"
+
 /* Rebinds the libraries loaded so far; again at each run start, for a dl() since. */
 void rapier_libhook_minit(void);
 void rapier_libhook_rebind(void);
+
+/*
+ * The id of a coroutine suspended inside a hooked library's poll() on fd
+ * (the library is in the middle of a call using it), or 0.
+ */
+zend_long rapier_libhook_waiter(int fd);
+
+/* Forgets the waits of a run that ended (after a bailout they never return). */
+void rapier_libhook_on_run_end(void);
 
 /* Puts the libraries' own poll() back, before this module can be unloaded. */
 void rapier_libhook_mshutdown(void);
