@@ -126,6 +126,8 @@ start_postgres() {
 	wait_until PostgreSQL "$dir/postgres.pid" \
 		as_pg_owner "$bin/pg_isready" -q -h 127.0.0.1 -p "$port" \
 		|| { cat "$pgdir/postgres.log" >&2; exit 1; }
+	# $! is the shell or runuser in between: stop must signal the postmaster itself.
+	head -n 1 "$pgdir/data/postmaster.pid" >"$dir/postgres.pid"
 	PGPASSWORD=rapier "$bin/psql" -q -h 127.0.0.1 -p "$port" -U rapier -d postgres \
 		-c 'CREATE DATABASE rapier_test' >/dev/null \
 		|| die "could not create the PostgreSQL test database"
