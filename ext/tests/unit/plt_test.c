@@ -69,6 +69,27 @@ static void test_rebind_and_restore(const char *dir, const char *name, const cha
 	dlclose(lib);
 }
 
+/*
+ * PHP unloads an extension loaded after rapier.so before rapier.so's
+ * MSHUTDOWN restores: the entry's page is unmapped by then. The lazily
+ * bound build has a writable table, so a store there would fault.
+ */
+static void test_restore_after_unload(const char *dir)
+{
+	rapier_plt_rebinding_t pid = { .count = 0 };
+	pid_fn probe_getpid, probe_getppid;
+	void *lib = open_probe(dir, "libplt_lazy.so", &probe_getpid, &probe_getppid);
+	void **slot;
+
+	CHECK_EQ_INT(rapier_plt_rebind(&pid, "libplt_lazy.so", "getpid", (void *) fake_getpid), 1);
+	slot = pid.patches[0].slot;
+	CHECK(still_loaded(slot));
+	dlclose(lib);
+	CHECK(!still_loaded(slot));
+	rapier_plt_restore(&pid);
+	CHECK_EQ_INT(pid.count, 0);
+}
+
 static void test_unknown_library_or_symbol(void)
 {
 	rapier_plt_rebinding_t none = { .count = 0 };
@@ -88,6 +109,7 @@ int main(int argc, char **argv)
 	dir = dirname(self);
 	test_rebind_and_restore(dir, "libplt_now.so", "libplt_now.so", true);
 	test_rebind_and_restore(dir, "libplt_lazy.so", "libplt_lazy.so", false);
+	test_restore_after_unload(dir);
 	test_unknown_library_or_symbol();
 	return unit_finish("plt_test");
 }
