@@ -29,20 +29,25 @@ Rapier\run(function () use ($key) {
     var_dump(Rapier\Coroutine::cancel($waiter));
     usleep(10000);
 
+    // The canceled query still waits in the server: the next waiter is told apart by another lock.
+    $key2 = pgsql_test_lock_key(1);
+    pgsql_test_scalar($holder, "SELECT pg_advisory_lock($key2)");
     $shared = pgsql_test_connect('shared');
-    Rapier\go(function () use ($shared, $key) {
+    $ended = new Rapier\Channel(1);
+    Rapier\go(function () use ($shared, $key2, $ended) {
         // Its result is not defined once another coroutine has misused the connection.
-        @pg_query($shared, "SELECT pg_advisory_lock($key)");
+        @pg_query($shared, "SELECT pg_advisory_lock($key2)");
         echo "first user: its query ended\n";
+        $ended->push(true);
     });
-    pgsql_test_await_lock_waiters($holder, $key);
+    pgsql_test_await_lock_waiters($holder, $key2);
     try {
         @pg_query($shared, 'SELECT 1');
     } catch (Rapier\Exception $e) {
         echo get_class($e), ': ', preg_replace('/(fd |#)\d+/', '$1N', $e->getMessage()), "\n";
     }
-    pgsql_test_scalar($holder, "SELECT pg_advisory_unlock($key)");
-    usleep(10000);
+    pgsql_test_scalar($holder, "SELECT pg_advisory_unlock($key2)");
+    $ended->pop();
     pg_close($shared);
     echo 'a new connection works: ', pgsql_test_scalar(pgsql_test_connect('after'), 'SELECT 9'), "\n";
 });
