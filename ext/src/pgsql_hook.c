@@ -44,6 +44,7 @@
 typedef void pgconn_t;
 typedef int (*pq_socket_fn)(const pgconn_t *conn);
 typedef void (*pq_conn_fn)(pgconn_t *conn);
+typedef void *(*pq_get_result_fn)(pgconn_t *conn);
 
 /* How often a put-off close looks again whether its connection is free. */
 #define FINISH_RETRY_NS (1000 * 1000)
@@ -54,8 +55,6 @@ typedef struct deferred_finish_s {
 } deferred_finish_t;
 
 static pq_socket_fn pq_socket;
-typedef void *(*pq_get_result_fn)(pgconn_t *conn);
-
 static rapier_plt_rebinding_t pq_finish, pq_reset, pq_get_result;
 static deferred_finish_t *deferred;
 static rapier_timer_t finish_timer;
@@ -65,6 +64,13 @@ static int blocking_calls;
 
 static zif_handler original_pg_pconnect;
 static zif_handler original_pdo_construct;
+
+/*
+ * Resource types of persistent pgsql links and PDO handles (0 until their
+ * extension is loaded), looked up when the hook is installed: every wait
+ * that may yield scans the persistent list with them.
+ */
+static int pgsql_plink_type, pdo_persistent_type;
 
 /* The connection a persistent PDO handle holds, when its driver is pdo_pgsql. */
 static pgconn_t *pdo_pgsql_connection(const pdo_dbh_t *dbh)
@@ -79,8 +85,6 @@ static pgconn_t *pdo_pgsql_connection(const pdo_dbh_t *dbh)
 
 static bool is_persistent_socket(int fd)
 {
-	int pgsql_type = zend_fetch_list_dtor_id("pgsql link persistent");
-	int pdo_type = zend_fetch_list_dtor_id("PDO persistent database");
 	zend_resource *le;
 
 	ZEND_HASH_FOREACH_PTR(&EG(persistent_list), le) {
@@ -89,9 +93,9 @@ static bool is_persistent_socket(int fd)
 		if (le->ptr == NULL) {
 			continue;
 		}
-		if (pgsql_type != 0 && le->type == pgsql_type) {
+		if (pgsql_plink_type != 0 && le->type == pgsql_plink_type) {
 			conn = le->ptr;
-		} else if (pdo_type != 0 && le->type == pdo_type) {
+		} else if (pdo_persistent_type != 0 && le->type == pdo_persistent_type) {
 			conn = pdo_pgsql_connection(le->ptr);
 		}
 		if (conn != NULL && pq_socket(conn) == fd) {
@@ -143,6 +147,12 @@ static void blocking_pdo_construct(INTERNAL_FUNCTION_PARAMETERS)
 	blocking_calls -= persistent;
 }
 
+/* The coroutine suspended inside libpq on conn, or 0. */
+static zend_long waiter_of(pgconn_t *conn)
+{
+	return conn != NULL ? rapier_libhook_waiter(pq_socket(conn)) : 0;
+}
+
 static void finish_now(pgconn_t *conn)
 {
 	((pq_conn_fn) rapier_plt_original(&pq_finish))(conn);
@@ -155,7 +165,7 @@ static void finish_free_connections(rapier_timer_t *timer)
 	while (*p != NULL) {
 		deferred_finish_t *d = *p;
 
-		if (rapier_libhook_waiter(pq_socket(d->conn)) != 0) {
+		if (waiter_of(d->conn) != 0) {
 			p = &d->next;
 			continue;
 		}
@@ -190,7 +200,7 @@ static bool defer_finish(pgconn_t *conn)
 /* ext/pgsql's PQfinish(). */
 static void guarded_pq_finish(pgconn_t *conn)
 {
-	if (conn != NULL && rapier_libhook_waiter(pq_socket(conn)) != 0 && defer_finish(conn)) {
+	if (waiter_of(conn) != 0 && defer_finish(conn)) {
 		return;
 	}
 	finish_now(conn);
@@ -199,7 +209,7 @@ static void guarded_pq_finish(pgconn_t *conn)
 /* ext/pgsql's PQreset(). */
 static void guarded_pq_reset(pgconn_t *conn)
 {
-	zend_long waiter = conn != NULL ? rapier_libhook_waiter(pq_socket(conn)) : 0;
+	zend_long waiter = waiter_of(conn);
 
 	if (waiter != 0) {
 		zend_throw_exception_ex(rapier_ce_exception, 0,
@@ -213,7 +223,7 @@ static void guarded_pq_reset(pgconn_t *conn)
 /* ext/pgsql's PQgetResult(): a waiting coroutine's results are not another's to read. */
 static void *guarded_pq_get_result(pgconn_t *conn)
 {
-	if (conn != NULL && rapier_libhook_waiter(pq_socket(conn)) != 0) {
+	if (waiter_of(conn) != 0) {
 		return NULL;
 	}
 	return ((pq_get_result_fn) rapier_plt_original(&pq_get_result))(conn);
@@ -248,6 +258,8 @@ void rapier_pgsql_hook_install(void)
 	if (pq_socket == NULL) {
 		return;   /* libpq is not loaded */
 	}
+	pgsql_plink_type = zend_fetch_list_dtor_id("pgsql link persistent");
+	pdo_persistent_type = zend_fetch_list_dtor_id("PDO persistent database");
 	rapier_plt_rebind(&pq_finish, "pgsql.so", "PQfinish", (void *) guarded_pq_finish);
 	rapier_plt_rebind(&pq_reset, "pgsql.so", "PQreset", (void *) guarded_pq_reset);
 	rapier_plt_rebind(&pq_get_result, "pgsql.so", "PQgetResult", (void *) guarded_pq_get_result);
@@ -289,4 +301,5 @@ void rapier_pgsql_hook_mshutdown(void)
 	rapier_plt_restore(&pq_reset);
 	rapier_plt_restore(&pq_get_result);
 	pq_socket = NULL;
+	pgsql_plink_type = pdo_persistent_type = 0;
 }
