@@ -15,18 +15,16 @@ echo "watched: ", $w->count(), "\n";
 $rel = fn(array $paths) => implode(' ', array_map(fn($p) => substr($p, strlen($root) + 1), $paths));
 
 Rapier\run(function () use ($w, $root, $rel) {
+    /* The write comes after five ticks, so wait() sees it only if the ticker ran meanwhile. */
     $ticks = 0;
-    Rapier\go(function () use (&$ticks) {
+    Rapier\go(function () use (&$ticks, $root) {
         for ($i = 0; $i < 5; $i++) {
             Rapier\Coroutine::sleep(0.01);
             $ticks++;
         }
-    });
-    Rapier\go(function () use ($root) {
-        Rapier\Coroutine::sleep(0.08);
         file_put_contents("$root/app/sub/b.php", "<?php\n");
     });
-    $changes = $w->wait(5);
+    $changes = $w->wait(30);
     echo "other coroutine ran meanwhile: ", $ticks, "\n";
     echo "changed: ", $rel($changes), "\n";
 
