@@ -4,15 +4,20 @@ Hook: stream_select() inside a coroutine suspends only that coroutine; its resul
 rapier
 --FILE--
 <?php
-/* Runs $fn beside a coroutine ticking every 10 ms; returns how many ticks it saw. */
-function beside_ticker(callable $fn): int
+/*
+ * Runs $fn beside a coroutine ticking every 10 ms, which calls $at_ten (if
+ * any) after its tenth tick; returns how many ticks it saw.
+ */
+function beside_ticker(callable $fn, ?callable $at_ten = null): int
 {
     $ticks = 0;
     $done = false;
-    Rapier\go(function () use (&$ticks, &$done) {
+    Rapier\go(function () use (&$ticks, &$done, $at_ten) {
         while (!$done) {
             Rapier\Coroutine::sleep(0.01);
-            $ticks++;
+            if (++$ticks === 10 && $at_ten) {
+                $at_ten();
+            }
         }
     });
     $fn();
@@ -56,41 +61,37 @@ echo "-- outside\n";
 misuse();
 
 Rapier\run(function () {
+    /* The peer writes after ten ticks: select() returns only if the ticker ran while it waited. */
     echo "-- readable later, keys kept\n";
     [$c, $peer] = pair();
-    Rapier\go(function () use ($peer) {
-        Rapier\Coroutine::sleep(0.2);
-        fwrite($peer, "late\n");
-    });
     $ticks = beside_ticker(function () use ($c) {
         $r = ['first' => $c];
         $w = $e = null;
-        var_dump(stream_select($r, $w, $e, 5), array_keys($r), fgets($c));
-    });
+        var_dump(stream_select($r, $w, $e, 30), array_keys($r), fgets($c));
+    }, fn () => fwrite($peer, "late\n"));
     echo $ticks >= 10 ? "the loop ran meanwhile\n" : "blocked: $ticks ticks\n";
 
     echo "-- null seconds with 0 microseconds waits as null does\n";
-    Rapier\go(function () use ($peer) {
-        Rapier\Coroutine::sleep(0.2);
-        fwrite($peer, "later\n");
-    });
     $ticks = beside_ticker(function () use ($c) {
         $r = [$c];
         $w = $e = null;
         var_dump(stream_select($r, $w, $e, null, 0), fgets($c));
-    });
+    }, fn () => fwrite($peer, "later\n"));
     echo $ticks >= 10 ? "the loop ran meanwhile\n" : "blocked: $ticks ticks\n";
 
+    /*
+     * A timer due before the timeout, armed before select() started: it runs
+     * first if select() waits its 0.3 s, and at all only if the loop runs meanwhile.
+     */
     echo "-- timeout\n";
-    $t = microtime(true);
-    $ticks = beside_ticker(function () use ($c) {
-        $r = [$c];
-        $w = $e = null;
-        var_dump(stream_select($r, $w, $e, 0, 300000), $r);
+    $fired = false;
+    Rapier\Timer::after(0.29, function () use (&$fired) {
+        $fired = true;
     });
-    $elapsed = microtime(true) - $t;
-    echo $elapsed >= 0.29 ? "waited the timeout\n" : "returned after $elapsed s\n";
-    echo $ticks >= 10 ? "the loop ran meanwhile\n" : "blocked: $ticks ticks\n";
+    $r = [$c];
+    $w = $e = null;
+    var_dump(stream_select($r, $w, $e, 0, 300000), $r);
+    echo $fired ? "waited the timeout while the loop ran\n" : "returned before 0.29 s, or blocked the loop\n";
 
     echo "-- buffered data is ready at once\n";
     fwrite($peer, "one\ntwo\n");
@@ -156,8 +157,7 @@ the loop ran meanwhile
 int(0)
 array(0) {
 }
-waited the timeout
-the loop ran meanwhile
+waited the timeout while the loop ran
 -- buffered data is ready at once
 one
 int(1)
