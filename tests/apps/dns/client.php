@@ -41,17 +41,20 @@ function attempt(string $host, int $port, float $timeout): array
 
 /**
  * Runs $work in a Rapier\run() beside a coroutine ticking every 10 ms: the
- * ticks it counted show whether the loop went on while $work waited.
+ * ticks it counted show whether the loop went on while $work waited. After
+ * its tenth tick the ticker calls $atTen, if given.
  */
-function beside_ticker(callable $work): array
+function beside_ticker(callable $work, ?callable $atTen = null): array
 {
     $out = ['ticks' => 0];
-    run(static function () use ($work, &$out): void {
+    run(static function () use ($work, $atTen, &$out): void {
         $done = false;
-        go(static function () use (&$out, &$done): void {
+        go(static function () use ($atTen, &$out, &$done): void {
             while (!$done) {
                 Coroutine::sleep(0.01);
-                $out['ticks']++;
+                if (++$out['ticks'] === 10 && $atTen !== null) {
+                    $atTen();
+                }
             }
         });
         $started = microtime(true);
@@ -63,15 +66,29 @@ function beside_ticker(callable $work): array
     return $out;
 }
 
-/** $count lookups of slow<ms>-<i> names at once, each in its coroutine. */
-function concurrent(int $count, int $ms, int $port): array
+/** Lets the DNS server answer its held<n>- names (server.php). */
+function release(): void
+{
+    $server = stream_socket_client('udp://127.0.0.1:53');
+    fwrite($server, 'release');
+    fclose($server);
+}
+
+/** The most names the DNS server had waiting at once since the last call. */
+function peak(): int
+{
+    return (int) substr(strrchr(gethostbyname('peak.rapier.test'), '.'), 1);
+}
+
+/** $count lookups of $prefix-<i> names at once, each in its coroutine. */
+function concurrent(int $count, string $prefix, int $port): array
 {
     $results = [];
     $wait = new Rapier\WaitGroup();
     for ($i = 0; $i < $count; $i++) {
         $wait->add();
-        go(static function () use ($i, $ms, $port, &$results, $wait): void {
-            $results[$i] = attempt("slow$ms-$i.rapier.test", $port, 5.0);
+        go(static function () use ($i, $prefix, $port, &$results, $wait): void {
+            $results[$i] = attempt("$prefix-$i.rapier.test", $port, 10.0);
             $wait->done();
         });
     }
@@ -88,17 +105,24 @@ $report = [];
 // Outside a coroutine a lookup blocks, as in stock PHP: the baseline.
 $report['blocking'] = attempt('slow300-blocking.rapier.test', $port, 5.0);
 
-$report['concurrent'] = beside_ticker(static fn (): array => concurrent(10, 300, $port));
+// The server answers none of these ten until all ten wait at once and the
+// ticker has ticked ten times: they succeed only if they overlap and the
+// loop runs while they wait.
+$report['concurrent'] = beside_ticker(static fn (): array => concurrent(10, 'held10', $port), release(...));
+$report['concurrent']['peak'] = peak();
 
-// More lookups than threads: the rest queue for one.
-$report['queued'] = beside_ticker(static fn (): array => concurrent(40, 200, $port));
+// More lookups than threads: the rest queue for one. The server holds the
+// first ones until sixteen wait; the peak shows no more ever ran at once.
+$report['queued'] = beside_ticker(static fn (): array => concurrent(40, 'held16', $port), release(...));
+$report['queued']['peak'] = peak();
 
 $report['nxdomain'] = [
     'coroutine' => beside_ticker(static fn (): array => attempt('nx-1.rapier.test', $port, 5.0))['result'],
     'stock' => attempt('nx-1.rapier.test', $port, 5.0),
 ];
 
-// A name that never resolves: the connect timeout bounds the lookup too.
+// A name that never resolves: the connect timeout bounds the lookup too
+// (glibc would give up only after 30 s, with another error).
 $report['timeout'] = beside_ticker(static fn (): array => attempt('never-timeout.rapier.test', $port, 0.3));
 
 // Canceled while its lookup runs: the coroutine gets CanceledException, the
@@ -120,7 +144,8 @@ $report['canceled'] = beside_ticker(static function () use ($port): array {
     return ['seen' => $seen];
 });
 
-// The lookups above that were given up still run; a fresh one is not held up by them.
-$report['after'] = beside_ticker(static fn (): array => attempt('after.rapier.test', $port, 5.0));
+// The lookups above that were given up still run, for 30 s; a fresh one is
+// not held up by them, or its 10 s connect timeout would end it first.
+$report['after'] = beside_ticker(static fn (): array => attempt('after.rapier.test', $port, 10.0));
 
 echo json_encode($report, JSON_PRETTY_PRINT), "\n";
