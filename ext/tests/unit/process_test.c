@@ -6,10 +6,12 @@
  * they do ('S' started, 'R' ready, 'T' got SIGTERM) as fixed-size records on
  * a pipe whose read end only the driver holds. Records are written before
  * the action they announce, so their order on the pipe is the order of
- * events. The driver sequences everything on those records and on EOF of
- * the pipe (every master and worker gone); it never sleeps to wait for a
- * state, except when polling the status socket for the end of a reload
- * that announces nothing. The master reports its own checks (return code,
+ * events, and each carries the time it was written (when the driver got
+ * around to reading it says little on a loaded machine). The driver
+ * sequences everything on those records and on EOF of the pipe (every
+ * master and worker gone); it never sleeps to wait for a state, except
+ * when polling the status socket for the end of a reload that announces
+ * nothing. The master reports its own checks (return code,
  * descriptors leaked, zombies, CPU used) as a final 'M' record.
  * The driver is a child subreaper, so at the end no process of any test may
  * be left: waitpid(-1) must say ECHILD.
@@ -44,10 +46,10 @@ typedef struct {
 	int32_t pid;      /* M: run()'s return code */
 	int32_t index;    /* M: descriptors after run minus before */
 	int32_t extra;    /* M: zombies left (0/1) * 100000 + CPU milliseconds */
-	uint64_t at_ns;   /* filled by the driver when read */
+	uint64_t at_ns;   /* when the writer wrote it (CLOCK_MONOTONIC, shared by all processes) */
 } rec_t;
 
-#define REC_WIRE offsetof(rec_t, at_ns)
+#define REC_WIRE sizeof(rec_t)
 
 /* What a worker does. */
 enum {
@@ -90,7 +92,8 @@ static int count_fds(void)
 static void emit(char kind, const rapier_worker_self_t *self, int nth, bool ok)
 {
 	rec_t r = { .kind = kind, .role = (uint8_t) self->role, .ok = ok, .nth = (uint8_t) nth,
-		.generation = self->generation, .pid = getpid(), .index = (int32_t) self->index };
+		.generation = self->generation, .pid = getpid(), .index = (int32_t) self->index,
+		.at_ns = rapier_now_ns() };
 
 	if (write(log_wr, &r, REC_WIRE) != (ssize_t) REC_WIRE) {
 		_exit(99);
@@ -226,6 +229,7 @@ typedef struct {
 	rec_t recs[256];
 	int n;
 	bool eof;
+	uint64_t started_ns;  /* before the master was forked, so before any of its workers */
 	char pid_file[96];
 	char socket[108];
 	char log_path[128];
@@ -262,6 +266,7 @@ static void run_start(run_t *run, rapier_master_config_t *cfg)
 	CHECK_EQ_INT(pipe2(fds, O_CLOEXEC), 0);
 	master_log = open(run->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
 	fflush(NULL);
+	run->started_ns = rapier_now_ns();
 	run->master = fork();
 	if (run->master == 0) {
 		close(fds[0]);
@@ -287,7 +292,6 @@ static bool read_rec(run_t *run, int timeout_ms)
 		run->eof = true;
 		return false;
 	}
-	r->at_ns = rapier_now_ns();
 	run->n++;
 	return got == (ssize_t) REC_WIRE;
 }
@@ -397,6 +401,22 @@ static bool log_has(run_t *run, const char *needle)
 	if (strstr(log_text(run), needle) == NULL) {
 		fprintf(stderr, "  master log lacks \"%s\"\n", needle);
 		return false;
+	}
+	return true;
+}
+
+/* Whether the master's log announces worker #0's first restarts as want[], in order ("now\n", "in 20 ms (", ...). */
+static bool restarts_announced(run_t *run, const char *const *want, int n)
+{
+	static const char tag[] = "restarting worker #0 ";
+	const char *p = log_text(run);
+
+	for (int i = 0; i < n; i++) {
+		if ((p = strstr(p, tag)) == NULL || strncmp(p + strlen(tag), want[i], strlen(want[i])) != 0) {
+			fprintf(stderr, "  restart %d of worker #0 was not announced as \"%s\"\n", i + 1, want[i]);
+			return false;
+		}
+		p += strlen(tag);
 	}
 	return true;
 }
@@ -603,6 +623,9 @@ static void test_crash_loop_backs_off(void)
 {
 	/* Delay before the k-th start: 0 for the first crash, then 20 ms doubling up to 160. */
 	static const int expect_ms[] = { 0, 0, 20, 40, 80, 160, 160, 160, 160 };
+	static const char *const announced[] = {
+		"now\n", "in 20 ms (", "in 40 ms (", "in 80 ms (", "in 160 ms (", "in 160 ms (", "in 160 ms (", "in 160 ms (",
+	};
 	run_t run;
 	rapier_master_config_t cfg;
 	int at[9];
@@ -612,16 +635,20 @@ static void test_crash_loop_backs_off(void)
 	plan = plan_crash;
 	base_config(&run, &cfg, 1, 0);
 	run_start(&run, &cfg);
-	CHECK(await(&run, 'S', -1, -1, 9, 5000));
+	CHECK(await(&run, 'S', -1, -1, 9, 30000));
 	for (int k = 0; k < 9; k++) {
 		at[k] = find_rec(&run, 'S', RAPIER_ROLE_WORKER, 0, k);
 	}
+	/*
+	 * Never early: the back-off timer starts when the master reaps a worker,
+	 * after that worker's record, and the next record comes after the timer.
+	 * How late depends on the machine's load; the delays the master chose,
+	 * doubling and then capped, are in its log.
+	 */
 	for (int k = 2; k < 9 && at[k] >= 0; k++) {
-		long gap = ms_between(&run, at[k - 1], at[k]);
-		/* Never early (a little slack for when the driver read each record), never far late. */
-		CHECK(gap >= expect_ms[k] * 9 / 10 - 3);
-		CHECK(gap < expect_ms[k] + 150);
+		CHECK(ms_between(&run, at[k - 1], at[k]) >= expect_ms[k]);
 	}
+	CHECK(restarts_announced(&run, announced, 8));
 	CHECK(json_int(status_doc(&run), "restarts") >= 8);
 	kill(run.master, SIGTERM);
 	report = run_finish(&run, 5000);
@@ -629,7 +656,6 @@ static void test_crash_loop_backs_off(void)
 	/* No spinning: the master itself used little CPU through about a second of crashes. */
 	CHECK(report.extra % 100000 < 300);
 	CHECK(log_has(&run, "exited with code 3"));
-	CHECK(log_has(&run, "restarting worker #0 in 160 ms"));
 }
 
 static int plan_killed_first(rapier_role_t role, unsigned index, uint32_t generation, int nth)
@@ -652,7 +678,7 @@ static void test_crash_once_and_kill_9_are_replaced(void)
 	CHECK(await(&run, 'R', -1, 1, 2, 5000));
 	/* Worker #0 died once before ready and was restarted at once (no back-off yet). */
 	CHECK(find_rec(&run, 'R', RAPIER_ROLE_WORKER, 0, 1) >= 0);
-	CHECK(ms_between(&run, find_rec(&run, 'S', 0, 0, 0), find_rec(&run, 'S', 0, 0, 1)) < 1000);
+	CHECK(log_has(&run, "restarting worker #0 now"));
 	/* kill -9 of a healthy worker: replaced, the other one untouched. */
 	r1 = find_rec(&run, 'R', RAPIER_ROLE_WORKER, 1, 0);
 	CHECK(r1 >= 0);
@@ -689,9 +715,9 @@ static void test_sigterm_kills_stragglers_after_timeout(void)
 	t0 = rapier_now_ns();
 	kill(run.master, SIGTERM);
 	CHECK_EQ_INT(run_finish(&run, 5000).pid, 0);
+	/* Not before the timeout; how soon after it depends on the machine's load. */
 	took = (long) ((rapier_now_ns() - t0) / 1000000);
 	CHECK(took >= 300);
-	CHECK(took < 2000);
 	CHECK_EQ_INT(count(&run, 'T', -1, -1), 2);
 	CHECK(log_has(&run, "did not stop within 300 ms: sending SIGKILL"));
 	CHECK(log_has(&run, "was killed by signal 9"));
@@ -754,18 +780,16 @@ static void test_sigquit_stops_at_once(void)
 {
 	run_t run;
 	rapier_master_config_t cfg;
-	uint64_t t0;
 
 	run_prepare(&run);
 	plan = plan_straggler;
 	base_config(&run, &cfg, 2, 1);
-	cfg.shutdown_timeout_ms = 10000;
+	/* Waiting for the stragglers would take this long: run_finish() gives up long before. */
+	cfg.shutdown_timeout_ms = 120000;
 	run_start(&run, &cfg);
 	CHECK(await(&run, 'R', -1, 1, 3, 5000));
-	t0 = rapier_now_ns();
 	kill(run.master, SIGQUIT);
-	CHECK_EQ_INT(run_finish(&run, 5000).pid, 0);
-	CHECK(rapier_now_ns() - t0 < 2000 * 1000000ull);
+	CHECK_EQ_INT(run_finish(&run, 30000).pid, 0);
 	/* SIGKILL straight away: nobody saw a SIGTERM. */
 	CHECK_EQ_INT(count(&run, 'T', -1, -1), 0);
 	CHECK(access(run.pid_file, F_OK) < 0);
@@ -1064,6 +1088,7 @@ static void test_start_timeout_kills_and_restarts(void)
 {
 	run_t run;
 	rapier_master_config_t cfg;
+	int second;
 
 	run_prepare(&run);
 	plan = plan_hang_first;
@@ -1071,7 +1096,9 @@ static void test_start_timeout_kills_and_restarts(void)
 	cfg.start_timeout_ms = 200;
 	run_start(&run, &cfg);
 	CHECK(await(&run, 'R', -1, 1, 1, 5000));
-	CHECK(ms_between(&run, find_rec(&run, 'S', 0, 0, 0), find_rec(&run, 'S', 0, 0, 1)) >= 190);
+	/* The hung worker was forked after run_start() and killed 200 ms later at the earliest. */
+	second = find_rec(&run, 'S', 0, 0, 1);
+	CHECK(second >= 0 && run.recs[second].at_ns - run.started_ns >= 200 * 1000000ull);
 	kill(run.master, SIGTERM);
 	CHECK_EQ_INT(run_finish(&run, 5000).pid, 0);
 	CHECK(log_has(&run, "did not report ready within 200 ms"));
