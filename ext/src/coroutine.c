@@ -546,11 +546,20 @@ void rapier_coro_fiber_entry(void)
 		sched.pool = co;
 		sched.pool_size++;
 		fiber_suspend();
-		if (EG(exception) || co->state != RAPIER_CORO_RUNNING) {
+		if (co->state != RAPIER_CORO_RUNNING) {
 			/* Destroyed while idle (end of run, or shutdown): just end. */
 			if (EG(exception) && is_exit(EG(exception))) {
 				zend_clear_exception();
 			}
+			return;
+		}
+		if (UNEXPECTED(EG(exception))) {
+			/*
+			 * A signal handler that PHP ran as Fiber::suspend() returned
+			 * threw or exited: that ends the run, as it would have in the
+			 * scheduler, and this record's new job never starts.
+			 */
+			finish(co);
 			return;
 		}
 	}
@@ -695,10 +704,32 @@ static zend_object *break_deadlock(void)
 	return ex;
 }
 
+/*
+ * A signal PHP handles (pcntl_signal() with async signals) only sets
+ * EG(vm_interrupt); PHP runs the handler when it next ends an opcode or a
+ * call. While every coroutine waits nothing runs, so the handler would wait
+ * for whatever event came next: run it as soon as the loop wakes, here in
+ * the scheduler, as PHP would at this point of Rapier\run(). What it throws
+ * (or an exit()) ends the run, as PHP does when a Fiber::resume() made from
+ * here returns with a signal pending. A signal landing between this check
+ * and epoll_wait() still waits for the next event: closing that window
+ * would take two sigprocmask() calls per pass.
+ */
+static void run_interrupt(void)
+{
+	if (EXPECTED(!zend_atomic_bool_load_ex(&EG(vm_interrupt)))
+			|| zend_atomic_bool_load_ex(&EG(timed_out)) || zend_interrupt_function == NULL) {
+		return; /* a time limit is left to PHP, which ends the script at the next opcode */
+	}
+	zend_atomic_bool_store_ex(&EG(vm_interrupt), false);
+	zend_interrupt_function(EG(current_execute_data));
+}
+
 static void drive(void)
 {
 	for (;;) {
 		run_ready();
+		run_interrupt();
 		if (EG(exception)) {
 			return;
 		}
