@@ -60,6 +60,13 @@ on_signal() {
 	exit "$1"
 }
 
+# Time since the stage began (stage_began, bash's SECONDS), as 3m07s: the
+# whole run should stay under 20 minutes, and this shows where it goes.
+elapsed() {
+	local s=$((SECONDS - stage_began))
+	printf '%dm%02ds' $((s / 60)) $((s % 60))
+}
+
 # Adds a stage's counts ("passed failed skipped" from the given command);
 # a runner that failed without reporting a failing test (a crash, a bad
 # option, no report) counts as one failure.
@@ -76,7 +83,7 @@ tally() {
 		echo "  FAILED: $stage runner exited with status $status"
 		failed=1
 	fi
-	echo "== $stage: $passed passed, $failed failed, $skipped skipped"
+	echo "== $stage: $passed passed, $failed failed, $skipped skipped ($(elapsed))"
 	total_passed=$((total_passed + passed))
 	total_failed=$((total_failed + failed))
 	total_skipped=$((total_skipped + skipped))
@@ -300,6 +307,7 @@ main() {
 				ready=no
 			fi
 		fi
+		stage_began=$SECONDS
 		case $stage in
 		stubs) stage_stubs ;;
 		unit) stage_unit ;;
@@ -313,6 +321,8 @@ main() {
 		esac
 	done
 
+	stage_began=0
+	echo "== total time: $(elapsed)"
 	[ $total_skipped -eq 0 ] || echo "($total_skipped skipped)"
 	echo "$total_passed passed, $total_failed failed"
 	[ $total_failed -eq 0 ]
