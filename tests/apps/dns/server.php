@@ -56,19 +56,19 @@ for (;;) {
     $released = $released || $query === 'release';
     $question = question($query);
     if ($question !== null) {
-        [$first, $type] = $question;
+        [$first, $type, $name] = $question;
         $n = preg_match('/^held(\d+)-/', $first, $m) === 1 ? (int) $m[1] : 0;
         $delay = preg_match('/^slow(\d+)-/', $first, $m) === 1 ? (int) $m[1] / 1000 : 0.0;
         if (str_starts_with($first, 'never-')) {
             // No answer.
         } elseif ($first === 'peak' && $type === TYPE_A) {
-            $due[] = [0.0, $peer, answer($query, "127.0.0.$peak"), $question[2]];
+            $due[] = [0.0, $peer, answer($query, $question, "127.0.0.$peak"), $name];
             $peak = 0;
         } elseif ($n > 0 && !isset($open[$n])) {
-            $held[$n][] = [0.0, $peer, answer($query, '127.0.0.1'), $question[2]];
+            $held[$n][] = [0.0, $peer, answer($query, $question, '127.0.0.1'), $name];
         } else {
             $ipv4 = str_starts_with($first, 'nx-') ? null : '127.0.0.1';
-            $due[] = [microtime(true) + $delay, $peer, answer($query, $ipv4), $question[2]];
+            $due[] = [microtime(true) + $delay, $peer, answer($query, $question, $ipv4), $name];
         }
         $peak = max($peak, waiting($due, $held));
     }
@@ -89,7 +89,12 @@ function waiting(array $due, array $held): int
     return count(array_unique(array_column(array_merge($due, ...array_values($held)), 3)));
 }
 
-/** @return array{string, int, string}|null the first label of the name asked about, the type asked for, the name */
+/**
+ * The question of $query: labels up to the root, then type and class.
+ *
+ * @return array{string, int, string, int}|null the first label of the name asked about, the type asked for,
+ *     the name, and where the question ends
+ */
 function question(string $query): ?array
 {
     if (strlen($query) < 17) {
@@ -102,19 +107,16 @@ function question(string $query): ?array
         $at += $len + 1;
     }
 
-    return [$labels[0] ?? '', unpack('n', $query, $at + 1)[1], implode('.', $labels)];
+    return [$labels[0] ?? '', unpack('n', $query, $at + 1)[1], implode('.', $labels), $at + 5];
 }
 
-/** The reply to $query: $ipv4 for an A question, no record for another; NXDOMAIN for a null $ipv4. */
-function answer(string $query, ?string $ipv4): string
+/**
+ * The reply to $query, whose question() is $question: $ipv4 for an A
+ * question, no record for another; NXDOMAIN for a null $ipv4.
+ */
+function answer(string $query, array $question, ?string $ipv4): string
 {
-    // The question: labels up to the root, then type and class.
-    $at = 12;
-    while (($len = ord($query[$at] ?? "\0")) !== 0 && $at + $len < strlen($query)) {
-        $at += $len + 1;
-    }
-    $question = substr($query, 12, $at + 5 - 12);
-    $type = unpack('n', $query, $at + 1)[1];
+    [, $type, , $end] = $question;
     $rcode = $ipv4 === null ? RCODE_NXDOMAIN : 0;
     $records = $ipv4 !== null && $type === TYPE_A
         ? pack('nnnNn', 0xC00C, TYPE_A, 1, 0, 4) . inet_pton($ipv4)
@@ -123,5 +125,5 @@ function answer(string $query, ?string $ipv4): string
     $header = substr($query, 0, 2)
         . pack('nnnnn', 0x8480 | ($recursionDesired << 8) | $rcode, 1, $records === '' ? 0 : 1, 0, 0);
 
-    return $header . $question . $records;
+    return $header . substr($query, 12, $end - 12) . $records;
 }
