@@ -536,8 +536,8 @@ static zend_long concurrency_limit(const server_t *srv)
 
 /*
  * This worker's counters in the master's status table (rapier status,
- * metrics): published when a request is dispatched, so in-flight counts
- * from then, and again when it is done.
+ * metrics): published whenever the HTTP server's counters change
+ * (on_http_stats), so a response is counted before a client can see it.
  */
 static void publish_status(server_t *srv)
 {
@@ -555,6 +555,12 @@ static void publish_status(server_t *srv)
 	}
 }
 
+static void on_http_stats(rapier_http_server_t *http, void *data)
+{
+	(void) http;
+	publish_status(data);
+}
+
 static void on_request_done(rapier_coro_t *co, zval *retval, zend_object *exception, void *data)
 {
 	zend_object *response = data;
@@ -569,7 +575,6 @@ static void on_request_done(rapier_coro_t *co, zval *retval, zend_object *except
 	if (srv == NULL || !srv->http_ready) {
 		return;
 	}
-	publish_status(srv);
 	if (srv->max_memory && zend_memory_usage(0) > srv->max_memory) {
 		recycle_self(srv);
 	}
@@ -582,7 +587,6 @@ static void dispatch(rapier_http_conn_t *conn, void *data)
 	rapier_coro_t *co;
 
 	rapier_http_sapi_request_begin();
-	publish_status(srv);
 	rapier_http_request_new(&args[0], conn);
 	rapier_http_response_new(&args[1], conn, srv->debug);
 	/* Held by the coroutine until its handler is done. */
@@ -784,6 +788,9 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 	if (!srv->is_task_worker) {
 		rapier_http_server_init(&srv->http, &srv->cfg, rapier_sched_loop(), srv->listen_fd, dispatch, srv);
 		srv->http.on_limit = on_http_limit;
+		if (srv->in_child) {
+			srv->http.on_stats = on_http_stats;
+		}
 		srv->listen_fd = -1;
 		if (srv->task_workers > 0) {
 			rapier_tasks_client_start(&srv->tasks, !srv->in_child);

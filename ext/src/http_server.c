@@ -280,6 +280,7 @@ static void conn_open(rapier_http_server_t *server, int fd, struct sockaddr_stor
 	rapier_list_push(&server->conns, &conn->link);
 	server->stats.connections++;
 	server->stats.accepted++;
+	rapier__http_stats_changed(server);
 
 	rapier_io_start(server->loop, &conn->io, CONN_READ);
 	conn_set_deadline(conn, conn->request_start_ns, server->cfg.read_timeout_ns);
@@ -487,6 +488,7 @@ void rapier__http_conn_close(rapier_http_conn_t *conn)
 	conn->fd = -1;
 	rapier_list_remove(&server->conns, &conn->link);
 	server->stats.connections--;
+	rapier__http_stats_changed(server);
 	if (!server->draining && server->stats.connections < server->cfg.max_connections) {
 		listener_pause(server, false);
 	}
@@ -647,6 +649,7 @@ static void conn_shed(rapier_http_conn_t *conn)
 		return;
 	}
 	server->stats.shed++;
+	rapier__http_stats_changed(server);
 	loop_answer_head(conn, &head, iov, 503, sizeof(body) - 1);
 	if (head.body_allowed) {
 		wbuf_append(conn, body, sizeof(body) - 1);
@@ -710,6 +713,7 @@ static void start_handler(rapier_http_conn_t *conn)
 	}
 	server->stats.handling++;
 	rapier_list_push(&server->handlers, &conn->handling);
+	rapier__http_stats_changed(server);
 	server->dispatch(conn, server->dispatch_data);
 }
 
@@ -929,6 +933,7 @@ static void conn_read(rapier_http_conn_t *conn)
 static void conn_abandon(rapier_http_conn_t *conn)
 {
 	conn->server->stats.abandoned++;
+	rapier__http_stats_changed(conn->server);
 	rapier__http_log_access(conn, 499, 0);
 	rapier__http_conn_close(conn);
 }
@@ -1098,6 +1103,7 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 	conn->handler_co = NULL;
 	server->stats.handling--;
 	rapier_list_remove(&server->handlers, &conn->handling);
+	rapier__http_stats_changed(server);
 	rapier_http_conn_addref(conn);
 	if (server->cfg.latency_target_ns) {
 		uint64_t now = rapier_now_ns();
@@ -1288,6 +1294,7 @@ static bool serve_static(rapier_http_conn_t *conn)
 		return false;
 	}
 	server->stats.requests++;
+	rapier__http_stats_changed(server);
 	check_max_requests(server);
 	loop_answer_head(conn, &head, iov, plan.status, plan.length);
 	if (plan.length > 0 && head.body_allowed) {

@@ -118,6 +118,8 @@ typedef void (*rapier_http_dispatch_fn)(rapier_http_conn_t *conn, void *data);
 typedef void (*rapier_http_drained_fn)(rapier_http_server_t *server, void *data);
 /* Called once when max_requests responses have ended; the server goes on serving. */
 typedef void (*rapier_http_limit_fn)(rapier_http_server_t *server, void *data);
+/* Called each time a counter in the server's stats has changed. */
+typedef void (*rapier_http_stats_fn)(rapier_http_server_t *server, void *data);
 
 typedef struct {
 	uint64_t requests;             /* responses ended */
@@ -147,6 +149,9 @@ struct rapier_http_server_s {
 	void *dispatch_data;
 	rapier_http_limit_fn on_limit; /* optional, set after init; gets dispatch_data; may be called deep
 	                                * in a connection's processing, so it should only schedule */
+	rapier_http_stats_fn on_stats; /* optional, set after init; gets dispatch_data; called before the
+	                                * response it counts is written, so what it publishes is never
+	                                * behind what a client has seen */
 	rapier_http_drained_fn on_drained;
 	void *drained_data;
 	rapier_http_date_cache_t date;

@@ -19,4 +19,12 @@ void rapier__http_gzip_stream_release(rapier_http_conn_t *conn);
 /* Fills the framing inputs of a response on conn (version, keep-alive, Date, Server). */
 void rapier__http_fill_finish(rapier_http_conn_t *conn, rapier_http_finish_t *fin, uint64_t content_length);
 
+/* Tells the owner (on_stats) that server->stats changed. */
+static inline void rapier__http_stats_changed(rapier_http_server_t *server)
+{
+	if (server->on_stats) {
+		server->on_stats(server, server->dispatch_data);
+	}
+}
+
 #endif

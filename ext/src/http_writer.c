@@ -132,6 +132,7 @@ static void response_finished(rapier_http_conn_t *conn, rapier_http_head_t *head
 	conn->response_ended = true;
 	conn->response_keep_alive = head->keep_alive;
 	conn->server->stats.requests++;
+	rapier__http_stats_changed(conn->server);
 }
 
 int rapier_http_conn_respond(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *content_type,
@@ -290,6 +291,7 @@ int rapier_http_conn_end_stream(rapier_http_conn_t *conn)
 	}
 	conn->response_ended = true;
 	conn->server->stats.requests++;
+	rapier__http_stats_changed(conn->server);
 	rapier__http_log_access(conn, conn->response_status, conn->response_bytes);
 	if (!conn->response_chunked || conn->response_no_body) {
 		if (!conn->response_chunked && !conn->response_no_body) {
