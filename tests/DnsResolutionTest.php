@@ -169,4 +169,49 @@ final class DnsResolutionTest extends TestCase
         // still running (runClient()).
         $this->assertTrue($report['after']['result']['connected'], json_encode($report['after']));
     }
+
+    /** The PostgreSQL scenarios of client.php, or a skip when pgsql or pdo_pgsql is not loaded. */
+    private function pgsqlReport(string $scenario): array
+    {
+        $report = $this->report();
+        if (!isset($report[$scenario])) {
+            $this->markTestSkipped('needs the pgsql and pdo_pgsql extensions (php8.2-pgsql)');
+        }
+
+        return $report[$scenario];
+    }
+
+    public function testPostgresLookupsInCoroutinesOverlap(): void
+    {
+        // libpq calls getaddrinfo() itself: eight connects (pg_connect() and
+        // PDO), none of whose names is answered before all eight wait at once.
+        $pgsql = $this->pgsqlReport('pgsql');
+        $this->assertSame(8, $pgsql['peak'], 'lookups that ran at once');
+        $this->assertCount(8, $pgsql['result']);
+        foreach ($pgsql['result'] as $i => $error) {
+            // Resolved, then refused: nothing listens on port 1.
+            $this->assertStringContainsString(
+                "connection to server at \"held8-$i.rapier.test\" (127.0.0.1), port 1 failed: Connection refused",
+                $error,
+            );
+        }
+    }
+
+    public function testAFailedPostgresLookupReportsExactlyAsStockPhp(): void
+    {
+        $nxdomain = $this->pgsqlReport('pgsql_nxdomain');
+        $this->assertStringContainsString(
+            'could not translate host name "nx-pg.rapier.test" to address: Name or service not known',
+            $nxdomain['stock'][0],
+        );
+        $this->assertSame($nxdomain['stock'], $nxdomain['coroutine']);
+    }
+
+    public function testACanceledPostgresLookupThrows(): void
+    {
+        $this->assertSame(
+            'Rapier\CanceledException: Coroutine was canceled while libpq looked up host never-pg.rapier.test',
+            $this->pgsqlReport('pgsql_canceled')['result']['seen'],
+        );
+    }
 }

@@ -23,6 +23,11 @@
  * normally), checked on a timer of the loop, and done at the end of the
  * run at the latest. PQreset() (pg_connection_reset()) of such a
  * connection throws instead.
+ *
+ * Host names. libpq resolves a connection string's host with
+ * getaddrinfo() inside its connect (and reset); its import is rebound so
+ * that the lookup runs on a resolver thread (resolve.c) while only the
+ * connecting coroutine waits, under the same rules as its poll().
  */
 #ifndef _GNU_SOURCE
 # define _GNU_SOURCE   /* RTLD_DEFAULT */
@@ -32,6 +37,8 @@
 #include "ext/pdo/php_pdo_driver.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <netdb.h>
 
 #include "coroutine.h"
 #include "hook.h"
@@ -39,12 +46,15 @@
 #include "loop.h"
 #include "pgsql_hook.h"
 #include "plt.h"
+#include "resolve.h"
 
 /* libpq's own types stay opaque: no build dependency on its headers. */
 typedef void pgconn_t;
 typedef int (*pq_socket_fn)(const pgconn_t *conn);
 typedef void (*pq_conn_fn)(pgconn_t *conn);
 typedef void *(*pq_get_result_fn)(pgconn_t *conn);
+typedef int (*getaddrinfo_fn)(const char *node, const char *service, const struct addrinfo *hints,
+	struct addrinfo **res);
 
 /* How often a put-off close looks again whether its connection is free. */
 #define FINISH_RETRY_NS (1000 * 1000)
@@ -55,7 +65,7 @@ typedef struct deferred_finish_s {
 } deferred_finish_t;
 
 static pq_socket_fn pq_socket;
-static rapier_plt_rebinding_t pq_finish, pq_reset, pq_get_result;
+static rapier_plt_rebinding_t pq_finish, pq_reset, pq_get_result, pq_getaddrinfo;
 static deferred_finish_t *deferred;
 static rapier_timer_t finish_timer;
 
@@ -83,7 +93,8 @@ static pgconn_t *pdo_pgsql_connection(const pdo_dbh_t *dbh)
 	return *(pgconn_t **) dbh->driver_data;
 }
 
-static bool is_persistent_socket(int fd)
+/* The persistent connection (pg_pconnect(), persistent PDO) whose socket is fd, or whose PGconn is conn. */
+static bool is_persistent(int fd, const pgconn_t *conn_wanted)
 {
 	zend_resource *le;
 
@@ -98,7 +109,7 @@ static bool is_persistent_socket(int fd)
 		} else if (pdo_persistent_type != 0 && le->type == pdo_persistent_type) {
 			conn = pdo_pgsql_connection(le->ptr);
 		}
-		if (conn != NULL && pq_socket(conn) == fd) {
+		if (conn != NULL && (conn == conn_wanted || (fd >= 0 && pq_socket(conn) == fd))) {
 			return true;
 		}
 	} ZEND_HASH_FOREACH_END();
@@ -111,7 +122,7 @@ bool rapier_pgsql_may_yield(const struct pollfd *fds, nfds_t nfds)
 		return false;
 	}
 	for (nfds_t i = 0; i < nfds; i++) {
-		if (fds[i].fd >= 0 && is_persistent_socket(fds[i].fd)) {
+		if (fds[i].fd >= 0 && is_persistent(fds[i].fd, NULL)) {
 			return false;
 		}
 	}
@@ -210,6 +221,7 @@ static void guarded_pq_finish(pgconn_t *conn)
 static void guarded_pq_reset(pgconn_t *conn)
 {
 	zend_long waiter = waiter_of(conn);
+	bool persistent;
 
 	if (waiter != 0) {
 		zend_throw_exception_ex(rapier_ce_exception, 0,
@@ -217,7 +229,11 @@ static void guarded_pq_reset(pgconn_t *conn)
 			"use one connection per coroutine, or a pool", waiter);
 		return;
 	}
+	/* Reconnecting a persistent connection: no other coroutine may find it half done. */
+	persistent = is_persistent(-1, conn);
+	blocking_calls += persistent;
 	((pq_conn_fn) rapier_plt_original(&pq_reset))(conn);
+	blocking_calls -= persistent;
 }
 
 /* ext/pgsql's PQgetResult(): a waiting coroutine's results are not another's to read. */
@@ -227,6 +243,23 @@ static void *guarded_pq_get_result(pgconn_t *conn)
 		return NULL;
 	}
 	return ((pq_get_result_fn) rapier_plt_original(&pq_get_result))(conn);
+}
+
+/* libpq's getaddrinfo(). */
+static int yielding_getaddrinfo(const char *node, const char *service, const struct addrinfo *hints,
+	struct addrinfo **res)
+{
+	int status;
+
+	if (!rapier_hook_enabled(RAPIER_HOOK_PGSQL) || blocking_calls > 0) {
+		return ((getaddrinfo_fn) rapier_plt_original(&pq_getaddrinfo))(node, service, hints, res);
+	}
+	status = rapier_resolve_addrinfo(node, service, hints, res);
+	if (status == EAI_SYSTEM && errno == ECANCELED && !EG(exception)) {
+		zend_throw_exception_ex(rapier_ce_canceled_exception, 0,
+			"Coroutine was canceled while libpq looked up host %s", node);
+	}
+	return status;
 }
 
 static zend_function *pdo_constructor(void)
@@ -263,6 +296,7 @@ void rapier_pgsql_hook_install(void)
 	rapier_plt_rebind(&pq_finish, "pgsql.so", "PQfinish", (void *) guarded_pq_finish);
 	rapier_plt_rebind(&pq_reset, "pgsql.so", "PQreset", (void *) guarded_pq_reset);
 	rapier_plt_rebind(&pq_get_result, "pgsql.so", "PQgetResult", (void *) guarded_pq_get_result);
+	rapier_plt_rebind(&pq_getaddrinfo, "libpq.so.", "getaddrinfo", (void *) yielding_getaddrinfo);
 	wrap_connect_functions();
 }
 
@@ -300,6 +334,7 @@ void rapier_pgsql_hook_mshutdown(void)
 	rapier_plt_restore(&pq_finish);
 	rapier_plt_restore(&pq_reset);
 	rapier_plt_restore(&pq_get_result);
+	rapier_plt_restore(&pq_getaddrinfo);
 	pq_socket = NULL;
 	pgsql_plink_type = pdo_persistent_type = 0;
 }

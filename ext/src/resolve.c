@@ -38,8 +38,8 @@ struct lookup_s {
 	rapier_coro_t *waiter;      /* NULL once abandoned */
 	uint32_t generation;        /* resolver.generation at the start; older ones were abandoned by a reset */
 	bool started;               /* a thread has it; otherwise it is queued */
-	int family;
-	int socktype;
+	struct addrinfo hints;      /* flags, family, socktype and protocol only */
+	const char *service;        /* NULL, or in host's allocation, after it */
 	int status;                 /* getaddrinfo()'s result */
 	int sys_errno;              /* errno after it, for PHP's "null result pointer" message */
 	struct addrinfo *result;
@@ -73,15 +73,11 @@ static void lookup_free(lookup_t *lookup)
 static void *lookup_main(void *arg)
 {
 	lookup_t *lookup = arg;
-	struct addrinfo hints;
 	uint64_t one = 1;
 	int efd = resolver.efd;
 
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = lookup->family;
-	hints.ai_socktype = lookup->socktype;
 	errno = 0;
-	lookup->status = getaddrinfo(lookup->host, NULL, &hints, &lookup->result);
+	lookup->status = getaddrinfo(lookup->host, lookup->service, &lookup->hints, &lookup->result);
 	lookup->sys_errno = errno;
 
 	pthread_mutex_lock(&resolver.lock);
@@ -313,15 +309,20 @@ static int lookup_addresses(const lookup_t *lookup, struct sockaddr ***addrs, ze
 	return n;
 }
 
-static lookup_t *lookup_new(const char *host, int socktype)
+static lookup_t *lookup_new(const char *host, const char *service, const struct addrinfo *hints)
 {
-	size_t len = strlen(host);
-	lookup_t *lookup = calloc(1, sizeof(*lookup) + len + 1);
+	size_t len = strlen(host), service_len = service ? strlen(service) + 1 : 0;
+	lookup_t *lookup = calloc(1, sizeof(*lookup) + len + 1 + service_len);
 
 	if (lookup) {
 		memcpy(lookup->host, host, len + 1);
-		lookup->family = lookup_family();
-		lookup->socktype = socktype;
+		if (service) {
+			lookup->service = memcpy(lookup->host + len + 1, service, service_len);
+		}
+		lookup->hints.ai_flags = hints->ai_flags;
+		lookup->hints.ai_family = hints->ai_family;
+		lookup->hints.ai_socktype = hints->ai_socktype;
+		lookup->hints.ai_protocol = hints->ai_protocol;
 		lookup->waiter = rapier_coro_current();
 		lookup->generation = resolver.generation;
 	}
@@ -341,27 +342,43 @@ static bool wait_begin(void)
 	return true;
 }
 
-int rapier_resolve(const char *host, int socktype, int64_t timeout_ns, struct sockaddr ***addrs,
-	zend_string **error_text)
+/*
+ * Hands lookup to a thread (or the queue) and waits for it: RAPIER_WAKE_OK
+ * with the lookup done and the caller's to free, or why the wait ended
+ * otherwise (the lookup then belongs to the loop). false: no wait could be
+ * set up, and the lookup was freed.
+ */
+static bool lookup_wait(lookup_t *lookup, int64_t timeout_ns, rapier_wake_t *why)
 {
-	lookup_t *lookup;
-	rapier_wake_t why;
-	int n;
-
-	if (host == NULL || rapier_ip_literal(host) || !rapier_coro_can_yield() || !resolver_ready()
-		|| (lookup = lookup_new(host, socktype)) == NULL) {
-		return php_network_getaddresses(host, socktype, addrs, error_text);
-	}
 	if (!wait_begin()) {
 		free(lookup);
-		return php_network_getaddresses(host, socktype, addrs, error_text);
+		return false;
 	}
 	if (resolver.running < RAPIER_RESOLVE_MAX_THREADS) {
 		start_thread(lookup);
 	} else {
 		queue_push(lookup);
 	}
-	why = rapier_coro_wait(timeout_ns, on_unlink, lookup, "a host name lookup");
+	*why = rapier_coro_wait(timeout_ns, on_unlink, lookup, "a host name lookup");
+	return true;
+}
+
+int rapier_resolve(const char *host, int socktype, int64_t timeout_ns, struct sockaddr ***addrs,
+	zend_string **error_text)
+{
+	struct addrinfo hints = { 0 };
+	lookup_t *lookup;
+	rapier_wake_t why;
+	int n;
+
+	hints.ai_socktype = socktype;
+	if (host == NULL || rapier_ip_literal(host) || !rapier_coro_can_yield() || !resolver_ready()) {
+		return php_network_getaddresses(host, socktype, addrs, error_text);
+	}
+	hints.ai_family = lookup_family();
+	if ((lookup = lookup_new(host, NULL, &hints)) == NULL || !lookup_wait(lookup, timeout_ns, &why)) {
+		return php_network_getaddresses(host, socktype, addrs, error_text);
+	}
 	if (why != RAPIER_WAKE_OK) {
 		/* on_unlink() ran: the lookup is no longer ours to touch. */
 		return why == RAPIER_WAKE_TIMEOUT ? -ETIMEDOUT : -ECANCELED;
@@ -369,6 +386,35 @@ int rapier_resolve(const char *host, int socktype, int64_t timeout_ns, struct so
 	n = lookup_addresses(lookup, addrs, error_text);
 	lookup_free(lookup);
 	return n;
+}
+
+int rapier_resolve_addrinfo(const char *node, const char *service, const struct addrinfo *hints,
+	struct addrinfo **res)
+{
+	struct addrinfo none = { 0 };
+	lookup_t *lookup;
+	rapier_wake_t why;
+	int status;
+
+	if (hints == NULL) {
+		hints = &none;
+		none.ai_flags = AI_V4MAPPED | AI_ADDRCONFIG;   /* glibc's default for no hints */
+	}
+	if (node == NULL || (hints->ai_flags & AI_NUMERICHOST) || rapier_ip_literal(node)
+			|| !rapier_coro_can_yield() || !resolver_ready()
+			|| (lookup = lookup_new(node, service, hints)) == NULL || !lookup_wait(lookup, -1, &why)) {
+		return getaddrinfo(node, service, hints, res);
+	}
+	if (why != RAPIER_WAKE_OK) {
+		errno = ECANCELED;
+		return EAI_SYSTEM;
+	}
+	status = lookup->status;
+	errno = lookup->sys_errno;
+	*res = lookup->result;
+	lookup->result = NULL;
+	free(lookup);
+	return status;
 }
 
 void rapier_resolve_reset(void)

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <netdb.h>
 #include <sys/socket.h>
 
 #include "php.h"
@@ -32,6 +33,17 @@
  */
 int rapier_resolve(const char *host, int socktype, int64_t timeout_ns, struct sockaddr ***addrs,
 	zend_string **error_text);
+
+/*
+ * getaddrinfo() for a coroutine, for C libraries that call it themselves:
+ * the same call, made on a lookup thread while only the calling coroutine
+ * waits, as long as the system resolver takes. *res is the caller's to
+ * free with freeaddrinfo(). Numeric hosts, and callers that cannot
+ * suspend, call getaddrinfo() directly. Returns getaddrinfo()'s status;
+ * EAI_SYSTEM with errno ECANCELED when the coroutine was canceled.
+ */
+int rapier_resolve_addrinfo(const char *node, const char *service, const struct addrinfo *hints,
+	struct addrinfo **res);
 
 /* Whether host is an IPv4 or IPv6 address: nothing to look up. */
 bool rapier_ip_literal(const char *host);

@@ -100,6 +100,46 @@ function concurrent(int $count, string $prefix, int $port): array
     ];
 }
 
+/**
+ * Connects to PostgreSQL at $host, with ext/pgsql or PDO, where nothing
+ * listens (port 1): once the name resolves, libpq is refused. libpq's
+ * error, which says what the name resolved to.
+ */
+function pg_attempt(string $host, bool $pdo): string
+{
+    $dsn = "host=$host port=1 dbname=x user=x connect_timeout=10";
+    if ($pdo) {
+        try {
+            new PDO("pgsql:$dsn");
+        } catch (PDOException $e) {
+            return $e->getMessage();
+        }
+
+        return 'connected';
+    }
+    error_clear_last();
+
+    return @pg_connect($dsn, PGSQL_CONNECT_FORCE_NEW) === false ? (string) error_get_last()['message'] : 'connected';
+}
+
+/** $count PostgreSQL connects to $prefix-<i> names at once, half with PDO; their errors. */
+function pg_concurrent(int $count, string $prefix): array
+{
+    $errors = [];
+    $wait = new Rapier\WaitGroup();
+    for ($i = 0; $i < $count; $i++) {
+        $wait->add();
+        go(static function () use ($i, $prefix, &$errors, $wait): void {
+            $errors[$i] = pg_attempt("$prefix-$i.rapier.test", $i % 2 === 1);
+            $wait->done();
+        });
+    }
+    $wait->wait();
+    ksort($errors);
+
+    return $errors;
+}
+
 $report = [];
 
 // Outside a coroutine a lookup blocks, as in stock PHP: the baseline.
@@ -143,6 +183,34 @@ $report['canceled'] = beside_ticker(static function () use ($port): array {
 
     return ['seen' => $seen];
 });
+
+// libpq resolves a connection string's host itself (getaddrinfo): the
+// same kind of held names (eight, answered once all eight wait), through
+// pg_connect() and PDO.
+if (function_exists('pg_connect') && in_array('pgsql', PDO::getAvailableDrivers(), true)) {
+    $report['pgsql'] = beside_ticker(static fn (): array => pg_concurrent(8, 'held8'), release(...));
+    $report['pgsql']['peak'] = peak();
+    $report['pgsql_nxdomain'] = [
+        'coroutine' => beside_ticker(static fn (): array => [pg_attempt('nx-pg.rapier.test', false),
+            pg_attempt('nx-pg.rapier.test', true)])['result'],
+        'stock' => [pg_attempt('nx-pg.rapier.test', false), pg_attempt('nx-pg.rapier.test', true)],
+    ];
+    $report['pgsql_canceled'] = beside_ticker(static function (): array {
+        $seen = null;
+        $victim = go(static function () use (&$seen): void {
+            try {
+                $seen = 'returned: ' . pg_attempt('never-pg.rapier.test', false);
+            } catch (CanceledException $e) {
+                $seen = get_class($e) . ': ' . $e->getMessage();
+            }
+        });
+        Coroutine::sleep(0.05);
+        Coroutine::cancel($victim);
+        Coroutine::sleep(0.01);
+
+        return ['seen' => $seen];
+    });
+}
 
 // The lookups above that were given up still run, for 30 s; a fresh one is
 // not held up by them, or its 10 s connect timeout would end it first.
