@@ -13,6 +13,7 @@
 #include "php_rapier.h"
 #include "src/coroutine.h"
 #include "src/hook.h"
+#include "src/sigwait.h"
 #include "src/transport.h"
 #include "binding/functions_arginfo.h"
 #include "binding/http.h"
@@ -36,6 +37,7 @@ static PHP_MINIT_FUNCTION(rapier)
 	rapier_http_request_class_minit();
 	rapier_http_response_class_minit();
 	rapier_coroutine_minit();
+	rapier_sigwait_minit();
 	rapier_hook_minit();
 	rapier_transport_minit();
 	return SUCCESS;

@@ -4,6 +4,7 @@
 #include "ext/spl/spl_array.h"
 
 #include "coroutine.h"
+#include "sigwait.h"
 #include "sleep.h"
 #include "coroutine_arginfo.h"
 
@@ -46,6 +47,107 @@ ZEND_METHOD(Rapier_Coroutine, sleep)
 	if (rapier_coro_sleep_ns(ns) == RAPIER_WAKE_CANCELED && !EG(exception)) {
 		zend_throw_exception(rapier_ce_canceled_exception, "Coroutine was canceled while sleeping", 0);
 	}
+}
+
+/* Adds one signal number of waitSignal()'s argument to set; false with an error thrown. */
+static bool add_signal_arg(sigset_t *set, zend_long signo)
+{
+	const char *why, *name;
+
+	if (signo < 1 || signo > RAPIER_SIGWAIT_MAX_SIGNO) {
+		zend_argument_value_error(1, "must hold signal numbers between 1 and %d, " ZEND_LONG_FMT " given",
+			RAPIER_SIGWAIT_MAX_SIGNO, signo);
+		return false;
+	}
+	if ((why = rapier_sigwait_refusal((int) signo)) != NULL) {
+		if ((name = rapier_signal_name((int) signo)) != NULL) {
+			zend_argument_value_error(1, "cannot hold SIG%s (" ZEND_LONG_FMT "): %s", name, signo, why);
+		} else {
+			zend_argument_value_error(1, "cannot hold signal " ZEND_LONG_FMT ": %s", signo, why);
+		}
+		return false;
+	}
+	sigaddset(set, (int) signo);
+	return true;
+}
+
+/* Fills set from an int or a non-empty list of ints; false with an error thrown. */
+static bool parse_signals_arg(sigset_t *set, HashTable *list, zend_long signo)
+{
+	zval *entry;
+
+	sigemptyset(set);
+	if (list == NULL) {
+		return add_signal_arg(set, signo);
+	}
+	if (zend_hash_num_elements(list) == 0) {
+		zend_argument_value_error(1, "must not be empty: give at least one signal number");
+		return false;
+	}
+	ZEND_HASH_FOREACH_VAL(list, entry) {
+		ZVAL_DEREF(entry);
+		if (Z_TYPE_P(entry) != IS_LONG) {
+			zend_argument_type_error(1, "must hold only signal numbers of type int, %s given", zend_zval_type_name(entry));
+			return false;
+		}
+		if (!add_signal_arg(set, Z_LVAL_P(entry))) {
+			return false;
+		}
+	} ZEND_HASH_FOREACH_END();
+	return true;
+}
+
+/* Throws when a signal of set is read by someone else in this process (the HTTP server). */
+static bool check_not_reserved(const sigset_t *set)
+{
+	for (int s = 1; s <= RAPIER_SIGWAIT_MAX_SIGNO; s++) {
+		const char *advice = sigismember(set, s) == 1 ? rapier_sigwait_reserved(s) : NULL;
+		if (advice) {
+			/* Only named, standard signals are reserved. */
+			zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot wait for SIG%s here: %s", rapier_signal_name(s), advice);
+			return false;
+		}
+	}
+	return true;
+}
+
+ZEND_METHOD(Rapier_Coroutine, waitSignal)
+{
+	HashTable *list = NULL;
+	zend_long signo = 0;
+	double timeout = -1;
+	int64_t timeout_ns;
+	sigset_t set;
+	int arrived = 0, rc;
+
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+		Z_PARAM_ARRAY_HT_OR_LONG(list, signo)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_DOUBLE(timeout)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!parse_signals_arg(&set, list, signo) || (timeout_ns = rapier_timeout_arg_ns(timeout, 2)) == -2) {
+		RETURN_THROWS();
+	}
+	if (!rapier_require_coroutine("Rapier\\Coroutine::waitSignal()") || !check_not_reserved(&set)) {
+		RETURN_THROWS();
+	}
+	rc = rapier_sigwait(&set, timeout_ns, &arrived);
+	if (rc == 0) {
+		RETURN_LONG(arrived);
+	}
+	if (rc == -ETIMEDOUT) {
+		RETURN_FALSE;
+	}
+	if (EG(exception)) {
+		RETURN_THROWS();
+	}
+	if (rc == -ECANCELED) {
+		zend_throw_exception(rapier_ce_canceled_exception, "Coroutine was canceled while waiting for a signal", 0);
+	} else {
+		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot wait for a signal: signalfd() failed: %s", strerror(-rc));
+	}
+	RETURN_THROWS();
 }
 
 ZEND_METHOD(Rapier_Coroutine, defer)

@@ -21,6 +21,18 @@ namespace Rapier {
         public static function sleep(float $seconds): void {}
 
         /**
+         * Suspends the running coroutine until one of $signals (a signal number or a list of them)
+         * arrives, and returns its number; false when $timeout seconds passed first (-1: none).
+         * While it waits, Rapier blocks those signals and reads them from the loop.
+         *
+         * @throws \ValueError for an empty list, a number out of range, or a signal that cannot be awaited
+         * @throws \TypeError for a list element that is not an int
+         * @throws \Rapier\Exception outside a coroutine, or for a signal the HTTP server owns in this process
+         * @throws \Rapier\CanceledException when canceled while waiting
+         */
+        public static function waitSignal(int|array $signals, float $timeout = -1): int|false {}
+
+        /**
          * Runs $fn when the running coroutine ends, last registered first, even after an exception.
          *
          * @throws \Rapier\Exception outside a coroutine

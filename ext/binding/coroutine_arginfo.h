@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: b4ae8176d637e0303a0fb6a82618be138904eced */
+ * Stub hash: 1a7d1997c0a58344f4ae4e91cdad7fb506095c51 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Rapier_Coroutine___construct, 0, 0, 0)
 ZEND_END_ARG_INFO()
@@ -9,6 +9,11 @@ ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Coroutine_sleep, 0, 1, IS_VOID, 0)
 	ZEND_ARG_TYPE_INFO(0, seconds, IS_DOUBLE, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_MASK_EX(arginfo_class_Rapier_Coroutine_waitSignal, 0, 1, MAY_BE_LONG|MAY_BE_FALSE)
+	ZEND_ARG_TYPE_MASK(0, signals, MAY_BE_LONG|MAY_BE_ARRAY, NULL)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, timeout, IS_DOUBLE, 0, "-1")
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Coroutine_defer, 0, 1, IS_VOID, 0)
@@ -41,6 +46,7 @@ ZEND_END_ARG_INFO()
 ZEND_METHOD(Rapier_Coroutine, __construct);
 ZEND_METHOD(Rapier_Coroutine, id);
 ZEND_METHOD(Rapier_Coroutine, sleep);
+ZEND_METHOD(Rapier_Coroutine, waitSignal);
 ZEND_METHOD(Rapier_Coroutine, defer);
 ZEND_METHOD(Rapier_Coroutine, count);
 ZEND_METHOD(Rapier_Coroutine, list);
@@ -55,6 +61,7 @@ static const zend_function_entry class_Rapier_Coroutine_methods[] = {
 	ZEND_ME(Rapier_Coroutine, __construct, arginfo_class_Rapier_Coroutine___construct, ZEND_ACC_PRIVATE)
 	ZEND_ME(Rapier_Coroutine, id, arginfo_class_Rapier_Coroutine_id, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Rapier_Coroutine, sleep, arginfo_class_Rapier_Coroutine_sleep, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Rapier_Coroutine, waitSignal, arginfo_class_Rapier_Coroutine_waitSignal, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Rapier_Coroutine, defer, arginfo_class_Rapier_Coroutine_defer, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Rapier_Coroutine, count, arginfo_class_Rapier_Coroutine_count, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Rapier_Coroutine, list, arginfo_class_Rapier_Coroutine_list, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
