@@ -25,6 +25,7 @@
 #include "coroutine.h"
 #include "http.h"
 #include "process.h"
+#include "sigwait.h"
 #include "http_task.h"
 #include "http_server_arginfo.h"
 
@@ -701,6 +702,23 @@ static void on_signal(rapier_io_t *io, uint32_t events)
 	}
 }
 
+/*
+ * Coroutine::waitSignal() must not take the server's stop signals, nor in a
+ * forked worker the reload signals that belong to the master (child_main).
+ */
+static void reserve_signals(server_t *srv, const sigset_t *stop)
+{
+	sigset_t owned = *stop;
+
+	if (srv->in_child) {
+		sigaddset(&owned, SIGHUP);
+		sigaddset(&owned, SIGUSR1);
+		sigaddset(&owned, SIGUSR2);
+	}
+	rapier_sigwait_reserve(&owned, "the HTTP server owns it in this worker (a stop or a reload ends the worker). Do the work that must run at a stop "
+		"in the workerStop event ($server->on('workerStop', ...)), which runs once the worker has drained");
+}
+
 static void watch_signals(server_t *srv)
 {
 	sigset_t mask;
@@ -710,6 +728,7 @@ static void watch_signals(server_t *srv)
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGQUIT);
 	sigprocmask(SIG_BLOCK, &mask, &srv->old_mask);
+	reserve_signals(srv, &mask);
 	srv->signal_fd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
 	if (srv->signal_fd < 0) {
 		return;
@@ -722,6 +741,7 @@ static void watch_signals(server_t *srv)
 
 static void unwatch_signals(server_t *srv)
 {
+	rapier_sigwait_reserve(NULL, NULL);
 	if (srv->signal_fd >= 0) {
 		close(srv->signal_fd);
 		srv->signal_fd = -1;
