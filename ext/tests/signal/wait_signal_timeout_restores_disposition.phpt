@@ -1,0 +1,51 @@
+--TEST--
+Signals: waitSignal() returns false when its timeout passes first; the signal then has its normal disposition again: a pcntl_signal() handler runs for it, and with none its default action ends the process
+--EXTENSIONS--
+rapier
+pcntl
+posix
+--SKIPIF--
+<?php if (!is_readable('/proc/self/wchan')) die('skip needs /proc/PID/wchan'); ?>
+--FILE--
+<?php
+require __DIR__ . '/signal.inc';
+pcntl_async_signals(true);
+$sender = null;
+Rapier\run(function () use (&$sender) {
+    var_dump(Rapier\Coroutine::waitSignal([SIGUSR1, SIGUSR2], 0.01));
+    var_dump(rapier_test_signal_blocked(SIGUSR1));
+    $sleeper = Rapier\go(function () {
+        try {
+            Rapier\Coroutine::sleep(60);
+        } catch (Rapier\CanceledException $e) {
+            echo "sleep canceled by the handler\n";
+        }
+    });
+    pcntl_signal(SIGUSR1, function (int $signo) use ($sleeper) {
+        echo "handler got SIGUSR1\n";
+        Rapier\Coroutine::cancel($sleeper);
+    });
+    $sender = rapier_test_signal_when_idle(SIGUSR1);
+});
+proc_close($sender);
+
+/* Default action: a child whose wait timed out, then sends itself SIGUSR1. */
+$child = proc_open(rapier_test_php_command('
+    Rapier\run(function () { var_dump(Rapier\Coroutine::waitSignal(SIGUSR1, 0.01)); });
+    posix_kill(getmypid(), SIGUSR1);
+    echo "survived SIGUSR1\n";
+'), [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+echo stream_get_contents($pipes[1]), stream_get_contents($pipes[2]);
+do {
+    $st = proc_get_status($child);
+} while ($st['running'] && usleep(10000) === null);
+echo "child ended by signal ", $st['signaled'] ? $st['termsig'] : 'none', "\n";
+proc_close($child);
+?>
+--EXPECT--
+bool(false)
+bool(false)
+handler got SIGUSR1
+sleep canceled by the handler
+bool(false)
+child ended by signal 10
