@@ -2,6 +2,8 @@
 Signals: a fatal error that ends a run while a coroutine waits for signals gives them back: the shutdown functions run with them unblocked
 --EXTENSIONS--
 rapier
+--ENV--
+LSAN_OPTIONS=detect_leaks=0
 --FILE--
 <?php
 require __DIR__ . '/signal.inc';
