@@ -19,6 +19,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <pthread.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
 
@@ -719,6 +720,50 @@ static void reserve_signals(server_t *srv, const sigset_t *stop)
 		"in the workerStop event ($server->on('workerStop', ...)), which runs once the worker has drained");
 }
 
+/*
+ * What a worker changed in its signal dispositions for its own sake: the
+ * stop signals watch_signals() blocked and the master's signals child_main()
+ * ignores, where they were not so before. A process forked from the worker
+ * (proc_open(), pcntl_fork()) gets them back as they were, or
+ * proc_terminate() could not stop the program it runs: masks and ignored
+ * signals survive exec.
+ */
+static sigset_t blocked_for_worker, ignored_for_worker;
+static bool worker_blocks_signals;
+
+/* pthread_atfork() child handler: only async-signal-safe calls. */
+static void undo_worker_signals_in_child(void)
+{
+	struct sigaction dfl, now;
+
+	if (worker_blocks_signals) {
+		sigprocmask(SIG_UNBLOCK, &blocked_for_worker, NULL);
+		worker_blocks_signals = false;
+	}
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	for (int signo = 1; signo < NSIG; signo++) {
+		/* Unless the application has installed a handler of its own since. */
+		if (sigismember(&ignored_for_worker, signo) == 1 && sigaction(signo, NULL, &now) == 0
+				&& !(now.sa_flags & SA_SIGINFO) && now.sa_handler == SIG_IGN) {
+			sigaction(signo, &dfl, NULL);
+		}
+	}
+	sigemptyset(&ignored_for_worker);
+}
+
+/* Ignores signo in this worker (see child_main()), remembering to undo it in forked children. */
+static void ignore_for_worker(int signo)
+{
+	struct sigaction ign, old;
+
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	if (sigaction(signo, &ign, &old) == 0 && !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL) {
+		sigaddset(&ignored_for_worker, signo);
+	}
+}
+
 static void watch_signals(server_t *srv)
 {
 	sigset_t mask;
@@ -728,6 +773,13 @@ static void watch_signals(server_t *srv)
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGQUIT);
 	sigprocmask(SIG_BLOCK, &mask, &srv->old_mask);
+	sigemptyset(&blocked_for_worker);
+	for (int signo = 1; signo < NSIG; signo++) {
+		if (sigismember(&mask, signo) == 1 && sigismember(&srv->old_mask, signo) != 1) {
+			sigaddset(&blocked_for_worker, signo);
+		}
+	}
+	worker_blocks_signals = true;
 	reserve_signals(srv, &mask);
 	srv->signal_fd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
 	if (srv->signal_fd < 0) {
@@ -742,6 +794,7 @@ static void watch_signals(server_t *srv)
 static void unwatch_signals(server_t *srv)
 {
 	rapier_sigwait_reserve(NULL, NULL);
+	worker_blocks_signals = false;
 	if (srv->signal_fd >= 0) {
 		close(srv->signal_fd);
 		srv->signal_fd = -1;
@@ -960,9 +1013,9 @@ static void child_main(server_t *srv)
 	 * would kill every worker at once, each death counted as a crash. The
 	 * master acts on them for everyone (docs/design/processes.md).
 	 */
-	signal(SIGHUP, SIG_IGN);
-	signal(SIGUSR1, SIG_IGN);
-	signal(SIGUSR2, SIG_IGN);
+	ignore_for_worker(SIGHUP);
+	ignore_for_worker(SIGUSR1);
+	ignore_for_worker(SIGUSR2);
 	if (srv->master.self.role == RAPIER_ROLE_USER_PROCESS) {
 		srv->worker_id = -1;
 		close_slot_fds(srv, -1);
@@ -972,8 +1025,8 @@ static void child_main(server_t *srv)
 		 * master answers SIGINT with the SIGTERM a user process may handle,
 		 * SIGQUIT with SIGKILL.
 		 */
-		signal(SIGINT, SIG_IGN);
-		signal(SIGQUIT, SIG_IGN);
+		ignore_for_worker(SIGINT);
+		ignore_for_worker(SIGQUIT);
 		run_user_process(srv);
 		rapier_master_free(&srv->master);
 		if (!EG(exception)) {
@@ -1241,6 +1294,9 @@ void rapier_http_server_class_minit(void)
 {
 	rapier_ce_http_server = register_class_Rapier_Http_Server();
 	rapier_ce_http_server->create_object = server_create;
+	sigemptyset(&blocked_for_worker);
+	sigemptyset(&ignored_for_worker);
+	pthread_atfork(NULL, NULL, undo_worker_signals_in_child);
 	memcpy(&server_handlers, &std_object_handlers, sizeof(server_handlers));
 	server_handlers.offset = XtOffsetOf(server_t, std);
 	server_handlers.free_obj = server_free;
