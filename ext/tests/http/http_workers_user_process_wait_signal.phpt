@@ -14,7 +14,8 @@ function on_worker_start($server, $id) {
             Rapier\Coroutine::waitSignal($signo, 0.01);
             echo "worker: waited for $signo\n";
         } catch (Rapier\Exception $e) {
-            echo "worker: ", $e->getMessage(), "\n";
+            /* One write: the user process prints at the same time. */
+            echo "worker: " . $e->getMessage() . "\n";
         }
     }
 }
