@@ -2,6 +2,8 @@
 Signals: a fatal error that ends a run while a coroutine waits for signals gives them back: the shutdown functions run with them unblocked
 --EXTENSIONS--
 rapier
+--XLEAK--
+A fatal error leaves the objects of suspended fibers unfreed, as it does with plain Fibers in stock PHP (under make asan, the --ENV-- turns LeakSanitizer off for the same reason).
 --ENV--
 LSAN_OPTIONS=detect_leaks=0
 --FILE--
