@@ -93,15 +93,18 @@ const char *rapier_sigwait_reserved(int signo)
 	return state.reserved_advice && sigismember(&state.reserved, signo) == 1 ? state.reserved_advice : NULL;
 }
 
-/* The signals of a that are also in b, or not in b (keep false). */
-static void filter_set(sigset_t *out, const sigset_t *a, const sigset_t *b, bool keep)
+void rapier_sigset_minus(sigset_t *out, const sigset_t *a, const sigset_t *b)
 {
-	sigemptyset(out);
+	sigset_t result;
+
+	/* Built apart: out may be a or b. */
+	sigemptyset(&result);
 	for (int s = 1; s < _NSIG; s++) {
-		if (sigismember(a, s) == 1 && (sigismember(b, s) == 1) == keep) {
-			sigaddset(out, s);
+		if (sigismember(a, s) == 1 && sigismember(b, s) != 1) {
+			sigaddset(&result, s);
 		}
 	}
+	*out = result;
 }
 
 static void on_readable(rapier_io_t *io, uint32_t events);
@@ -141,7 +144,7 @@ static void restore(const sigset_t *set)
 {
 	sigset_t unblock;
 
-	filter_set(&unblock, set, &state.was_blocked, false);
+	rapier_sigset_minus(&unblock, set, &state.was_blocked);
 	if (!sigisemptyset(&unblock)) {
 		sigprocmask(SIG_UNBLOCK, &unblock, NULL);
 	}
@@ -172,7 +175,7 @@ static int take(const sigset_t *set)
 			}
 		}
 		if ((rc = update_fd()) < 0) {
-			filter_set(&state.taken, &state.taken, &fresh, false);
+			rapier_sigset_minus(&state.taken, &state.taken, &fresh);
 			restore(&fresh);
 			return rc;
 		}
@@ -205,7 +208,7 @@ static void leave(waiter_t *w)
 		return;
 	}
 	/* The signalfd lets go first, so a signal arriving now waits for the unblock. */
-	filter_set(&state.taken, &state.taken, &gone, false);
+	rapier_sigset_minus(&state.taken, &state.taken, &gone);
 	update_fd();
 	restore(&gone);
 }

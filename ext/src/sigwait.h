@@ -44,6 +44,9 @@ const char *rapier_sigwait_reserved(int signo);
  */
 int rapier_sigwait(const sigset_t *set, int64_t timeout_ns, int *signo);
 
+/* out = the signals of a that are not in b (out may be a or b). */
+void rapier_sigset_minus(sigset_t *out, const sigset_t *a, const sigset_t *b);
+
 /* signo's abbreviation ("TERM" for SIGTERM), or NULL when it has none (real-time signals). */
 const char *rapier_signal_name(int signo);
 
