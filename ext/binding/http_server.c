@@ -773,12 +773,7 @@ static void watch_signals(server_t *srv)
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGQUIT);
 	sigprocmask(SIG_BLOCK, &mask, &srv->old_mask);
-	sigemptyset(&blocked_for_worker);
-	for (int signo = 1; signo < NSIG; signo++) {
-		if (sigismember(&mask, signo) == 1 && sigismember(&srv->old_mask, signo) != 1) {
-			sigaddset(&blocked_for_worker, signo);
-		}
-	}
+	rapier_sigset_minus(&blocked_for_worker, &mask, &srv->old_mask);
 	worker_blocks_signals = true;
 	reserve_signals(srv, &mask);
 	srv->signal_fd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
