@@ -140,6 +140,30 @@ function pg_concurrent(int $count, string $prefix): array
     return $errors;
 }
 
+/**
+ * Runs $lookup (one that never resolves) in a coroutine beside the ticker
+ * and cancels it while it waits: what it saw, the exception or what it
+ * returned.
+ */
+function canceled_during(callable $lookup): array
+{
+    return beside_ticker(static function () use ($lookup): array {
+        $seen = null;
+        $victim = go(static function () use ($lookup, &$seen): void {
+            try {
+                $seen = 'returned: ' . json_encode($lookup());
+            } catch (CanceledException $e) {
+                $seen = get_class($e) . ': ' . $e->getMessage();
+            }
+        });
+        Coroutine::sleep(0.05);
+        Coroutine::cancel($victim);
+        Coroutine::sleep(0.01);
+
+        return ['seen' => $seen];
+    });
+}
+
 $report = [];
 
 // Outside a coroutine a lookup blocks, as in stock PHP: the baseline.
@@ -167,22 +191,7 @@ $report['timeout'] = beside_ticker(static fn (): array => attempt('never-timeout
 
 // Canceled while its lookup runs: the coroutine gets CanceledException, the
 // lookup is abandoned, and the process exits cleanly while its thread still waits.
-$report['canceled'] = beside_ticker(static function () use ($port): array {
-    $seen = null;
-    $victim = go(static function () use ($port, &$seen): void {
-        try {
-            attempt('never-canceled.rapier.test', $port, 10.0);
-            $seen = 'returned';
-        } catch (CanceledException $e) {
-            $seen = get_class($e) . ': ' . $e->getMessage();
-        }
-    });
-    Coroutine::sleep(0.05);
-    Coroutine::cancel($victim);
-    Coroutine::sleep(0.01);
-
-    return ['seen' => $seen];
-});
+$report['canceled'] = canceled_during(static fn (): array => attempt('never-canceled.rapier.test', $port, 10.0));
 
 // libpq resolves a connection string's host itself (getaddrinfo): the
 // same kind of held names (eight, answered once all eight wait), through
@@ -195,21 +204,7 @@ if (function_exists('pg_connect') && in_array('pgsql', PDO::getAvailableDrivers(
             pg_attempt('nx-pg.rapier.test', true)])['result'],
         'stock' => [pg_attempt('nx-pg.rapier.test', false), pg_attempt('nx-pg.rapier.test', true)],
     ];
-    $report['pgsql_canceled'] = beside_ticker(static function (): array {
-        $seen = null;
-        $victim = go(static function () use (&$seen): void {
-            try {
-                $seen = 'returned: ' . pg_attempt('never-pg.rapier.test', false);
-            } catch (CanceledException $e) {
-                $seen = get_class($e) . ': ' . $e->getMessage();
-            }
-        });
-        Coroutine::sleep(0.05);
-        Coroutine::cancel($victim);
-        Coroutine::sleep(0.01);
-
-        return ['seen' => $seen];
-    });
+    $report['pgsql_canceled'] = canceled_during(static fn (): string => pg_attempt('never-pg.rapier.test', false));
 }
 
 // The lookups above that were given up still run, for 30 s; a fresh one is
