@@ -57,7 +57,8 @@ typedef struct {
 
 typedef struct {
 	rapier_plt_rebinding_t *rebinding;
-	const char *prefix;
+	const char *prefix;            /* objects whose file name starts so, or, when NULL, */
+	const void *address;           /* the object whose image holds this */
 	const char *symbol;
 	void *replacement;
 	int rebound;
@@ -243,13 +244,21 @@ static bool name_matches(const char *path, const char *prefix)
 	return strncmp(base, prefix, strlen(prefix)) == 0;
 }
 
+static bool holds(const object_t *obj, const void *address)
+{
+	return (uintptr_t) address >= obj->image_start && (uintptr_t) address < obj->image_end;
+}
+
 static int visit(struct dl_phdr_info *info, size_t size, void *data)
 {
 	walk_t *walk = data;
 	object_t obj;
 
 	(void) size;
-	if (info->dlpi_name == NULL || !name_matches(info->dlpi_name, walk->prefix) || !read_object(info, &obj)) {
+	if (walk->prefix != NULL && (info->dlpi_name == NULL || !name_matches(info->dlpi_name, walk->prefix))) {
+		return 0;
+	}
+	if (!read_object(info, &obj) || (walk->prefix == NULL && !holds(&obj, walk->address))) {
 		return 0;
 	}
 	walk->err = rebind_object(&obj, walk);
@@ -267,6 +276,17 @@ int rapier_plt_rebind(rapier_plt_rebinding_t *rebinding, const char *soname_pref
 	return walk.err != 0 ? walk.err : walk.rebound;
 }
 
+int rapier_plt_rebind_in(rapier_plt_rebinding_t *rebinding, const void *address, const char *symbol,
+	void *replacement)
+{
+	walk_t walk = {
+		.rebinding = rebinding, .address = address, .symbol = symbol, .replacement = replacement,
+	};
+
+	dl_iterate_phdr(visit, &walk);
+	return walk.err != 0 ? walk.err : walk.rebound;
+}
+
 static int find_image(struct dl_phdr_info *info, size_t size, void *data)
 {
 	const ElfW(Dyn) *dynamic = NULL;
@@ -276,7 +296,7 @@ static int find_image(struct dl_phdr_info *info, size_t size, void *data)
 	(void) size;
 	memset(&obj, 0, sizeof(obj));
 	read_segments(info, &obj, &dynamic);
-	return (uintptr_t) slot >= obj.image_start && (uintptr_t) slot < obj.image_end;
+	return holds(&obj, slot);
 }
 
 /*
@@ -308,6 +328,16 @@ int rapier_plt_rebind(rapier_plt_rebinding_t *rebinding, const char *soname_pref
 {
 	(void) rebinding;
 	(void) soname_prefix;
+	(void) symbol;
+	(void) replacement;
+	return -ENOTSUP;
+}
+
+int rapier_plt_rebind_in(rapier_plt_rebinding_t *rebinding, const void *address, const char *symbol,
+	void *replacement)
+{
+	(void) rebinding;
+	(void) address;
 	(void) symbol;
 	(void) replacement;
 	return -ENOTSUP;

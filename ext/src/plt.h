@@ -5,8 +5,10 @@
  * Only calls made from inside that library change; the process's other
  * callers of the symbol, PHP's own included, keep the real one.
  *
- * Used by libhook.c to make libcurl's and libpq's poll() yield. x86-64 and
- * AArch64 only; elsewhere rapier_plt_rebind() reports -ENOTSUP.
+ * Used by libhook.c to make libcurl's and libpq's poll() yield, by
+ * pgsql_hook.c for libpq's getaddrinfo(), and by dns.c for PHP's own
+ * res_nsearch(). x86-64 and AArch64 only; elsewhere the rebinding
+ * functions report -ENOTSUP.
  */
 #ifndef RAPIER_PLT_H
 #define RAPIER_PLT_H
@@ -33,6 +35,13 @@ typedef struct {
  * Returns how many entries were rebound by this call, or -errno.
  */
 int rapier_plt_rebind(rapier_plt_rebinding_t *rebinding, const char *soname_prefix, const char *symbol,
+	void *replacement);
+
+/*
+ * The same for the one loaded object whose image holds address (PHP's own,
+ * found from one of its functions, whatever file it was loaded from).
+ */
+int rapier_plt_rebind_in(rapier_plt_rebinding_t *rebinding, const void *address, const char *symbol,
 	void *replacement);
 
 /*

@@ -2,7 +2,7 @@
  * Host name resolution off the event loop (see resolve.h).
  *
  * Ownership: a lookup belongs to its waiting coroutine until that stops
- * waiting, then to the loop. Threads only fill in the result and push the
+ * waiting, then to the loop. Threads only run the call and push the
  * lookup onto the done list (the one thing shared, under a mutex); every
  * other field is the loop thread's. A lookup whose waiter is gone is freed
  * when the loop drains it.
@@ -30,21 +30,16 @@
 #include "loop.h"
 #include "resolve.h"
 
-typedef struct lookup_s lookup_t;
-
-struct lookup_s {
-	rapier_list_node_t queued;  /* in resolver.queue, waiting for a thread */
-	lookup_t *next;             /* in the done list */
-	rapier_coro_t *waiter;      /* NULL once abandoned */
-	uint32_t generation;        /* resolver.generation at the start; older ones were abandoned by a reset */
-	bool started;               /* a thread has it; otherwise it is queued */
+/* A getaddrinfo() call. */
+typedef struct {
+	rapier_lookup_t base;
 	struct addrinfo hints;      /* flags, family, socktype and protocol only */
 	const char *service;        /* NULL, or in host's allocation, after it */
 	int status;                 /* getaddrinfo()'s result */
 	int sys_errno;              /* errno after it, for PHP's "null result pointer" message */
 	struct addrinfo *result;
 	char host[];
-};
+} addrinfo_lookup_t;
 
 static struct {
 	pid_t pid;                  /* the process this state belongs to */
@@ -56,29 +51,28 @@ static struct {
 	uint32_t generation;
 	rapier_list_t queue;        /* lookups waiting for a thread, oldest first */
 	pthread_mutex_t lock;       /* guards done */
-	lookup_t *done;
+	rapier_lookup_t *done;
 	bool pinned;
 	int ipv6;                   /* -1: not probed yet */
 } resolver = { .efd = -1, .ipv6 = -1 };
 
-static void lookup_free(lookup_t *lookup)
+static void lookup_free(rapier_lookup_t *lookup)
 {
-	if (lookup->result) {
-		freeaddrinfo(lookup->result);
+	if (lookup->release) {
+		lookup->release(lookup);
+	} else {
+		free(lookup);
 	}
-	free(lookup);
 }
 
-/* Runs on the lookup's own thread (or, when none could be started, on the loop's). */
+/* Runs on the lookup's own thread. */
 static void *lookup_main(void *arg)
 {
-	lookup_t *lookup = arg;
+	rapier_lookup_t *lookup = arg;
 	uint64_t one = 1;
 	int efd = resolver.efd;
 
-	errno = 0;
-	lookup->status = getaddrinfo(lookup->host, lookup->service, &lookup->hints, &lookup->result);
-	lookup->sys_errno = errno;
+	lookup->run(lookup);
 
 	pthread_mutex_lock(&resolver.lock);
 	lookup->next = resolver.done;
@@ -90,7 +84,7 @@ static void *lookup_main(void *arg)
 	return NULL;
 }
 
-static void start_thread(lookup_t *lookup)
+static void start_thread(rapier_lookup_t *lookup)
 {
 	pthread_attr_t attr;
 	pthread_t thread;
@@ -111,24 +105,24 @@ static void start_thread(lookup_t *lookup)
 	pthread_attr_destroy(&attr);
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	if (err != 0) {
-		/* No thread to be had: resolve here, blocking, as PHP itself would. */
+		/* No thread to be had: run it here, blocking, as PHP itself would; on_done() wakes the waiter. */
 		lookup_main(lookup);
 	}
 }
 
-static void queue_push(lookup_t *lookup)
+static void queue_push(rapier_lookup_t *lookup)
 {
 	rapier_list_push(&resolver.queue, &lookup->queued);
 }
 
-static lookup_t *queue_pop(void)
+static rapier_lookup_t *queue_pop(void)
 {
 	rapier_list_node_t *node = rapier_list_shift(&resolver.queue);
 
-	return node ? RAPIER_LIST_ENTRY(node, lookup_t, queued) : NULL;
+	return node ? RAPIER_LIST_ENTRY(node, rapier_lookup_t, queued) : NULL;
 }
 
-static void queue_remove(lookup_t *lookup)
+static void queue_remove(rapier_lookup_t *lookup)
 {
 	rapier_list_remove(&resolver.queue, &lookup->queued);
 }
@@ -147,9 +141,9 @@ static void unwait(void)
 	}
 }
 
-static lookup_t *take_done(void)
+static rapier_lookup_t *take_done(void)
 {
-	lookup_t *list;
+	rapier_lookup_t *list;
 
 	pthread_mutex_lock(&resolver.lock);
 	list = resolver.done;
@@ -161,7 +155,7 @@ static lookup_t *take_done(void)
 /* Hands finished lookups to their coroutines (or frees them), then starts queued ones. */
 static void on_done(rapier_io_t *io, uint32_t events)
 {
-	lookup_t *list, *lookup;
+	rapier_lookup_t *list, *lookup;
 	uint64_t count;
 
 	(void) !read(resolver.efd, &count, sizeof(count));
@@ -184,7 +178,7 @@ static void on_done(rapier_io_t *io, uint32_t events)
 /* The wait ended otherwise (timeout, cancel): the lookup is abandoned. */
 static void on_unlink(rapier_coro_t *co, void *data)
 {
-	lookup_t *lookup = data;
+	rapier_lookup_t *lookup = data;
 
 	lookup->waiter = NULL;
 	unwait();
@@ -261,7 +255,7 @@ bool rapier_ip_literal(const char *host)
 }
 
 /* The warning and error text of php_network_getaddresses(), word for word. */
-static void report_failure(const lookup_t *lookup, zend_string **error_text)
+static void report_failure(const addrinfo_lookup_t *lookup, zend_string **error_text)
 {
 	zend_string *message;
 
@@ -287,7 +281,7 @@ static void report_failure(const lookup_t *lookup, zend_string **error_text)
 }
 
 /* The addresses as php_network_getaddresses() returns them, or 0 after reporting. */
-static int lookup_addresses(const lookup_t *lookup, struct sockaddr ***addrs, zend_string **error_text)
+static int lookup_addresses(const addrinfo_lookup_t *lookup, struct sockaddr ***addrs, zend_string **error_text)
 {
 	struct addrinfo *ai;
 	struct sockaddr **sa;
@@ -309,12 +303,33 @@ static int lookup_addresses(const lookup_t *lookup, struct sockaddr ***addrs, ze
 	return n;
 }
 
-static lookup_t *lookup_new(const char *host, const char *service, const struct addrinfo *hints)
+static void addrinfo_run(rapier_lookup_t *base)
+{
+	addrinfo_lookup_t *lookup = (addrinfo_lookup_t *) base;
+
+	errno = 0;
+	lookup->status = getaddrinfo(lookup->host, lookup->service, &lookup->hints, &lookup->result);
+	lookup->sys_errno = errno;
+}
+
+static void addrinfo_release(rapier_lookup_t *base)
+{
+	addrinfo_lookup_t *lookup = (addrinfo_lookup_t *) base;
+
+	if (lookup->result) {
+		freeaddrinfo(lookup->result);
+	}
+	free(lookup);
+}
+
+static addrinfo_lookup_t *addrinfo_lookup_new(const char *host, const char *service, const struct addrinfo *hints)
 {
 	size_t len = strlen(host), service_len = service ? strlen(service) + 1 : 0;
-	lookup_t *lookup = calloc(1, sizeof(*lookup) + len + 1 + service_len);
+	addrinfo_lookup_t *lookup = calloc(1, sizeof(*lookup) + len + 1 + service_len);
 
 	if (lookup) {
+		lookup->base.run = addrinfo_run;
+		lookup->base.release = addrinfo_release;
 		memcpy(lookup->host, host, len + 1);
 		if (service) {
 			lookup->service = memcpy(lookup->host + len + 1, service, service_len);
@@ -323,8 +338,6 @@ static lookup_t *lookup_new(const char *host, const char *service, const struct 
 		lookup->hints.ai_family = hints->ai_family;
 		lookup->hints.ai_socktype = hints->ai_socktype;
 		lookup->hints.ai_protocol = hints->ai_protocol;
-		lookup->waiter = rapier_coro_current();
-		lookup->generation = resolver.generation;
 	}
 	return lookup;
 }
@@ -342,49 +355,46 @@ static bool wait_begin(void)
 	return true;
 }
 
-/*
- * Hands lookup to a thread (or the queue) and waits for it: RAPIER_WAKE_OK
- * with the lookup done and the caller's to free, or why the wait ended
- * otherwise (the lookup then belongs to the loop). false: no wait could be
- * set up, and the lookup was freed.
- */
-static bool lookup_wait(lookup_t *lookup, int64_t timeout_ns, rapier_wake_t *why)
+rapier_wake_t rapier_lookup_run(rapier_lookup_t *lookup, int64_t timeout_ns, const char *what)
 {
-	if (!wait_begin()) {
-		free(lookup);
-		return false;
+	if (!rapier_coro_can_yield() || !resolver_ready() || !wait_begin()) {
+		lookup->run(lookup);
+		return RAPIER_WAKE_OK;
 	}
+	lookup->waiter = rapier_coro_current();
+	lookup->generation = resolver.generation;
+	lookup->started = false;
 	if (resolver.running < RAPIER_RESOLVE_MAX_THREADS) {
 		start_thread(lookup);
 	} else {
 		queue_push(lookup);
 	}
-	*why = rapier_coro_wait(timeout_ns, on_unlink, lookup, "a host name lookup");
-	return true;
+	return rapier_coro_wait(timeout_ns, on_unlink, lookup, what);
 }
 
 int rapier_resolve(const char *host, int socktype, int64_t timeout_ns, struct sockaddr ***addrs,
 	zend_string **error_text)
 {
 	struct addrinfo hints = { 0 };
-	lookup_t *lookup;
+	addrinfo_lookup_t *lookup;
 	rapier_wake_t why;
 	int n;
 
 	hints.ai_socktype = socktype;
-	if (host == NULL || rapier_ip_literal(host) || !rapier_coro_can_yield() || !resolver_ready()) {
+	if (host == NULL || rapier_ip_literal(host) || !rapier_coro_can_yield()) {
 		return php_network_getaddresses(host, socktype, addrs, error_text);
 	}
 	hints.ai_family = lookup_family();
-	if ((lookup = lookup_new(host, NULL, &hints)) == NULL || !lookup_wait(lookup, timeout_ns, &why)) {
+	if ((lookup = addrinfo_lookup_new(host, NULL, &hints)) == NULL) {
 		return php_network_getaddresses(host, socktype, addrs, error_text);
 	}
+	why = rapier_lookup_run(&lookup->base, timeout_ns, "a host name lookup");
 	if (why != RAPIER_WAKE_OK) {
 		/* on_unlink() ran: the lookup is no longer ours to touch. */
 		return why == RAPIER_WAKE_TIMEOUT ? -ETIMEDOUT : -ECANCELED;
 	}
 	n = lookup_addresses(lookup, addrs, error_text);
-	lookup_free(lookup);
+	addrinfo_release(&lookup->base);
 	return n;
 }
 
@@ -392,8 +402,7 @@ int rapier_resolve_addrinfo(const char *node, const char *service, const struct 
 	struct addrinfo **res)
 {
 	struct addrinfo none = { 0 };
-	lookup_t *lookup;
-	rapier_wake_t why;
+	addrinfo_lookup_t *lookup;
 	int status;
 
 	if (hints == NULL) {
@@ -401,11 +410,10 @@ int rapier_resolve_addrinfo(const char *node, const char *service, const struct 
 		none.ai_flags = AI_V4MAPPED | AI_ADDRCONFIG;   /* glibc's default for no hints */
 	}
 	if (node == NULL || (hints->ai_flags & AI_NUMERICHOST) || rapier_ip_literal(node)
-			|| !rapier_coro_can_yield() || !resolver_ready()
-			|| (lookup = lookup_new(node, service, hints)) == NULL || !lookup_wait(lookup, -1, &why)) {
+			|| !rapier_coro_can_yield() || (lookup = addrinfo_lookup_new(node, service, hints)) == NULL) {
 		return getaddrinfo(node, service, hints, res);
 	}
-	if (why != RAPIER_WAKE_OK) {
+	if (rapier_lookup_run(&lookup->base, -1, "a host name lookup") != RAPIER_WAKE_OK) {
 		errno = ECANCELED;
 		return EAI_SYSTEM;
 	}
@@ -413,13 +421,13 @@ int rapier_resolve_addrinfo(const char *node, const char *service, const struct 
 	errno = lookup->sys_errno;
 	*res = lookup->result;
 	lookup->result = NULL;
-	free(lookup);
+	addrinfo_release(&lookup->base);
 	return status;
 }
 
 void rapier_resolve_reset(void)
 {
-	lookup_t *lookup;
+	rapier_lookup_t *lookup;
 
 	if (resolver.pid != getpid()) {
 		return;
@@ -436,7 +444,7 @@ void rapier_resolve_reset(void)
 
 void rapier_resolve_mshutdown(void)
 {
-	lookup_t *lookup, *list;
+	rapier_lookup_t *lookup, *list;
 
 	if (resolver.pid != getpid()) {
 		return;

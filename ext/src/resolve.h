@@ -1,8 +1,9 @@
 /*
  * Host name resolution that suspends only the calling coroutine.
  *
- * getaddrinfo() has no non-blocking form, so, as libuv does, each lookup
- * runs on a thread of its own; the thread hands its result back through a
+ * getaddrinfo() has no non-blocking form (nor have gethostbyname_r(),
+ * getnameinfo() or res_nsearch()), so, as libuv does, each lookup runs on
+ * a thread of its own; the thread hands its result back through a
  * completion list and wakes the event loop with an eventfd. At most
  * RAPIER_RESOLVE_MAX_THREADS lookups run at once, the others queue in
  * order. A coroutine that stops waiting (timeout, cancel) abandons its
@@ -17,8 +18,40 @@
 #include <sys/socket.h>
 
 #include "php.h"
+#include "coroutine.h"
+#include "list.h"
 
 #define RAPIER_RESOLVE_MAX_THREADS 16
+
+typedef struct rapier_lookup_s rapier_lookup_t;
+
+/*
+ * One blocking resolver call, run on a lookup thread. A caller embeds it
+ * first in a struct of its own that holds the call's arguments and room
+ * for its results; run() makes the call there and must touch nothing
+ * else (no PHP, no emalloc). release() frees the whole struct, on the
+ * loop's thread, when the waiter gave up before it finished.
+ */
+struct rapier_lookup_s {
+	void (*run)(rapier_lookup_t *lookup);
+	void (*release)(rapier_lookup_t *lookup);
+	/* The resolver's own. */
+	rapier_list_node_t queued;  /* waiting for a thread */
+	rapier_lookup_t *next;      /* in the done list */
+	rapier_coro_t *waiter;      /* NULL once abandoned */
+	uint32_t generation;        /* abandoned by a reset when older than the resolver's */
+	bool started;               /* a thread has it; otherwise it is queued */
+};
+
+/*
+ * Runs lookup->run() on a lookup thread while only the calling coroutine
+ * waits, at most timeout_ns (-1: as long as the call takes); what names the
+ * wait (Coroutine diagnostics). RAPIER_WAKE_OK: it ran and the lookup is
+ * the caller's again. Otherwise (timeout, cancel) the resolver owns it and
+ * releases it once its thread is done. A caller that cannot yield, or a
+ * process that cannot start the resolver, runs it right here, blocking.
+ */
+rapier_wake_t rapier_lookup_run(rapier_lookup_t *lookup, int64_t timeout_ns, const char *what);
 
 /*
  * php_network_getaddresses() for a coroutine: the same addresses in the
