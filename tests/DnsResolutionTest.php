@@ -9,10 +9,10 @@ use Rapier\Tests\Support\Cli;
 use Rapier\Tests\Support\PhpProcess;
 
 /**
- * Host names resolve off the event loop inside coroutines. The lookups go
- * through glibc's resolver to a real DNS server (tests/apps/dns/server.php,
- * which answers slowly, once enough questions wait, never, or NXDOMAIN as a
- * name asks). Both run in a mount and network namespace of their own, where
+ * Host names resolve off the event loop inside coroutines, for connects,
+ * libpq and PHP's DNS functions. The lookups go through glibc's resolver
+ * to a real DNS server (tests/apps/dns/server.php, which answers slowly,
+ * once enough questions wait, never, or NXDOMAIN as a name asks). Both run in a mount and network namespace of their own, where
  * /etc/resolv.conf names that server on 127.0.0.1:53;
  * tests/apps/dns/client.php runs the scenarios there once and reports them,
  * and each test asserts on one.
@@ -213,5 +213,59 @@ final class DnsResolutionTest extends TestCase
             'Rapier\CanceledException: Coroutine was canceled while libpq looked up host never-pg.rapier.test',
             $this->pgsqlReport('pgsql_canceled')['result']['seen'],
         );
+    }
+
+    public function testPhpDnsFunctionsAnswerInACoroutineAsOutsideOne(): void
+    {
+        $functions = $this->report()['dns_functions'];
+        // The server's answers really came through (server.php): several
+        // addresses in order, reverse names, MX and TXT records, NXDOMAIN.
+        $stock = $functions['stock'];
+        $this->assertSame(['127.0.0.1', '127.0.0.2', '127.0.0.3'], $stock['gethostbynamel']['result']);
+        $this->assertSame('host-10-1-2-3.rapier.test', $stock['gethostbyaddr']['result']);
+        $this->assertSame('nx-name.rapier.test', $stock['gethostbyname nx']['result']);
+        $this->assertSame(['A', 'MX', 'TXT'], array_column($stock['dns_get_record']['result'], 'type'));
+        $this->assertSame([true, ['mail.plain.rapier.test'], [10]], $stock['getmxrr']['result']);
+        $this->assertSame([true, false], $stock['checkdnsrr']['result']);
+        $this->assertSame($stock, $functions['coroutine']);
+    }
+
+    public function testPhpDnsFunctionsInCoroutinesOverlap(): void
+    {
+        // None of the six is answered before all six wait at once.
+        $atOnce = $this->report()['dns_at_once'];
+        $this->assertSame([
+            '127.0.0.1',
+            ['127.0.0.1'],
+            'host-198-18-6-2.rapier.test',
+            ['mail.held6-3.rapier.test'],
+            true,
+            ['mail.held6-5.rapier.test'],
+        ], $atOnce['result']);
+        $this->assertSame(6, $atOnce['peak'], 'lookups that ran at once');
+    }
+
+    public function testWithHookDnsOffALookupBlocksTheLoop(): void
+    {
+        $report = $this->report();
+        // A 0.3 s answer: the 10 ms ticker runs meanwhile only while the hook is on.
+        $this->assertSame('127.0.0.1', $report['dns_hooked']['result']);
+        $this->assertGreaterThanOrEqual(20, $report['dns_hooked']['ticks']);
+        $this->assertSame('127.0.0.1', $report['dns_not_hooked']['result']);
+        $this->assertGreaterThanOrEqual(0.29, $report['dns_not_hooked']['seconds']);
+        $this->assertLessThanOrEqual(1, $report['dns_not_hooked']['ticks']);
+    }
+
+    public function testACanceledDnsFunctionThrows(): void
+    {
+        $canceled = array_map(static fn (array $run): string => $run['result']['seen'], $this->report()['dns_canceled']);
+        $this->assertSame([
+            'gethostbyname' => 'Rapier\CanceledException: Coroutine was canceled while looking up host '
+                . 'never-byname.rapier.test',
+            'gethostbyaddr' => 'Rapier\CanceledException: Coroutine was canceled while looking up the host name of '
+                . '192.0.2.7',
+            'dns_get_record' => 'Rapier\CanceledException: Coroutine was canceled while querying DNS for '
+                . 'never-record.rapier.test',
+        ], $canceled);
     }
 }

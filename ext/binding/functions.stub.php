@@ -50,6 +50,11 @@ namespace Rapier {
     const HOOK_PGSQL = UNKNOWN;
     /**
      * @var int
+     * @cvalue RAPIER_HOOK_DNS
+     */
+    const HOOK_DNS = UNKNOWN;
+    /**
+     * @var int
      * @cvalue RAPIER_HOOK_ALL
      */
     const HOOK_ALL = UNKNOWN;

@@ -7,6 +7,7 @@
 #include "php_rapier.h"
 #include "hook.h"
 #include "coroutine.h"
+#include "dns.h"
 #include "libhook.h"
 #include "pgsql_hook.h"
 #include "select.h"
@@ -58,6 +59,7 @@ void rapier_hook_minit(void)
 {
 	rapier_sleep_hook_minit();
 	rapier_select_hook_minit();
+	rapier_dns_hook_minit();
 	rapier_libhook_minit();
 	rapier_pgsql_hook_install();
 }
@@ -66,6 +68,7 @@ void rapier_hook_mshutdown(void)
 {
 	rapier_sleep_hook_mshutdown();
 	rapier_select_hook_mshutdown();
+	rapier_dns_hook_mshutdown();
 	rapier_pgsql_hook_mshutdown();
 	rapier_libhook_mshutdown();
 }

@@ -164,6 +164,72 @@ function canceled_during(callable $lookup): array
     });
 }
 
+/**
+ * PHP's DNS functions on names and addresses the server answers (and does
+ * not): what each call returned, and the warning it raised.
+ */
+function dns_functions(): array
+{
+    $calls = [
+        'gethostbyname' => static fn () => gethostbyname('plain.rapier.test'),
+        'gethostbyname nx' => static fn () => gethostbyname('nx-name.rapier.test'),
+        'gethostbynamel' => static fn () => gethostbynamel('multi-list.rapier.test'),
+        'gethostbynamel nx' => static fn () => gethostbynamel('nx-list.rapier.test'),
+        'gethostbyaddr' => static fn () => gethostbyaddr('10.1.2.3'),
+        'gethostbyaddr nx' => static fn () => gethostbyaddr('203.0.113.5'),
+        'dns_get_record' => static fn () => dns_get_record('plain.rapier.test', DNS_A | DNS_MX | DNS_TXT),
+        'dns_get_record extra' => static function (): array {
+            $records = dns_get_record('multi-extra.rapier.test', DNS_A, $authoritative, $additional);
+
+            return [$records, $authoritative, $additional];
+        },
+        'dns_get_record nx' => static fn () => dns_get_record('nx-record.rapier.test', DNS_MX),
+        'checkdnsrr' => static fn () => [checkdnsrr('plain.rapier.test', 'TXT'), checkdnsrr('nx-check.rapier.test')],
+        'getmxrr' => static function (): array {
+            $found = getmxrr('plain.rapier.test', $hosts, $weights);
+
+            return [$found, $hosts, $weights];
+        },
+    ];
+    $results = [];
+    foreach ($calls as $name => $call) {
+        error_clear_last();
+        $result = @$call();
+        $results[$name] = ['result' => $result, 'warning' => error_get_last()['message'] ?? null];
+    }
+
+    return $results;
+}
+
+/**
+ * Six of PHP's DNS functions at once, each in its coroutine, on held6
+ * names (and the address held like them): what each returned.
+ */
+function dns_functions_at_once(): array
+{
+    $calls = [
+        static fn () => gethostbyname('held6-0.rapier.test'),
+        static fn () => gethostbynamel('held6-1.rapier.test'),
+        static fn () => gethostbyaddr('198.18.6.2'),
+        static fn () => array_column(dns_get_record('held6-3.rapier.test', DNS_MX), 'target'),
+        static fn () => checkdnsrr('held6-4.rapier.test', 'TXT'),
+        static fn () => getmxrr('held6-5.rapier.test', $hosts) ? $hosts : false,
+    ];
+    $results = [];
+    $wait = new Rapier\WaitGroup();
+    foreach ($calls as $i => $call) {
+        $wait->add();
+        go(static function () use ($i, $call, &$results, $wait): void {
+            $results[$i] = $call();
+            $wait->done();
+        });
+    }
+    $wait->wait();
+    ksort($results);
+
+    return $results;
+}
+
 $report = [];
 
 // Outside a coroutine a lookup blocks, as in stock PHP: the baseline.
@@ -206,6 +272,32 @@ if (function_exists('pg_connect') && in_array('pgsql', PDO::getAvailableDrivers(
     ];
     $report['pgsql_canceled'] = canceled_during(static fn (): string => pg_attempt('never-pg.rapier.test', false));
 }
+
+// PHP's DNS functions: what they return in a coroutine is what they return
+// outside one; six of them wait at once (none is answered before all six
+// ask); with HOOK_DNS off one blocks the loop; a cancel ends each kind.
+$report['dns_functions'] = [
+    'coroutine' => beside_ticker(dns_functions(...))['result'],
+    'stock' => dns_functions(),
+];
+$report['dns_at_once'] = beside_ticker(dns_functions_at_once(...), release(...));
+$report['dns_at_once']['peak'] = peak();
+$report['dns_hooked'] = beside_ticker(static fn (): string => gethostbyname('slow300-hooked.rapier.test'));
+$report['dns_not_hooked'] = beside_ticker(static function (): string {
+    Rapier\Runtime::enableHooks(Rapier\HOOK_ALL & ~Rapier\HOOK_DNS);
+    try {
+        return gethostbyname('slow300-not-hooked.rapier.test');
+    } finally {
+        Rapier\Runtime::enableHooks();
+    }
+});
+$report['dns_canceled'] = [
+    'gethostbyname' => canceled_during(static fn (): string => gethostbyname('never-byname.rapier.test')),
+    'gethostbyaddr' => canceled_during(static fn (): string => gethostbyaddr('192.0.2.7')),
+    'dns_get_record' => canceled_during(
+        static fn (): array => dns_get_record('never-record.rapier.test', DNS_A | DNS_MX),
+    ),
+];
 
 // The lookups above that were given up still run, for 30 s; a fresh one is
 // not held up by them, or its 10 s connect timeout would end it first.

@@ -3,17 +3,24 @@
 /*
  * A DNS server for tests/DnsResolutionTest.php, run on 127.0.0.1:53 inside
  * a network namespace of its own. It answers every question about
- * *.rapier.test, and how depends on the first label:
+ * *.rapier.test, and when depends on the first label:
  *
- *   slow<ms>-...   127.0.0.1 (no AAAA record), after <ms> milliseconds
- *   held<n>-...    127.0.0.1 (no AAAA record), once n held<n>- names wait
- *                  together and a "release" datagram (not a question) has
- *                  come; after that first batch, at once
- *   never-...      no answer at all
- *   nx-...         NXDOMAIN, at once
- *   peak           127.0.0.<the most names that waited at once since the
- *                  last peak question>, at once
- *   anything else  127.0.0.1, at once
+ *   slow<ms>-...   after <ms> milliseconds
+ *   held<n>-...    once n held<n>- names wait together and a "release"
+ *                  datagram (not a question) has come; after that first
+ *                  batch, at once
+ *   never-...      never
+ *   nx-...         at once, NXDOMAIN
+ *   peak           at once, 127.0.0.<the most names that waited at once
+ *                  since the last peak question>
+ *   anything else  at once
+ *
+ * What it answers depends on the type asked for: A 127.0.0.1 (127.0.0.1,
+ * .2 and .3 for multi-... names), MX "10 mail.<name>", TXT "rapier
+ * <name>", no record of any other type (so no AAAA). Reverse questions
+ * (PTR) about a.b.c.d are answered "host-a-b-c-d.rapier.test", held like
+ * held<n>- names for 198.18.<n>.x, never for 192.0.2.x, and NXDOMAIN for
+ * 203.0.113.x.
  *
  * Each question is answered on its own schedule, so slow answers overlap,
  * as a real resolver's would. Prints "ready" once it listens.
@@ -22,6 +29,9 @@
 declare(strict_types=1);
 
 const TYPE_A = 1;
+const TYPE_PTR = 12;
+const TYPE_MX = 15;
+const TYPE_TXT = 16;
 const RCODE_NXDOMAIN = 3;
 
 $socket = stream_socket_server('udp://127.0.0.1:53', $errno, $errstr, STREAM_SERVER_BIND);
@@ -62,13 +72,13 @@ for (;;) {
         if (str_starts_with($first, 'never-')) {
             // No answer.
         } elseif ($first === 'peak' && $type === TYPE_A) {
-            $due[] = [0.0, $peer, answer($query, $question, "127.0.0.$peak"), $name];
+            $due[] = [0.0, $peer, answer($query, $question, [[TYPE_A, inet_pton("127.0.0.$peak")]]), $name];
             $peak = 0;
         } elseif ($n > 0 && !isset($open[$n])) {
-            $held[$n][] = [0.0, $peer, answer($query, $question, '127.0.0.1'), $name];
+            $held[$n][] = [0.0, $peer, answer($query, $question, records($type, $name, $first)), $name];
         } else {
-            $ipv4 = str_starts_with($first, 'nx-') ? null : '127.0.0.1';
-            $due[] = [microtime(true) + $delay, $peer, answer($query, $question, $ipv4), $name];
+            $records = str_starts_with($first, 'nx-') ? null : records($type, $name, $first);
+            $due[] = [microtime(true) + $delay, $peer, answer($query, $question, $records), $name];
         }
         $peak = max($peak, waiting($due, $held));
     }
@@ -92,8 +102,8 @@ function waiting(array $due, array $held): int
 /**
  * The question of $query: labels up to the root, then type and class.
  *
- * @return array{string, int, string, int}|null the first label of the name asked about, the type asked for,
- *     the name, and where the question ends
+ * @return array{string, int, string, int}|null the label that says when to answer (the first; for a reverse
+ *     name, one that stands for its address), the type asked for, the name, and where the question ends
  */
 function question(string $query): ?array
 {
@@ -106,24 +116,75 @@ function question(string $query): ?array
         $labels[] = strtolower(substr($query, $at + 1, $len));
         $at += $len + 1;
     }
+    $name = implode('.', $labels);
+    $address = reverse_address($name);
+    $first = match (true) {
+        $address === null => $labels[0] ?? '',
+        str_starts_with($address, '198.18.') => 'held' . explode('.', $address)[2] . '-',
+        str_starts_with($address, '192.0.2.') => 'never-',
+        str_starts_with($address, '203.0.113.') => 'nx-',
+        default => '',
+    };
 
-    return [$labels[0] ?? '', unpack('n', $query, $at + 1)[1], implode('.', $labels), $at + 5];
+    return [$first, unpack('n', $query, $at + 1)[1], $name, $at + 5];
+}
+
+/** The IPv4 address a reverse name (d.c.b.a.in-addr.arpa) stands for, or null. */
+function reverse_address(string $name): ?string
+{
+    if (preg_match('/^(\d+)\.(\d+)\.(\d+)\.(\d+)\.in-addr\.arpa$/', $name, $m) !== 1) {
+        return null;
+    }
+
+    return "$m[4].$m[3].$m[2].$m[1]";
 }
 
 /**
- * The reply to $query, whose question() is $question: $ipv4 for an A
- * question, no record for another; NXDOMAIN for a null $ipv4.
+ * The records answering a question of $type about $name (see the top).
+ *
+ * @return list<array{int, string}> type and data of each
  */
-function answer(string $query, array $question, ?string $ipv4): string
+function records(int $type, string $name, string $first): array
 {
-    [, $type, , $end] = $question;
-    $rcode = $ipv4 === null ? RCODE_NXDOMAIN : 0;
-    $records = $ipv4 !== null && $type === TYPE_A
-        ? pack('nnnNn', 0xC00C, TYPE_A, 1, 0, 4) . inet_pton($ipv4)
-        : '';
+    $address = reverse_address($name);
+
+    return match (true) {
+        $type === TYPE_A && str_starts_with($first, 'multi-') => array_map(
+            static fn (int $i): array => [TYPE_A, inet_pton("127.0.0.$i")],
+            [1, 2, 3],
+        ),
+        $type === TYPE_A => [[TYPE_A, inet_pton('127.0.0.1')]],
+        $type === TYPE_MX => [[TYPE_MX, pack('n', 10) . encode_name("mail.$name")]],
+        $type === TYPE_TXT => [[TYPE_TXT, chr(strlen("rapier $name")) . "rapier $name"]],
+        $type === TYPE_PTR && $address !== null => [[TYPE_PTR,
+            encode_name('host-' . str_replace('.', '-', $address) . '.rapier.test')]],
+        default => [],
+    };
+}
+
+/** $name in a DNS message's form: each label after its length, then the root. */
+function encode_name(string $name): string
+{
+    return implode('', array_map(static fn (string $l): string => chr(strlen($l)) . $l, explode('.', $name))) . "\0";
+}
+
+/**
+ * The reply to $query, whose question() is $question: $records, each
+ * about the name asked (a pointer to it), or NXDOMAIN for null.
+ *
+ * @param list<array{int, string}>|null $records
+ */
+function answer(string $query, array $question, ?array $records): string
+{
+    [, , , $end] = $question;
+    $rcode = $records === null ? RCODE_NXDOMAIN : 0;
+    $body = '';
+    foreach ($records ?? [] as [$type, $data]) {
+        $body .= pack('nnnNn', 0xC00C, $type, 1, 0, strlen($data)) . $data;
+    }
     $recursionDesired = ord($query[2]) & 0x01;
     $header = substr($query, 0, 2)
-        . pack('nnnnn', 0x8480 | ($recursionDesired << 8) | $rcode, 1, $records === '' ? 0 : 1, 0, 0);
+        . pack('nnnnn', 0x8480 | ($recursionDesired << 8) | $rcode, 1, count($records ?? []), 0, 0);
 
-    return $header . substr($query, 12, $end - 12) . $records;
+    return $header . substr($query, 12, $end - 12) . $body;
 }
