@@ -126,35 +126,35 @@ static host_lookup_t *lookup_host(const char *name, size_t name_len)
 }
 
 /*
- * Parses the host name argument; false when PHP's own handler should take
- * the call: the caller cannot yield, the name is one PHP warns about (too
- * long), or an address (nothing to look up).
+ * The done lookup of a gethostbyname() or gethostbynamel() call's host
+ * name, or NULL when the call is over: an argument error or a cancel was
+ * thrown, or PHP's own handler took the call because the caller cannot
+ * yield, or the name is one PHP warns about (too long), or an address
+ * (nothing to look up).
  */
-static bool parse_host_name(zend_execute_data *execute_data, char **name, size_t *name_len)
+static host_lookup_t *host_call_lookup(INTERNAL_FUNCTION_PARAMETERS, zif_handler php_handler, char **name,
+	size_t *name_len)
 {
-	if (!may_yield()) {
-		return false;
+	if (may_yield()) {
+		ZEND_PARSE_PARAMETERS_START(1, 1)
+			Z_PARAM_PATH(*name, *name_len)
+		ZEND_PARSE_PARAMETERS_END_EX(return NULL);
+		if (*name_len <= MAXFQDNLEN && !rapier_ip_literal(*name)) {
+			return lookup_host(*name, *name_len);
+		}
 	}
-	ZEND_PARSE_PARAMETERS_START(1, 1)
-		Z_PARAM_PATH(*name, *name_len)
-	ZEND_PARSE_PARAMETERS_END_EX(return false);
-	return *name_len <= MAXFQDNLEN && !rapier_ip_literal(*name);
+	php_handler(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+	return NULL;
 }
 
 static ZEND_FUNCTION(rapier_gethostbyname)
 {
 	char *name, text[INET_ADDRSTRLEN];
 	size_t name_len;
-	host_lookup_t *lookup;
+	host_lookup_t *lookup = host_call_lookup(INTERNAL_FUNCTION_PARAM_PASSTHRU, php_gethostbyname, &name, &name_len);
 
-	if (!parse_host_name(execute_data, &name, &name_len)) {
-		if (!EG(exception)) {
-			php_gethostbyname(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-		}
+	if (lookup == NULL) {
 		return;
-	}
-	if ((lookup = lookup_host(name, name_len)) == NULL) {
-		RETURN_THROWS();
 	}
 	if (lookup->count > 0 && inet_ntop(AF_INET, &lookup->addrs[0], text, sizeof(text)) != NULL) {
 		RETVAL_STRING(text);
@@ -168,16 +168,10 @@ static ZEND_FUNCTION(rapier_gethostbynamel)
 {
 	char *name, text[INET_ADDRSTRLEN];
 	size_t name_len;
-	host_lookup_t *lookup;
+	host_lookup_t *lookup = host_call_lookup(INTERNAL_FUNCTION_PARAM_PASSTHRU, php_gethostbynamel, &name, &name_len);
 
-	if (!parse_host_name(execute_data, &name, &name_len)) {
-		if (!EG(exception)) {
-			php_gethostbynamel(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-		}
+	if (lookup == NULL) {
 		return;
-	}
-	if ((lookup = lookup_host(name, name_len)) == NULL) {
-		RETURN_THROWS();
 	}
 	if (lookup->found) {
 		array_init_size(return_value, lookup->count);

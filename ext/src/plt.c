@@ -265,26 +265,27 @@ static int visit(struct dl_phdr_info *info, size_t size, void *data)
 	return walk->err != 0;   /* non-zero ends the walk */
 }
 
+/* Rebinds in every loaded object the walk selects: how many entries, or -errno. */
+static int rebind_walk(walk_t *walk)
+{
+	dl_iterate_phdr(visit, walk);
+	return walk->err != 0 ? walk->err : walk->rebound;
+}
+
 int rapier_plt_rebind(rapier_plt_rebinding_t *rebinding, const char *soname_prefix, const char *symbol,
 	void *replacement)
 {
-	walk_t walk = {
+	return rebind_walk(&(walk_t) {
 		.rebinding = rebinding, .prefix = soname_prefix, .symbol = symbol, .replacement = replacement,
-	};
-
-	dl_iterate_phdr(visit, &walk);
-	return walk.err != 0 ? walk.err : walk.rebound;
+	});
 }
 
 int rapier_plt_rebind_in(rapier_plt_rebinding_t *rebinding, const void *address, const char *symbol,
 	void *replacement)
 {
-	walk_t walk = {
+	return rebind_walk(&(walk_t) {
 		.rebinding = rebinding, .address = address, .symbol = symbol, .replacement = replacement,
-	};
-
-	dl_iterate_phdr(visit, &walk);
-	return walk.err != 0 ? walk.err : walk.rebound;
+	});
 }
 
 static int find_image(struct dl_phdr_info *info, size_t size, void *data)

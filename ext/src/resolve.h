@@ -29,8 +29,9 @@ typedef struct rapier_lookup_s rapier_lookup_t;
  * One blocking resolver call, run on a lookup thread. A caller embeds it
  * first in a struct of its own that holds the call's arguments and room
  * for its results; run() makes the call there and must touch nothing
- * else (no PHP, no emalloc). release() frees the whole struct, on the
- * loop's thread, when the waiter gave up before it finished.
+ * else (no PHP, no emalloc). release() frees the whole struct (NULL: it is
+ * one malloc()ed block, for free()), on the loop's thread, when the waiter
+ * gave up before it finished.
  */
 struct rapier_lookup_s {
 	void (*run)(rapier_lookup_t *lookup);
