@@ -55,7 +55,7 @@ Rapier\run(function () use ($conninfo, $dsn, $user, $password, &$seen) {
     $wg->add();
     Rapier\go(function () use ($conninfo, &$seen, $wg) {
         /* Persistent connects block, the lookup included (hooks.md). */
-        $c = pg_pconnect("$conninfo application_name=persistent");
+        $c = pg_pconnect("$conninfo application_name=pconnect_by_name");
         $seen['pg_pconnect'] = pgsql_test_scalar($c, "SELECT 'ok'");
         $wg->done();
     });

@@ -18,7 +18,7 @@ Rapier\run(function () use (&$got) {
     // that suspended in between would let the next one destroy it.
     for ($i = 0; $i < 8; $i++) {
         Rapier\go(function () use ($i, &$got) {
-            $c = pg_pconnect(pgsql_test_conninfo('application_name=persistent'));
+            $c = pg_pconnect(pgsql_test_conninfo('application_name=' . pgsql_test_app_name('persistent')));
             $got['pg'][$i] = pgsql_test_scalar($c, "SELECT $i + 100");
         });
         Rapier\go(function () use ($i, &$got) {
@@ -41,7 +41,7 @@ Rapier\run(function () use (&$log, $key) {
     $holder = pgsql_test_connect('holder');
     pgsql_test_scalar($holder, "SELECT pg_advisory_lock($key)");
     Rapier\go(function () use (&$log, $key) {
-        $c = pg_pconnect(pgsql_test_conninfo('application_name=persistent'));
+        $c = pg_pconnect(pgsql_test_conninfo('application_name=' . pgsql_test_app_name('persistent')));
         pg_query($c, 'SET statement_timeout = 1000');
         $r = @pg_query($c, "SELECT pg_advisory_lock($key)");
         $log[] = 'persistent waiter: ' . ($r === false ? trim(pg_last_error($c)) : 'got the lock');
