@@ -933,9 +933,8 @@ static void conn_read(rapier_http_conn_t *conn)
 static void conn_abandon(rapier_http_conn_t *conn)
 {
 	conn->server->stats.abandoned++;
-	rapier__http_stats_changed(conn->server);
 	rapier__http_log_access(conn, 499, 0);
-	rapier__http_conn_close(conn);
+	rapier__http_conn_close(conn); /* publishes the stats, the count above included */
 }
 
 static void conn_handle_io(rapier_http_conn_t *conn, uint32_t events)
