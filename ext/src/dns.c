@@ -349,6 +349,59 @@ static void rebind_res_nsearch(void)
 		(void *) yielding_res_nsearch);
 }
 
+/* What rapier_dns_gethostbyname() returns, valid until its next call, as gethostbyname()'s entry is. */
+static struct {
+	struct hostent entry;
+	char *aliases[1];
+	char **addr_list;          /* the addresses, NULL-terminated */
+	struct in_addr *addrs;
+	char *name;
+} last_host;
+
+static void last_host_free(void)
+{
+	free(last_host.addr_list);
+	free(last_host.addrs);
+	free(last_host.name);
+	memset(&last_host, 0, sizeof(last_host));
+}
+
+/* Makes lookup's addresses the last host entry; false when out of memory. */
+static bool last_host_take(host_lookup_t *lookup, const char *name)
+{
+	last_host_free();
+	last_host.addr_list = calloc(lookup->count + 1, sizeof(char *));
+	last_host.name = strdup(name);
+	if (last_host.addr_list == NULL || last_host.name == NULL) {
+		return false;
+	}
+	last_host.addrs = lookup->addrs;
+	lookup->addrs = NULL;
+	for (int i = 0; i < lookup->count; i++) {
+		last_host.addr_list[i] = (char *) &last_host.addrs[i];
+	}
+	last_host.entry = (struct hostent) {
+		.h_name = last_host.name, .h_aliases = last_host.aliases, .h_addrtype = AF_INET,
+		.h_length = sizeof(struct in_addr), .h_addr_list = last_host.addr_list,
+	};
+	return true;
+}
+
+struct hostent *rapier_dns_gethostbyname(const char *name)
+{
+	host_lookup_t *lookup = lookup_host(name, strlen(name));
+	struct hostent *entry = NULL;
+
+	if (lookup == NULL) {
+		return NULL;
+	}
+	if (lookup->found && last_host_take(lookup, name)) {
+		entry = &last_host.entry;
+	}
+	host_release(&lookup->base);
+	return entry;
+}
+
 void rapier_dns_hook_minit(void)
 {
 	php_gethostbyname = rapier_hook_replace_handler(ZEND_STRL("gethostbyname"), ZEND_FN(rapier_gethostbyname));
@@ -363,4 +416,5 @@ void rapier_dns_hook_mshutdown(void)
 	rapier_hook_replace_handler(ZEND_STRL("gethostbynamel"), php_gethostbynamel);
 	rapier_hook_replace_handler(ZEND_STRL("gethostbyaddr"), php_gethostbyaddr);
 	rapier_plt_restore(&php_res_nsearch);
+	last_host_free();
 }
