@@ -55,6 +55,11 @@ namespace Rapier {
     const HOOK_DNS = UNKNOWN;
     /**
      * @var int
+     * @cvalue RAPIER_HOOK_SOCKETS
+     */
+    const HOOK_SOCKETS = UNKNOWN;
+    /**
+     * @var int
      * @cvalue RAPIER_HOOK_ALL
      */
     const HOOK_ALL = UNKNOWN;

@@ -12,6 +12,7 @@
 #include "pgsql_hook.h"
 #include "select.h"
 #include "sleep.h"
+#include "sockets_hook.h"
 #include "transport.h"
 
 static zend_long hook_flags = RAPIER_HOOK_ALL;
@@ -62,6 +63,7 @@ void rapier_hook_minit(void)
 	rapier_dns_hook_minit();
 	rapier_libhook_minit();
 	rapier_pgsql_hook_install();
+	rapier_sockets_hook_install();
 }
 
 void rapier_hook_mshutdown(void)
@@ -70,6 +72,7 @@ void rapier_hook_mshutdown(void)
 	rapier_select_hook_mshutdown();
 	rapier_dns_hook_mshutdown();
 	rapier_pgsql_hook_mshutdown();
+	rapier_sockets_hook_mshutdown();
 	rapier_libhook_mshutdown();
 }
 
@@ -111,6 +114,7 @@ void rapier_hook_on_run_start(void)
 {
 	rapier_libhook_rebind();
 	rapier_pgsql_hook_install();
+	rapier_sockets_hook_install();
 	reinstall_transports();
 }
 

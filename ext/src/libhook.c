@@ -64,6 +64,11 @@ static hooked_library_t libpq = {
 
 static hooked_library_t *const libraries[] = { &libcurl, &libpq };
 
+/* Not rebound here: sockets_hook.c turns ext/sockets' select() into this poll(). */
+static hooked_library_t ext_sockets = {
+	NULL, "ext/sockets", "use one socket per coroutine", RAPIER_HOOK_SOCKETS, NULL, NULL, { .count = 0 },
+};
+
 /*
  * A coroutine inside a library's poll(), from its first wait until it
  * returns (also while woken but not yet resumed): the library is then in
@@ -223,7 +228,7 @@ static void forget_wait(const library_wait_t *wait)
 
 static int library_poll(const hooked_library_t *lib, struct pollfd *fds, nfds_t nfds, int timeout)
 {
-	poll_fn original = (poll_fn) rapier_plt_original(&lib->poll);
+	poll_fn original = lib->poll.count > 0 ? (poll_fn) rapier_plt_original(&lib->poll) : poll;
 	library_wait_t wait;
 	int n;
 
@@ -250,6 +255,11 @@ static int libcurl_poll(struct pollfd *fds, nfds_t nfds, int timeout)
 static int libpq_poll(struct pollfd *fds, nfds_t nfds, int timeout)
 {
 	return library_poll(&libpq, fds, nfds, timeout);
+}
+
+int rapier_libhook_sockets_poll(struct pollfd *fds, nfds_t nfds, int timeout)
+{
+	return library_poll(&ext_sockets, fds, nfds, timeout);
 }
 
 zend_long rapier_libhook_waiter(int fd)

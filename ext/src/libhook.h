@@ -11,11 +11,19 @@
 #ifndef RAPIER_LIBHOOK_H
 #define RAPIER_LIBHOOK_H
 
+#include <poll.h>
+
 #include "php.h"
 
 /* Rebinds the libraries loaded so far; again at each run start, for a dl() since. */
 void rapier_libhook_minit(void);
 void rapier_libhook_rebind(void);
+
+/*
+ * poll() for ext/sockets' socket_select() (sockets_hook.c): the same wait,
+ * under RAPIER_HOOK_SOCKETS, with libc's poll() as the library's own.
+ */
+int rapier_libhook_sockets_poll(struct pollfd *fds, nfds_t nfds, int timeout);
 
 /*
  * The id of a coroutine suspended inside a hooked library's poll() on fd
