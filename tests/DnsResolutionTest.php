@@ -268,4 +268,22 @@ final class DnsResolutionTest extends TestCase
                 . 'never-record.rapier.test',
         ], $canceled);
     }
+
+    public function testExtSocketsLookupsInCoroutinesOverlap(): void
+    {
+        $report = $this->report();
+        if (!isset($report['sockets_at_once'])) {
+            $this->markTestSkipped('ext/sockets is not loaded');
+        }
+        // socket_connect(), socket_sendto() and socket_addrinfo_lookup(): none answered before all three wait.
+        $this->assertSame([true, 1, ['127.0.0.1']], $report['sockets_at_once']['result']);
+        $this->assertSame(3, $report['sockets_at_once']['peak'], 'lookups that ran at once');
+        $canceled = array_map(static fn (array $run): string => $run['result']['seen'], $report['sockets_canceled']);
+        $this->assertSame([
+            'socket_connect' => 'Rapier\CanceledException: Coroutine was canceled while looking up host '
+                . 'never-socket.rapier.test',
+            'socket_addrinfo_lookup' => 'Rapier\CanceledException: Coroutine was canceled while looking up host '
+                . 'never-addrinfo.rapier.test',
+        ], $canceled);
+    }
 }

@@ -230,6 +230,45 @@ function dns_functions_at_once(): array
     return $results;
 }
 
+/**
+ * ext/sockets' ways to a host name at once, each in its coroutine, on held3
+ * names: socket_connect() and socket_sendto() on IPv4 sockets (PHP's
+ * php_network_gethostbyname()) and socket_addrinfo_lookup() (getaddrinfo()).
+ */
+function sockets_at_once(int $port): array
+{
+    $calls = [
+        static function () use ($port): bool {
+            $socket = socket_create(AF_INET, SOCK_STREAM, SOL_TCP);
+            return socket_connect($socket, 'held3-0.rapier.test', $port);
+        },
+        static function () use ($port): int|false {
+            $socket = socket_create(AF_INET, SOCK_DGRAM, SOL_UDP);
+            return socket_sendto($socket, 'x', 1, 0, 'held3-1.rapier.test', $port);
+        },
+        static fn (): array => array_map(
+            static fn (AddressInfo $info): string => socket_addrinfo_explain($info)['ai_addr']['sin_addr'],
+            socket_addrinfo_lookup('held3-2.rapier.test', (string) $port, [
+                'ai_family' => AF_INET,
+                'ai_socktype' => SOCK_STREAM,
+            ]),
+        ),
+    ];
+    $results = [];
+    $wait = new Rapier\WaitGroup();
+    foreach ($calls as $i => $call) {
+        $wait->add();
+        go(static function () use ($i, $call, &$results, $wait): void {
+            $results[$i] = $call();
+            $wait->done();
+        });
+    }
+    $wait->wait();
+    ksort($results);
+
+    return $results;
+}
+
 $report = [];
 
 // Outside a coroutine a lookup blocks, as in stock PHP: the baseline.
@@ -298,6 +337,23 @@ $report['dns_canceled'] = [
         static fn (): array => dns_get_record('never-record.rapier.test', DNS_A | DNS_MX),
     ),
 ];
+
+// ext/sockets: three lookups at once (none answered before all three
+// wait), and a cancel of each kind of lookup.
+if (function_exists('socket_connect')) {
+    $report['sockets_at_once'] = beside_ticker(static fn (): array => sockets_at_once($port), release(...));
+    $report['sockets_at_once']['peak'] = peak();
+    $report['sockets_canceled'] = [
+        'socket_connect' => canceled_during(static fn (): bool => @socket_connect(
+            socket_create(AF_INET, SOCK_STREAM, SOL_TCP),
+            'never-socket.rapier.test',
+            $port,
+        )),
+        'socket_addrinfo_lookup' => canceled_during(
+            static fn (): array|false => @socket_addrinfo_lookup('never-addrinfo.rapier.test'),
+        ),
+    ];
+}
 
 // The lookups above that were given up still run, for 30 s; a fresh one is
 // not held up by them, or its 10 s connect timeout would end it first.
