@@ -10,6 +10,7 @@
 #include "dns.h"
 #include "libhook.h"
 #include "pgsql_hook.h"
+#include "plt.h"
 #include "select.h"
 #include "sleep.h"
 #include "sockets_hook.h"
@@ -56,14 +57,24 @@ zif_handler rapier_hook_replace_handler(const char *name, size_t name_len, zif_h
 	return previous;
 }
 
+/* Rebinds C libraries' imports (libhook.c, pgsql_hook.c, sockets_hook.c) in what is loaded so far. */
+static void rebind_libraries(void)
+{
+	/* A walk of every loaded object per symbol: only worth it after a dlopen() (a dl()) or at startup. */
+	if (!rapier_plt_objects_changed()) {
+		return;
+	}
+	rapier_libhook_rebind();
+	rapier_pgsql_hook_install();
+	rapier_sockets_hook_install();
+}
+
 void rapier_hook_minit(void)
 {
 	rapier_sleep_hook_minit();
 	rapier_select_hook_minit();
 	rapier_dns_hook_minit();
-	rapier_libhook_minit();
-	rapier_pgsql_hook_install();
-	rapier_sockets_hook_install();
+	rebind_libraries();
 }
 
 void rapier_hook_mshutdown(void)
@@ -112,9 +123,7 @@ void rapier_hook_set_flags(zend_long flags)
 
 void rapier_hook_on_run_start(void)
 {
-	rapier_libhook_rebind();
-	rapier_pgsql_hook_install();
-	rapier_sockets_hook_install();
+	rebind_libraries();
 	reinstall_transports();
 }
 

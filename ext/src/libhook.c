@@ -288,11 +288,6 @@ void rapier_libhook_rebind(void)
 	}
 }
 
-void rapier_libhook_minit(void)
-{
-	rapier_libhook_rebind();
-}
-
 void rapier_libhook_mshutdown(void)
 {
 	for (size_t i = 0; i < sizeof(libraries) / sizeof(libraries[0]); i++) {

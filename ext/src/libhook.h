@@ -15,8 +15,7 @@
 
 #include "php.h"
 
-/* Rebinds the libraries loaded so far; again at each run start, for a dl() since. */
-void rapier_libhook_minit(void);
+/* Rebinds the libraries loaded so far (hook.c: at startup, and at a run start after a dl()). */
 void rapier_libhook_rebind(void);
 
 /*

@@ -19,6 +19,7 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
+#include <stddef.h>
 #include <link.h>
 #include <stdint.h>
 #include <string.h>
@@ -354,4 +355,34 @@ void rapier_plt_restore(rapier_plt_rebinding_t *rebinding)
 void *rapier_plt_original(const rapier_plt_rebinding_t *rebinding)
 {
 	return rebinding->count > 0 ? rebinding->patches[0].original : NULL;
+}
+
+typedef struct {
+	unsigned long long adds, subs;
+	bool known;
+} load_count_t;
+
+static int read_load_count(struct dl_phdr_info *info, size_t size, void *data)
+{
+	load_count_t *count = data;
+
+	if (size >= offsetof(struct dl_phdr_info, dlpi_subs) + sizeof(info->dlpi_subs)) {
+		count->adds = info->dlpi_adds;
+		count->subs = info->dlpi_subs;
+		count->known = true;
+	}
+	return 1;   /* every object reports the same counts: the first will do */
+}
+
+bool rapier_plt_objects_changed(void)
+{
+	static load_count_t last;
+	load_count_t now = { 0, 0, false };
+
+	dl_iterate_phdr(read_load_count, &now);
+	if (now.known && last.known && now.adds == last.adds && now.subs == last.subs) {
+		return false;
+	}
+	last = now;
+	return true;
 }

@@ -53,4 +53,12 @@ void *rapier_plt_original(const rapier_plt_rebinding_t *rebinding);
 /* Puts every recorded entry back as it was and forgets them. */
 void rapier_plt_restore(rapier_plt_rebinding_t *rebinding);
 
+/*
+ * Whether any object was loaded or unloaded since the last call (glibc's
+ * dlpi_adds and dlpi_subs); true on the first call, and whenever the C
+ * library does not count. Lets a caller skip a rebinding walk that would
+ * find nothing new.
+ */
+bool rapier_plt_objects_changed(void);
+
 #endif

@@ -99,6 +99,22 @@ static void test_unknown_library_or_symbol(void)
 	CHECK(rapier_plt_original(&none) == NULL);
 }
 
+/* Loads and unloads are noticed; nothing in between reads as a change. */
+static void test_objects_changed(const char *dir)
+{
+	pid_fn probe_getpid, probe_getppid;
+	void *lib;
+
+	rapier_plt_objects_changed();
+	CHECK(!rapier_plt_objects_changed());
+	lib = open_probe(dir, "libplt_now.so", &probe_getpid, &probe_getppid);
+	CHECK(rapier_plt_objects_changed());
+	CHECK(!rapier_plt_objects_changed());
+	dlclose(lib);
+	CHECK(rapier_plt_objects_changed());
+	CHECK(!rapier_plt_objects_changed());
+}
+
 int main(int argc, char **argv)
 {
 	char self[PATH_MAX];
@@ -111,5 +127,6 @@ int main(int argc, char **argv)
 	test_rebind_and_restore(dir, "libplt_lazy.so", "libplt_lazy.so", false);
 	test_restore_after_unload(dir);
 	test_unknown_library_or_symbol();
+	test_objects_changed(dir);
 	return unit_finish("plt_test");
 }
