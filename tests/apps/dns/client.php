@@ -202,19 +202,13 @@ function dns_functions(): array
 }
 
 /**
- * Six of PHP's DNS functions at once, each in its coroutine, on held6
- * names (and the address held like them): what each returned.
+ * Runs each of $calls in a coroutine of its own, all at once: what each
+ * returned, by key.
+ *
+ * @param array<int, callable(): mixed> $calls
  */
-function dns_functions_at_once(): array
+function at_once(array $calls): array
 {
-    $calls = [
-        static fn () => gethostbyname('held6-0.rapier.test'),
-        static fn () => gethostbynamel('held6-1.rapier.test'),
-        static fn () => gethostbyaddr('198.18.6.2'),
-        static fn () => array_column(dns_get_record('held6-3.rapier.test', DNS_MX), 'target'),
-        static fn () => checkdnsrr('held6-4.rapier.test', 'TXT'),
-        static fn () => getmxrr('held6-5.rapier.test', $hosts) ? $hosts : false,
-    ];
     $results = [];
     $wait = new Rapier\WaitGroup();
     foreach ($calls as $i => $call) {
@@ -228,6 +222,24 @@ function dns_functions_at_once(): array
     ksort($results);
 
     return $results;
+}
+
+/**
+ * Six of PHP's DNS functions at once, each in its coroutine, on held6
+ * names (and the address held like them): what each returned.
+ */
+function dns_functions_at_once(): array
+{
+    $calls = [
+        static fn () => gethostbyname('held6-0.rapier.test'),
+        static fn () => gethostbynamel('held6-1.rapier.test'),
+        static fn () => gethostbyaddr('198.18.6.2'),
+        static fn () => array_column(dns_get_record('held6-3.rapier.test', DNS_MX), 'target'),
+        static fn () => checkdnsrr('held6-4.rapier.test', 'TXT'),
+        static fn () => getmxrr('held6-5.rapier.test', $hosts) ? $hosts : false,
+    ];
+
+    return at_once($calls);
 }
 
 /**
@@ -254,19 +266,8 @@ function sockets_at_once(int $port): array
             ]),
         ),
     ];
-    $results = [];
-    $wait = new Rapier\WaitGroup();
-    foreach ($calls as $i => $call) {
-        $wait->add();
-        go(static function () use ($i, $call, &$results, $wait): void {
-            $results[$i] = $call();
-            $wait->done();
-        });
-    }
-    $wait->wait();
-    ksort($results);
 
-    return $results;
+    return at_once($calls);
 }
 
 $report = [];
