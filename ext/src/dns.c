@@ -50,10 +50,7 @@ static bool run_lookup(rapier_lookup_t *lookup, const char *what, const char *su
 		return true;
 	}
 	/* The resolver owns the lookup now. */
-	if (!EG(exception)) {
-		zend_throw_exception_ex(rapier_ce_canceled_exception, 0, "Coroutine was canceled while %s %s", what,
-			subject);
-	}
+	rapier_lookup_throw_canceled(what, subject);
 	return false;
 }
 

@@ -249,17 +249,10 @@ static void *guarded_pq_get_result(pgconn_t *conn)
 static int yielding_getaddrinfo(const char *node, const char *service, const struct addrinfo *hints,
 	struct addrinfo **res)
 {
-	int status;
-
 	if (!rapier_hook_enabled(RAPIER_HOOK_PGSQL) || blocking_calls > 0) {
 		return ((getaddrinfo_fn) rapier_plt_original(&pq_getaddrinfo))(node, service, hints, res);
 	}
-	status = rapier_resolve_addrinfo(node, service, hints, res);
-	if (status == EAI_SYSTEM && errno == ECANCELED && !EG(exception)) {
-		zend_throw_exception_ex(rapier_ce_canceled_exception, 0,
-			"Coroutine was canceled while libpq looked up host %s", node);
-	}
-	return status;
+	return rapier_resolve_addrinfo(node, service, hints, res, "libpq looked up host");
 }
 
 static zend_function *pdo_constructor(void)

@@ -19,8 +19,8 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
-#include <stddef.h>
 #include <link.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>

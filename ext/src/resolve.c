@@ -13,6 +13,7 @@
  */
 #include "php_rapier.h"
 #include "php_network.h"
+#include "zend_exceptions.h"
 
 #include <arpa/inet.h>
 #include <dlfcn.h>
@@ -398,8 +399,16 @@ int rapier_resolve(const char *host, int socktype, int64_t timeout_ns, struct so
 	return n;
 }
 
+void rapier_lookup_throw_canceled(const char *doing, const char *subject)
+{
+	if (!EG(exception)) {
+		zend_throw_exception_ex(rapier_ce_canceled_exception, 0, "Coroutine was canceled while %s %s", doing,
+			subject);
+	}
+}
+
 int rapier_resolve_addrinfo(const char *node, const char *service, const struct addrinfo *hints,
-	struct addrinfo **res)
+	struct addrinfo **res, const char *doing)
 {
 	struct addrinfo none = { 0 };
 	addrinfo_lookup_t *lookup;
@@ -414,6 +423,7 @@ int rapier_resolve_addrinfo(const char *node, const char *service, const struct 
 		return getaddrinfo(node, service, hints, res);
 	}
 	if (rapier_lookup_run(&lookup->base, -1, "a host name lookup") != RAPIER_WAKE_OK) {
+		rapier_lookup_throw_canceled(doing, node);
 		errno = ECANCELED;
 		return EAI_SYSTEM;
 	}

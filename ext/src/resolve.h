@@ -74,10 +74,19 @@ int rapier_resolve(const char *host, int socktype, int64_t timeout_ns, struct so
  * waits, as long as the system resolver takes. *res is the caller's to
  * free with freeaddrinfo(). Numeric hosts, and callers that cannot
  * suspend, call getaddrinfo() directly. Returns getaddrinfo()'s status;
- * EAI_SYSTEM with errno ECANCELED when the coroutine was canceled.
+ * EAI_SYSTEM with errno ECANCELED when the coroutine was canceled, with
+ * the CanceledException "…while <doing> <node>" thrown
+ * (rapier_lookup_throw_canceled()).
  */
 int rapier_resolve_addrinfo(const char *node, const char *service, const struct addrinfo *hints,
-	struct addrinfo **res);
+	struct addrinfo **res, const char *doing);
+
+/*
+ * After a lookup's wait was canceled: throws CanceledException "Coroutine
+ * was canceled while <doing> <subject>", unless an exception (the cancel's
+ * own) is already there. One wording for every kind of lookup.
+ */
+void rapier_lookup_throw_canceled(const char *doing, const char *subject);
 
 /* Whether host is an IPv4 or IPv6 address: nothing to look up. */
 bool rapier_ip_literal(const char *host);

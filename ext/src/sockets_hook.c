@@ -438,17 +438,10 @@ static int hooked_close(int fd)
 static int hooked_getaddrinfo(const char *node, const char *service, const struct addrinfo *hints,
 	struct addrinfo **res)
 {
-	int status;
-
 	if (!may_yield()) {
 		return getaddrinfo(node, service, hints, res);
 	}
-	status = rapier_resolve_addrinfo(node, service, hints, res);
-	if (status == EAI_SYSTEM && errno == ECANCELED && !EG(exception)) {
-		zend_throw_exception_ex(rapier_ce_canceled_exception, 0,
-			"Coroutine was canceled while looking up host %s", node != NULL ? node : "");
-	}
-	return status;
+	return rapier_resolve_addrinfo(node, service, hints, res, "looking up host");
 }
 
 /* socket_connect() and socket_sendto() with an IPv4 host name. */
