@@ -17,15 +17,14 @@
  * One descriptor waited for in one direction (the common case) is waited
  * for like a hooked socket, and its registration dropped afterwards: the
  * library closes its descriptors with close(), which the loop never hears
- * of. Several are gathered in an epoll set of their own, as stream_select()
- * does (select.c).
+ * of. Several are gathered in a rapier_socket_group_t (socket.c), as
+ * stream_select() does (select.c).
  */
 #include "php_rapier.h"
 #include "zend_exceptions.h"
 
 #include <errno.h>
 #include <poll.h>
-#include <sys/epoll.h>
 #include <unistd.h>
 
 #include "coroutine.h"
@@ -145,24 +144,23 @@ static uint32_t events_of(const struct pollfd *fds, nfds_t nfds, int fd)
 	return events;
 }
 
+/* A member closed meanwhile through rapier_socket_close() ends the wait with -EBADF (ext/sockets). */
 static int wait_many(const struct pollfd *fds, nfds_t nfds, int64_t timeout_ns)
 {
-	int epfd = epoll_create1(EPOLL_CLOEXEC);
+	rapier_socket_group_t group;
 	int err;
 
-	if (epfd < 0) {
+	if (rapier_socket_group_init(&group) != 0) {
 		return MUST_BLOCK;
 	}
 	for (nfds_t i = 0; i < nfds; i++) {
-		struct epoll_event ev = { .events = events_of(fds, nfds, fds[i].fd), .data.fd = fds[i].fd };
-
-		if (fds[i].fd >= 0 && epoll_ctl(epfd, EPOLL_CTL_ADD, fds[i].fd, &ev) != 0 && errno != EEXIST) {
-			close(epfd);
+		if (fds[i].fd >= 0 && rapier_socket_group_watch(&group, fds[i].fd, events_of(fds, nfds, fds[i].fd)) != 0) {
+			rapier_socket_group_destroy(&group);
 			return MUST_BLOCK;   /* not a descriptor epoll can watch */
 		}
 	}
-	err = rapier_socket_wait(epfd, RAPIER_IO_READ, timeout_ns);
-	rapier_socket_close(epfd);
+	err = rapier_socket_group_wait(&group, timeout_ns);
+	rapier_socket_group_destroy(&group);
 	return err;
 }
 

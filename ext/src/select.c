@@ -3,8 +3,8 @@
  * startup for a wrapper that calls it unchanged unless the caller can yield
  * and RAPIER_HOOK_STREAM_SELECT is on. Then, when nothing is ready yet and
  * the timeout is not zero, the wrapper waits for the streams' descriptors
- * in the event loop (an epoll set of their own, watched as one descriptor)
- * and afterwards lets PHP's handler answer with a zero timeout: the arrays,
+ * in the event loop (a rapier_socket_group_t: an epoll set of their own,
+ * watched as one descriptor) and afterwards lets PHP's handler answer with a zero timeout: the arrays,
  * their keys, buffered data and every warning and error stay PHP's.
  */
 #include "php_rapier.h"
@@ -12,7 +12,7 @@
 #include "zend_exceptions.h"
 
 #include <errno.h>
-#include <sys/epoll.h>
+#include <sys/epoll.h>   /* EPOLLIN, EPOLLOUT, EPOLLPRI */
 
 #include "coroutine.h"
 #include "hook.h"
@@ -23,14 +23,14 @@
 static zif_handler original_stream_select;
 
 /*
- * Adds the descriptors of the streams in array to epfd for events; masks
+ * Adds the descriptors of the streams in array to group for events; masks
  * maps each descriptor added to what it waits for, so that one in several
  * arrays (the common $except = $read) waits for the union of theirs and
  * nothing more. Returns false when a stream is not something this wait can
  * watch (no descriptor, a regular file, buffered data to read): PHP's
  * handler then decides.
  */
-static bool watch_array(int epfd, zval *array, uint32_t events, HashTable *masks, int *watched)
+static bool watch_array(rapier_socket_group_t *group, zval *array, uint32_t events, HashTable *masks, int *watched)
 {
 	zval *elem;
 
@@ -41,7 +41,6 @@ static bool watch_array(int epfd, zval *array, uint32_t events, HashTable *masks
 		zval *mask, added;
 		php_stream *stream;
 		php_socket_t fd = -1;
-		struct epoll_event ev = { .events = events };
 
 		ZVAL_DEREF(elem);
 		if (Z_TYPE_P(elem) != IS_RESOURCE) {
@@ -59,9 +58,8 @@ static bool watch_array(int epfd, zval *array, uint32_t events, HashTable *masks
 				|| fd < 0) {
 			return false;
 		}
-		ev.data.fd = fd;
 		if ((mask = zend_hash_index_find(masks, fd)) == NULL) {
-			if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
+			if (rapier_socket_group_watch(group, fd, events) != 0) {
 				return false;    /* EPERM: a regular file, always ready */
 			}
 			ZVAL_LONG(&added, events);
@@ -73,8 +71,7 @@ static bool watch_array(int epfd, zval *array, uint32_t events, HashTable *masks
 			continue;            /* twice in this array */
 		}
 		Z_LVAL_P(mask) |= events;
-		ev.events = (uint32_t) Z_LVAL_P(mask);
-		if (epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &ev) != 0) {
+		if (rapier_socket_group_watch(group, fd, (uint32_t) Z_LVAL_P(mask)) != 0) {
 			return false;
 		}
 	} ZEND_HASH_FOREACH_END();
@@ -82,14 +79,13 @@ static bool watch_array(int epfd, zval *array, uint32_t events, HashTable *masks
 }
 
 /*
- * Suspends until a descriptor in epfd is ready or timeout_ns passes (the
- * epoll set is one descriptor, waited on like a socket). Returns 1 once it
- * has waited, 0 when it could not (PHP's handler must wait instead), -1
- * with an exception when canceled.
+ * Suspends until a stream of group is ready, closed by another coroutine,
+ * or timeout_ns passes. Returns 1 once it has waited, 0 when it could not
+ * (PHP's handler must wait instead), -1 with an exception when canceled.
  */
-static int wait_ready(int epfd, int64_t timeout_ns)
+static int wait_ready(rapier_socket_group_t *group, int64_t timeout_ns)
 {
-	int err = rapier_socket_wait(epfd, RAPIER_IO_READ, timeout_ns);
+	int err = rapier_socket_group_wait(group, timeout_ns);
 
 	if (err == -ECANCELED) {
 		if (!EG(exception)) {
@@ -97,7 +93,8 @@ static int wait_ready(int epfd, int64_t timeout_ns)
 		}
 		return -1;
 	}
-	return err == 0 || err == -ETIMEDOUT;
+	/* A stream closed meanwhile (-EBADF) is PHP's handler's to report, at once. */
+	return err == 0 || err == -ETIMEDOUT || err == -EBADF;
 }
 
 /* PHP's handler gets the timeout as parsed here (see rapier_hook_set_long_arg). */
@@ -117,9 +114,9 @@ static ZEND_FUNCTION(rapier_stream_select)
 	zval *read = NULL, *write = NULL, *except = NULL;
 	zend_long sec = 0, usec = 0;
 	bool sec_null = true, usec_null = true;
-	struct epoll_event ready;
 	int64_t timeout_ns;
-	int epfd = -1, watched = 0, waited = 1;
+	int watched = 0, waited = 1;
+	rapier_socket_group_t group = { .epfd = -1 };
 	HashTable masks;
 	bool watching;
 
@@ -149,19 +146,18 @@ static ZEND_FUNCTION(rapier_stream_select)
 		timeout_ns = (int64_t) (sec + usec / 1000000) * 1000000000 + (int64_t) (usec % 1000000) * 1000;
 	}
 	zend_hash_init(&masks, 8, NULL, NULL, 0);
-	epfd = epoll_create1(EPOLL_CLOEXEC);
-	watching = epfd >= 0 && watch_array(epfd, read, EPOLLIN, &masks, &watched)
-		&& watch_array(epfd, write, EPOLLOUT, &masks, &watched)
-		&& watch_array(epfd, except, EPOLLPRI, &masks, &watched) && watched > 0;
+	watching = rapier_socket_group_init(&group) == 0 && watch_array(&group, read, EPOLLIN, &masks, &watched)
+		&& watch_array(&group, write, EPOLLOUT, &masks, &watched)
+		&& watch_array(&group, except, EPOLLPRI, &masks, &watched) && watched > 0;
 	zend_hash_destroy(&masks);
 	if (!watching) {
 		goto passthru;
 	}
 	/* Only when nothing is ready yet is there anything to wait for. */
-	if (epoll_wait(epfd, &ready, 1, 0) == 0) {
-		waited = wait_ready(epfd, timeout_ns);
+	if (!rapier_socket_group_ready(&group)) {
+		waited = wait_ready(&group, timeout_ns);
 		if (waited < 0) {
-			rapier_socket_close(epfd);
+			rapier_socket_group_destroy(&group);
 			RETURN_FALSE;
 		}
 	}
@@ -176,9 +172,7 @@ parse_failed:
 		RETURN_THROWS();
 	}
 passthru:
-	if (epfd >= 0) {
-		rapier_socket_close(epfd);   /* forgets the wait's registration too */
-	}
+	rapier_socket_group_destroy(&group);
 	original_stream_select(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 }
 

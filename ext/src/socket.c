@@ -37,6 +37,7 @@
 #include <poll.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <sys/epoll.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -59,6 +60,9 @@ struct socket_record_s {
 
 static socket_record_t **records;
 static int records_cap;
+
+/* Groups a coroutine waits on now: rapier_socket_close() looks here for its descriptor. */
+static rapier_socket_group_t *waiting_groups;
 
 static socket_record_t *record_find(int fd)
 {
@@ -298,6 +302,28 @@ void rapier_socket_unwatch(int fd)
 	}
 }
 
+static bool group_has(const rapier_socket_group_t *group, int fd)
+{
+	for (uint32_t i = 0; i < group->count; i++) {
+		if (group->members[i] == fd) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The coroutine waiting on a group that watches fd wakes as a waiter on fd itself would. */
+static void wake_groups(int fd)
+{
+	for (rapier_socket_group_t *group = waiting_groups; group != NULL; group = group->next) {
+		socket_record_t *rec = record_find(group->epfd);
+
+		if (rec != NULL && group_has(group, fd)) {
+			wake(&rec->reader, RAPIER_WAKE_CLOSED);
+		}
+	}
+}
+
 int rapier_socket_close(int fd)
 {
 	socket_record_t *rec = record_find(fd);
@@ -305,11 +331,94 @@ int rapier_socket_close(int fd)
 	if (rec) {
 		forget(rec);
 	}
+	if (waiting_groups != NULL && rapier_sched_running()) {
+		wake_groups(fd);
+	}
 	return close(fd) < 0 ? -errno : 0;
+}
+
+int rapier_socket_group_init(rapier_socket_group_t *group)
+{
+	group->epfd = epoll_create1(EPOLL_CLOEXEC);
+	group->count = 0;
+	group->cap = sizeof(group->inline_members) / sizeof(group->inline_members[0]);
+	group->members = group->inline_members;
+	group->next = NULL;
+	return group->epfd < 0 ? -errno : 0;
+}
+
+static void group_add_member(rapier_socket_group_t *group, int fd)
+{
+	if (group->count == group->cap) {
+		int *grown = safe_emalloc(group->cap, 2 * sizeof(int), 0);
+
+		memcpy(grown, group->members, group->count * sizeof(int));
+		if (group->members != group->inline_members) {
+			efree(group->members);
+		}
+		group->members = grown;
+		group->cap *= 2;
+	}
+	group->members[group->count++] = fd;
+}
+
+int rapier_socket_group_watch(rapier_socket_group_t *group, int fd, uint32_t events)
+{
+	struct epoll_event ev = { .events = events, .data.fd = fd };
+
+	if (epoll_ctl(group->epfd, EPOLL_CTL_ADD, fd, &ev) == 0) {
+		group_add_member(group, fd);
+		return 0;
+	}
+	if (errno == EEXIST && epoll_ctl(group->epfd, EPOLL_CTL_MOD, fd, &ev) == 0) {
+		return 0;
+	}
+	return -errno;
+}
+
+bool rapier_socket_group_ready(const rapier_socket_group_t *group)
+{
+	struct epoll_event ready;
+
+	return epoll_wait(group->epfd, &ready, 1, 0) > 0;
+}
+
+int rapier_socket_group_wait(rapier_socket_group_t *group, int64_t timeout_ns)
+{
+	rapier_socket_group_t **p = &waiting_groups;
+	int err;
+
+	group->next = waiting_groups;
+	waiting_groups = group;
+	err = rapier_socket_wait(group->epfd, RAPIER_IO_READ, timeout_ns);
+	/* Other groups may have come and gone meanwhile: not necessarily the head any more. */
+	while (*p != NULL && *p != group) {
+		p = &(*p)->next;
+	}
+	if (*p != NULL) {
+		*p = group->next;
+	}
+	return err;
+}
+
+void rapier_socket_group_destroy(rapier_socket_group_t *group)
+{
+	if (group->epfd >= 0) {
+		rapier_socket_close(group->epfd);
+		group->epfd = -1;
+	}
+	/* members is NULL in a group zeroed but never initialized. */
+	if (group->members != NULL && group->members != group->inline_members) {
+		efree(group->members);
+	}
+	group->members = group->inline_members;
+	group->count = 0;
 }
 
 void rapier_socket_reset(void)
 {
+	/* Their waits and the frames that held them are gone with the run. */
+	waiting_groups = NULL;
 	for (int fd = 0; fd < records_cap; fd++) {
 		if (records[fd]) {
 			records[fd]->io.active = false;

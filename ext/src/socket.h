@@ -54,6 +54,44 @@ zend_long rapier_socket_waiter_id(int fd, uint32_t events);
 int rapier_socket_close(int fd);
 
 /*
+ * A wait for whichever of several descriptors is ready first (the hooked
+ * stream_select(), and poll() or select() in a hooked library): an epoll
+ * set of their own, waited on as one descriptor. A member closed through
+ * rapier_socket_close() meanwhile ends the wait with -EBADF, as it ends a
+ * wait on that descriptor alone; epoll itself would drop it silently.
+ */
+typedef struct rapier_socket_group_s rapier_socket_group_t;
+struct rapier_socket_group_s {
+	int epfd;
+	uint32_t count, cap;
+	int *members;                /* each descriptor once */
+	int inline_members[8];
+	rapier_socket_group_t *next; /* among the groups being waited on */
+};
+
+/* Creates the epoll set. Returns 0 or -errno. */
+int rapier_socket_group_init(rapier_socket_group_t *group);
+
+/*
+ * Watches fd for events (EPOLLIN, EPOLLOUT, EPOLLPRI), replacing what an
+ * earlier call asked of it. Returns 0 or -errno (-EPERM: a descriptor
+ * epoll cannot watch, a regular file).
+ */
+int rapier_socket_group_watch(rapier_socket_group_t *group, int fd, uint32_t events);
+
+/* Whether a member is ready now. */
+bool rapier_socket_group_ready(const rapier_socket_group_t *group);
+
+/* Waits as rapier_socket_wait() does, for any member. */
+int rapier_socket_group_wait(rapier_socket_group_t *group, int64_t timeout_ns);
+
+/*
+ * Closes the epoll set and frees the member list; the members stay open.
+ * Also for a group that is only zeroed with epfd -1.
+ */
+void rapier_socket_group_destroy(rapier_socket_group_t *group);
+
+/*
  * Stops watching fd in the loop unless a coroutine owns or waits on it:
  * for descriptors that their owner closes itself (a C library's close()),
  * never through rapier_socket_close(), after each wait on them.
