@@ -60,6 +60,11 @@ namespace Rapier {
     const HOOK_SOCKETS = UNKNOWN;
     /**
      * @var int
+     * @cvalue RAPIER_HOOK_PROC
+     */
+    const HOOK_PROC = UNKNOWN;
+    /**
+     * @var int
      * @cvalue RAPIER_HOOK_ALL
      */
     const HOOK_ALL = UNKNOWN;

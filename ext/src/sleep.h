@@ -13,7 +13,8 @@ void rapier_sleep_hook_mshutdown(void);
 
 /*
  * Suspends the current coroutine for ns nanoseconds. Returns
- * RAPIER_WAKE_OK, or RAPIER_WAKE_CANCELED when canceled.
+ * RAPIER_WAKE_TIMEOUT once they have passed, RAPIER_WAKE_CANCELED when
+ * canceled.
  */
 int rapier_coro_sleep_ns(int64_t ns);
 

@@ -38,6 +38,7 @@
 
 #include "coroutine.h"
 #include "hook.h"
+#include "proc_hook.h"
 #include "resolve.h"
 #include "socket.h"
 #include "tls.h"
@@ -943,7 +944,7 @@ static bool is_ours(const php_stream *stream)
 static ZEND_NAMED_FUNCTION(hooked_fclose)
 {
 	zval *arg = ZEND_NUM_ARGS() == 1 ? ZEND_CALL_ARG(execute_data, 1) : NULL;
-	php_stream *stream;
+	php_stream *stream = NULL;
 
 	if (arg && Z_TYPE_P(arg) == IS_RESOURCE
 			&& (stream = zend_fetch_resource2(Z_RES_P(arg), NULL, php_file_le_stream(), php_file_le_pstream()))
@@ -954,6 +955,9 @@ static ZEND_NAMED_FUNCTION(hooked_fclose)
 		zend_throw_exception_ex(rapier_ce_exception, 0,
 			"Cannot close socket fd %d: coroutine #" ZEND_LONG_FMT " is %s it; "
 			"use stream_socket_shutdown() to interrupt it", fd, id, reader ? "reading from" : "using");
+		RETURN_THROWS();
+	}
+	if (stream && rapier_proc_pipe_close_refused(stream)) {
 		RETURN_THROWS();
 	}
 	stock_fclose(INTERNAL_FUNCTION_PARAM_PASSTHRU);

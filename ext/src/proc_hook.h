@@ -1,0 +1,25 @@
+/*
+ * Child processes inside coroutines (RAPIER_HOOK_PROC): reads and writes on
+ * the pipes of proc_open() and popen(), and proc_close()'s wait for the
+ * child, suspend only the calling coroutine. Outside a coroutine, with the
+ * flag off, and on a pipe made non-blocking, PHP's own code runs unchanged.
+ */
+#ifndef RAPIER_PROC_HOOK_H
+#define RAPIER_PROC_HOOK_H
+
+#include "php.h"
+
+void rapier_proc_hook_minit(void);
+void rapier_proc_hook_mshutdown(void);
+
+/* A run ended: after a bailout, lets go of the pipes its abandoned coroutines were waiting on. */
+void rapier_proc_hook_on_run_end(void);
+
+/*
+ * Throws a Rapier\Exception and returns true when stream is a hooked pipe
+ * a coroutine is waiting on: closing it would free the stream under that
+ * coroutine. fclose() (transport.c), pclose() and proc_close() ask first.
+ */
+bool rapier_proc_pipe_close_refused(php_stream *stream);
+
+#endif
