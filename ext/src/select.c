@@ -4,8 +4,9 @@
  * and RAPIER_HOOK_STREAM_SELECT is on. Then, when nothing is ready yet and
  * the timeout is not zero, the wrapper waits for the streams' descriptors
  * in the event loop (a rapier_socket_group_t: an epoll set of their own,
- * watched as one descriptor) and afterwards lets PHP's handler answer with a zero timeout: the arrays,
- * their keys, buffered data and every warning and error stay PHP's.
+ * watched as one descriptor) and afterwards lets PHP's handler answer with
+ * a zero timeout: the arrays, their keys, buffered data and every warning
+ * and error stay PHP's.
  */
 #include "php_rapier.h"
 #include "php_network.h"
