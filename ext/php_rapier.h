@@ -21,6 +21,7 @@ extern zend_class_entry *rapier_ce_exception;          /* Rapier\Exception */
 extern zend_class_entry *rapier_ce_canceled_exception; /* Rapier\CanceledException */
 extern zend_class_entry *rapier_ce_deadlock_exception; /* Rapier\DeadlockException */
 extern zend_class_entry *rapier_ce_timeout_exception;  /* Rapier\TimeoutException */
+extern zend_class_entry *rapier_ce_exit_exception;     /* Rapier\ExitException */
 
 /* Rapier\Coroutine (binding/coroutine.c): owns the fibers' entry method. */
 extern zend_class_entry *rapier_ce_coroutine;

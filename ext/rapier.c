@@ -12,6 +12,7 @@
 
 #include "php_rapier.h"
 #include "src/coroutine.h"
+#include "src/exit.h"
 #include "src/hook.h"
 #include "src/sigwait.h"
 #include "src/transport.h"
@@ -37,6 +38,7 @@ static PHP_MINIT_FUNCTION(rapier)
 	rapier_http_request_class_minit();
 	rapier_http_response_class_minit();
 	rapier_coroutine_minit();
+	rapier_exit_minit();
 	rapier_sigwait_minit();
 	rapier_hook_minit();
 	rapier_transport_minit();
@@ -47,6 +49,7 @@ static PHP_MSHUTDOWN_FUNCTION(rapier)
 {
 	rapier_transport_mshutdown();
 	rapier_hook_mshutdown();
+	rapier_exit_mshutdown();
 	UNREGISTER_INI_ENTRIES();
 	return SUCCESS;
 }

@@ -7,6 +7,18 @@ zend_class_entry *rapier_ce_exception;
 zend_class_entry *rapier_ce_canceled_exception;
 zend_class_entry *rapier_ce_deadlock_exception;
 zend_class_entry *rapier_ce_timeout_exception;
+zend_class_entry *rapier_ce_exit_exception;
+
+ZEND_METHOD(Rapier_ExitException, getStatus)
+{
+	zval *code, tmp;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+
+	/* The status is the exception's code, which trap_exit() sets. */
+	code = zend_read_property(zend_ce_exception, Z_OBJ_P(ZEND_THIS), ZEND_STRL("code"), true, &tmp);
+	RETURN_LONG(zval_get_long(code));
+}
 
 void rapier_exceptions_minit(void)
 {
@@ -14,4 +26,5 @@ void rapier_exceptions_minit(void)
 	rapier_ce_canceled_exception = register_class_Rapier_CanceledException(rapier_ce_exception);
 	rapier_ce_deadlock_exception = register_class_Rapier_DeadlockException(rapier_ce_exception);
 	rapier_ce_timeout_exception = register_class_Rapier_TimeoutException(rapier_ce_exception);
+	rapier_ce_exit_exception = register_class_Rapier_ExitException(rapier_ce_exception);
 }

@@ -18,6 +18,16 @@ namespace Rapier {
     {
     }
 
+    /**
+     * exit() or die() was called inside Rapier\trap_exit(): the code it ran
+     * ended there, and the script goes on.
+     */
+    final class ExitException extends Exception
+    {
+        /** The exit status exit() was given: 0 for exit(), die() and exit("a message"). */
+        public function getStatus(): int {}
+    }
+
     /** An operation with a timeout did not finish in time. */
     class TimeoutException extends Exception
     {

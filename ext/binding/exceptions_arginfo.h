@@ -1,7 +1,11 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 55f001d492cad171746ffb34f972110202766cf5 */
+ * Stub hash: 975bffdab341c95498d47dd72e68abe2c37ca5e8 */
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_ExitException_getStatus, 0, 0, IS_LONG, 0)
+ZEND_END_ARG_INFO()
 
 
+ZEND_METHOD(Rapier_ExitException, getStatus);
 
 
 static const zend_function_entry class_Rapier_Exception_methods[] = {
@@ -15,6 +19,12 @@ static const zend_function_entry class_Rapier_CanceledException_methods[] = {
 
 
 static const zend_function_entry class_Rapier_DeadlockException_methods[] = {
+	ZEND_FE_END
+};
+
+
+static const zend_function_entry class_Rapier_ExitException_methods[] = {
+	ZEND_ME(Rapier_ExitException, getStatus, arginfo_class_Rapier_ExitException_getStatus, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
 
@@ -49,6 +59,17 @@ static zend_class_entry *register_class_Rapier_DeadlockException(zend_class_entr
 	zend_class_entry ce, *class_entry;
 
 	INIT_NS_CLASS_ENTRY(ce, "Rapier", "DeadlockException", class_Rapier_DeadlockException_methods);
+	class_entry = zend_register_internal_class_ex(&ce, class_entry_Rapier_Exception);
+	class_entry->ce_flags |= ZEND_ACC_FINAL;
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_Rapier_ExitException(zend_class_entry *class_entry_Rapier_Exception)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "Rapier", "ExitException", class_Rapier_ExitException_methods);
 	class_entry = zend_register_internal_class_ex(&ce, class_entry_Rapier_Exception);
 	class_entry->ce_flags |= ZEND_ACC_FINAL;
 

@@ -1,11 +1,13 @@
 /*
- * Rapier\run(), Rapier\go(), and the argument helpers the other binding
- * files share. (The function table itself is registered by rapier.c.)
+ * Rapier\run(), Rapier\go(), Rapier\trap_exit(), and the argument helpers
+ * the other binding files share. (The function table itself is registered
+ * by rapier.c.)
  */
 #include "php_rapier.h"
 #include "zend_exceptions.h"
 
 #include "coroutine.h"
+#include "exit.h"
 
 bool rapier_require_coroutine(const char *what)
 {
@@ -75,4 +77,43 @@ ZEND_FUNCTION(Rapier_go)
 		RETURN_THROWS();
 	}
 	RETURN_LONG(co->id);
+}
+
+/*
+ * exit() unwinds the stack with an object no catch can take, and skips
+ * finally blocks on its way. Stopped here, it becomes an ExitException, so
+ * the caller's own catch and finally blocks run: how a resident server
+ * ends a request that called exit() without ending the worker. A fatal
+ * error PHP unwinds the same way (memory_limit) is not an exit: it goes on.
+ */
+ZEND_FUNCTION(Rapier_trap_exit)
+{
+	zval *args = NULL;
+	zend_fcall_info fci;
+	zend_fcall_info_cache fcc;
+	uint32_t argc = 0;
+	int exit_status = EG(exit_status);
+	uint32_t fatal_mark = rapier_exit_fatal_mark();
+	zend_long status;
+
+	ZEND_PARSE_PARAMETERS_START(1, -1)
+		Z_PARAM_FUNC(fci, fcc)
+		Z_PARAM_VARIADIC('*', args, argc)
+	ZEND_PARSE_PARAMETERS_END();
+
+	fci.retval = return_value;
+	fci.params = args;
+	fci.param_count = argc;
+	zend_call_function(&fci, &fcc);
+	if (!rapier_exit_is_plain(EG(exception), fatal_mark)) {
+		/* A return, an exception, or a fatal error on its way out. */
+		return;
+	}
+	status = EG(exit_status);
+	EG(exit_status) = exit_status;
+	zend_clear_exception();
+	zval_ptr_dtor(return_value);
+	ZVAL_NULL(return_value);
+	zend_throw_exception_ex(rapier_ce_exit_exception, status,
+		"exit() was called with status " ZEND_LONG_FMT ": it ended the code Rapier\\trap_exit() ran", status);
 }

@@ -85,4 +85,12 @@ namespace Rapier {
      * @throws \Rapier\Exception outside Rapier\run()
      */
     function go(callable $fn, mixed ...$args): int {}
+
+    /**
+     * Calls $fn; an exit() or die() inside it ends $fn instead of the script.
+     *
+     * @throws \Rapier\ExitException when $fn called exit(), with its status
+     * @throws \Throwable whatever $fn threw
+     */
+    function trap_exit(callable $fn, mixed ...$args): mixed {}
 }

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 33b6c4d77c129260f53326924e1f9c3e0514ff30 */
+ * Stub hash: 23c6bec596428d07cb3063cda0a9b89cee13fe91 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_Rapier_run, 0, 1, IS_MIXED, 0)
 	ZEND_ARG_TYPE_INFO(0, main, IS_CALLABLE, 0)
@@ -11,14 +11,21 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_Rapier_go, 0, 1, IS_LONG, 0)
 	ZEND_ARG_VARIADIC_TYPE_INFO(0, args, IS_MIXED, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_Rapier_trap_exit, 0, 1, IS_MIXED, 0)
+	ZEND_ARG_TYPE_INFO(0, fn, IS_CALLABLE, 0)
+	ZEND_ARG_VARIADIC_TYPE_INFO(0, args, IS_MIXED, 0)
+ZEND_END_ARG_INFO()
+
 
 ZEND_FUNCTION(Rapier_run);
 ZEND_FUNCTION(Rapier_go);
+ZEND_FUNCTION(Rapier_trap_exit);
 
 
 static const zend_function_entry ext_functions[] = {
 	ZEND_NS_FALIAS("Rapier", run, Rapier_run, arginfo_Rapier_run)
 	ZEND_NS_FALIAS("Rapier", go, Rapier_go, arginfo_Rapier_go)
+	ZEND_NS_FALIAS("Rapier", trap_exit, Rapier_trap_exit, arginfo_Rapier_trap_exit)
 	ZEND_FE_END
 };
 

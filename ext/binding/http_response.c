@@ -496,6 +496,15 @@ ZEND_METHOD(Rapier_Http_Response, isWritable)
 	RETURN_BOOL(!resp->done && rapier_http_conn_writable(resp->conn));
 }
 
+ZEND_METHOD(Rapier_Http_Response, headersSent)
+{
+	response_t *resp = response_from(Z_OBJ_P(ZEND_THIS));
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	/* Once done, the connection may be serving the next request: not ours to read. */
+	RETURN_BOOL(resp->done || resp->conn->response_started || resp->conn->response_ended);
+}
+
 ZEND_METHOD(Rapier_Http_Response, statusCode)
 {
 	ZEND_PARSE_PARAMETERS_NONE();

@@ -56,6 +56,9 @@ namespace Rapier\Http {
         /** Whether headers may still be set and the body written. */
         public function isWritable(): bool {}
 
+        /** Whether the status and headers are sent (or the response has ended): setting them now throws. */
+        public function headersSent(): bool {}
+
         /** The status so far: 200 until status(), json(), redirect() or an error answer sets another. */
         public function statusCode(): int {}
     }

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 3b390d708c59e6c4046352df2557903cd39d1668 */
+ * Stub hash: b674c2e086d75d94b682327f1ae837cd45366a08 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Rapier_Http_Response___construct, 0, 0, 0)
 ZEND_END_ARG_INFO()
@@ -53,6 +53,8 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Response_isWritable, 0, 0, _IS_BOOL, 0)
 ZEND_END_ARG_INFO()
 
+#define arginfo_class_Rapier_Http_Response_headersSent arginfo_class_Rapier_Http_Response_isWritable
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Response_statusCode, 0, 0, IS_LONG, 0)
 ZEND_END_ARG_INFO()
 
@@ -67,6 +69,7 @@ ZEND_METHOD(Rapier_Http_Response, json);
 ZEND_METHOD(Rapier_Http_Response, sendfile);
 ZEND_METHOD(Rapier_Http_Response, redirect);
 ZEND_METHOD(Rapier_Http_Response, isWritable);
+ZEND_METHOD(Rapier_Http_Response, headersSent);
 ZEND_METHOD(Rapier_Http_Response, statusCode);
 
 
@@ -81,6 +84,7 @@ static const zend_function_entry class_Rapier_Http_Response_methods[] = {
 	ZEND_ME(Rapier_Http_Response, sendfile, arginfo_class_Rapier_Http_Response_sendfile, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Response, redirect, arginfo_class_Rapier_Http_Response_redirect, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Response, isWritable, arginfo_class_Rapier_Http_Response_isWritable, ZEND_ACC_PUBLIC)
+	ZEND_ME(Rapier_Http_Response, headersSent, arginfo_class_Rapier_Http_Response_headersSent, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Response, statusCode, arginfo_class_Rapier_Http_Response_statusCode, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };

@@ -600,6 +600,9 @@ static void dispatch(rapier_http_conn_t *conn, void *data)
 		zend_clear_exception();
 		rapier_http_response_handler_done(Z_OBJ(args[1]), NULL);
 		OBJ_RELEASE(Z_OBJ(args[1]));
+	} else {
+		/* exit() in a handler ends its request, not the worker's other requests. */
+		co->trap_exit = true;
 	}
 	zval_ptr_dtor(&args[0]);
 	zval_ptr_dtor(&args[1]);

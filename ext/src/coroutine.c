@@ -30,6 +30,7 @@
 #include "zend_smart_str.h"
 
 #include "coroutine.h"
+#include "exit.h"
 #include "hook.h"
 
 /*
@@ -345,6 +346,7 @@ rapier_coro_t *rapier_coro_spawn_ex(zval *callable, zend_fcall_info_cache *fcc, 
 	}
 	co->id = ++sched.next_id;
 	co->is_main = false;
+	co->trap_exit = false;
 	co->on_finish = on_finish;
 	co->finish_data = finish_data;
 	ZVAL_COPY(&co->callable, callable);
@@ -483,6 +485,8 @@ static bool run_body(rapier_coro_t *co)
 	zend_fcall_info fci;
 	zval retval;
 	zend_object *ex;
+	int exit_status;
+	uint32_t fatal_mark;
 
 	fci.size = sizeof(fci);
 	ZVAL_COPY_VALUE(&fci.function_name, &co->callable);
@@ -493,8 +497,16 @@ static bool run_body(rapier_coro_t *co)
 	fci.named_params = NULL;
 	ZVAL_UNDEF(&retval);
 
+	exit_status = EG(exit_status);
+	fatal_mark = rapier_exit_fatal_mark();
 	zend_call_function(&fci, &co->fcc);
 	ex = take_exception();
+	if (co->trap_exit && rapier_exit_is_plain(ex, fatal_mark)) {
+		/* Its exit() ended the callable, as a return would; the script goes on. */
+		OBJ_RELEASE(ex);
+		ex = NULL;
+		EG(exit_status) = exit_status;
+	}
 	if (ex && is_exit(ex)) {
 		zval_ptr_dtor(&retval);
 		/* exit() in a coroutine ends the script: let the exit unwind on. */

@@ -67,6 +67,7 @@ struct rapier_coro_s {
 	zval result;                     /* the main coroutine's return value */
 	zend_object *exception;          /* the main coroutine's uncaught exception */
 	bool is_main;
+	bool trap_exit;                  /* exit() ends the callable, not the script (request handlers) */
 	rapier_coro_finish_fn on_finish; /* NULL: report uncaught exceptions */
 	void *finish_data;
 
