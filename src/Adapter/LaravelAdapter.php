@@ -69,22 +69,23 @@ final class LaravelAdapter implements Adapter, RouteAware
     public function handle(Request $request, Response $response): void
     {
         $this->lastRoute = null;
-        $this->scope->run($request, function (array $server) use ($request, $response): void {
+        $laravelRequest = null;
+        $serve = function (array $server) use ($request, $response, &$laravelRequest): void {
             $laravelRequest = SymfonyRequestFactory::createIlluminate($request, $server, IlluminateRequest::class);
             $laravelResponse = $this->kernel->handle($laravelRequest);
-            $matched = $laravelRequest->route();
-            $this->lastRoute = $matched instanceof Route ? '/' . ltrim($matched->uri(), '/') : null;
             SymfonyResponseSender::send($laravelResponse, $response, $this->scope->output);
-            try {
-                $this->kernel->terminate($laravelRequest, $laravelResponse);
-            } finally {
+            $this->kernel->terminate($laravelRequest, $laravelResponse);
+        };
+        $this->scope->run($request, $response, $serve, function () use (&$laravelRequest): void {
+            // Here rather than after terminate(), so that it happens after an exit() too.
+            $route = $laravelRequest?->route();
+            if ($route instanceof Route) {
+                $this->lastRoute = '/' . ltrim($route->uri(), '/');
                 // The route keeps its controller instance between requests.
-                $route = $laravelRequest->route();
-                if ($route instanceof Route) {
-                    $route->flushController();
-                }
+                $route->flushController();
             }
-        }, $this->state->reset(...));
+            $this->state->reset();
+        });
     }
 
     /**

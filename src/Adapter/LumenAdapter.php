@@ -86,7 +86,7 @@ final class LumenAdapter implements Adapter, RouteAware
     public function handle(Request $request, Response $response): void
     {
         $this->lastMatch = null;
-        $this->scope->run($request, function (array $server) use ($request, $response): void {
+        $this->scope->run($request, $response, function (array $server) use ($request, $response): void {
             $lumenRequest = SymfonyRequestFactory::createIlluminate($request, $server, LumenRequest::class);
             $lumenResponse = $this->app->dispatch($lumenRequest);
             $info = $lumenRequest->route();

@@ -81,7 +81,7 @@ final class SlimAdapter implements Adapter
 
     public function handle(Request $request, Response $response): void
     {
-        $this->scope->run($request, function (array $server) use ($request, $response): void {
+        $this->scope->run($request, $response, function (array $server) use ($request, $response): void {
             $environment = new Environment($server);
             $slimRequest = SlimRequestFactory::create($environment, $request);
             $this->replace('environment', $environment);

@@ -65,7 +65,7 @@ final class SymfonyAdapter implements Adapter, RouteAware
     public function handle(Request $request, Response $response): void
     {
         $this->lastRoute = null;
-        $this->scope->run($request, function (array $server) use ($request, $response): void {
+        $this->scope->run($request, $response, function (array $server) use ($request, $response): void {
             $symfonyRequest = SymfonyRequestFactory::create($request, $server);
             $symfonyResponse = $this->kernel->handle($symfonyRequest);
             $this->lastRoute = $this->routePath($symfonyRequest->attributes->get('_route'));

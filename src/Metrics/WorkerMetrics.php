@@ -8,11 +8,14 @@ use Rapier\Adapter\Adapter;
 use Rapier\Cli\CliException;
 use Rapier\Cli\StatusSocket;
 use Rapier\Coroutine;
+use Rapier\ExitException;
 use Rapier\Http\Request;
 use Rapier\Http\Response;
 use Rapier\Http\Server;
 use Rapier\Timer;
 use Throwable;
+
+use function Rapier\trap_exit;
 
 /**
  * `rapier serve --metrics PATH` inside one worker: times and counts each
@@ -84,7 +87,10 @@ final class WorkerMetrics
         $begin = hrtime(true);
         $status = null;
         try {
-            $adapter->handle($request, $response);
+            // Trapped here too, so that a request ended by exit() is counted.
+            trap_exit($adapter->handle(...), $request, $response);
+        } catch (ExitException) {
+            // The request ended as if the handler had returned (docs/http-server.md).
         } catch (Throwable $e) {
             // The server answers 500 for a handler that throws (before headers were sent).
             $status = '500';

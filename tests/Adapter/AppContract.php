@@ -229,6 +229,39 @@ abstract class AppContract extends TestCase
         );
     }
 
+    public function testExitEndsTheRequestWithWhatPhpHasAndTheProcessGoesOn(): void
+    {
+        $pid = $this->get('/pid')->json()['pid'] ?? null;
+        $this->assertIsInt($pid);
+        $response = $this->get('/exit');
+        $this->assertStatus(202, $response);
+        $this->assertSame('yes', $response->header('x-exit'), $response->describe());
+        $this->assertSame('echoed;bye', $response->body);
+        $this->assertSame(['pid' => $pid], $this->get('/pid')->json(), 'another process serves after the exit');
+        $state = $this->get('/leak/get')->json();
+        $this->assertNull($state['static'], 'a static set before the exit is seen by the next request');
+        $this->assertNull($state['global'], 'a global set before the exit is seen by the next request');
+    }
+
+    public function testExitInsideAStreamedBodyEndsIt(): void
+    {
+        $response = $this->get('/stream-exit');
+        $this->assertStatus(200, $response);
+        $this->assertSame('chunk1;bye', $response->body);
+        $this->assertSame(['framework' => static::app(), 'hello' => 'after'], $this->get('/json?name=after')->json());
+    }
+
+    public function testDumpAndDieShowsTheDumpAsHtml(): void
+    {
+        $pid = $this->get('/pid')->json()['pid'] ?? null;
+        $response = $this->get('/dd');
+        // 500 under php-fpm, where dd() sets it; 200 from a worker, whose PHP_SAPI is "cli".
+        $this->assertContains($response->status, [200, 500], $response->describe());
+        $this->assertStringContainsString('sf-dump', $response->body, 'not an HTML dump: ' . $response->body);
+        $this->assertMatchesRegularExpression('/>answer<.*>42</s', $response->body);
+        $this->assertSame(['pid' => $pid], $this->get('/pid')->json(), 'another process serves after dd()');
+    }
+
     public function testStateSetByOneRequestIsNotSeenByTheNext(): void
     {
         $set = $this->get('/leak/set');

@@ -23,7 +23,7 @@ final class RequestScopeTest extends TestCase
         $server = new Server('127.0.0.1', (int) getenv('RAPIER_PORT'), ['workers' => 0]);
         $server->on('workerStart', fn () => fwrite(STDERR, "ready\n"));
         $server->on('request', function (Request $request, Response $response) use ($scope) {
-            $scope->run($request, function () use ($response) {
+            $scope->run($request, $response, function () use ($response) {
                 $mine = $_GET['n'];
                 usleep(50000);
                 $response->end($mine === $_GET['n'] ? "ok $mine" : "request $mine saw {$_GET['n']}");

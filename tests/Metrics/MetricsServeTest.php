@@ -17,6 +17,10 @@ final class MetricsServeTest extends ServedAppTestCase
             if ($request->path === '/slow') {
                 Rapier\Coroutine::sleep(3.0);
             }
+            if ($request->path === '/exit') {
+                $response->status(202);
+                exit();
+            }
             if (str_starts_with($request->path, '/missing')) {
                 $response->status(404)->end('none');
                 return;
@@ -75,6 +79,16 @@ final class MetricsServeTest extends ServedAppTestCase
                 $this->assertGreaterThanOrEqual($buckets[$i - 1]['value'], $buckets[$i]['value'], "buckets of $route are monotonic");
             }
         }
+    }
+
+    public function testARequestEndedByExitIsCountedAndTheWorkersStay(): void
+    {
+        for ($i = 0; $i < 4; $i++) {
+            $this->assertSame(202, HttpClient::get($this->port, '/exit')->status);
+        }
+        $m = $this->scrapeUntil(fn (PrometheusText $m): bool => $this->total($m) === 4.0);
+        $this->assertSame(4.0, $m->value('rapier_http_requests_total', ['method' => 'GET', 'route' => '/exit', 'status' => '202']));
+        $this->assertSame(0.0, $m->value('rapier_worker_restarts_total'));
     }
 
     public function testTheScrapeIsNeitherCountedNorSeenByTheApp(): void

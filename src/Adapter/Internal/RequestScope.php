@@ -6,12 +6,17 @@ namespace Rapier\Adapter\Internal;
 
 use Closure;
 use Rapier\Channel;
+use Rapier\ExitException;
 use Rapier\Http\Request;
+use Rapier\Http\Response;
+
+use function Rapier\trap_exit;
 
 /**
  * The part of serving a request that is the same for every framework: one
  * request at a time, PHP's globals filled and cleaned, output and headers
- * captured, the app's static properties put back.
+ * captured, the app's static properties put back, and exit() ending the
+ * request as it ends a php-fpm script.
  *
  * One at a time because frameworks built for php-fpm keep the current
  * request in globals (the container, facades, superglobals, SAPI's header
@@ -54,6 +59,9 @@ final class RequestScope
     /** Takes the current state of globals and statics as the clean one: call it at the end of boot. */
     public function capture(): void
     {
+        // dump() and dd() then write HTML into the response, as under php-fpm,
+        // instead of text to the worker's output (PHP_SAPI is "cli" here).
+        $_SERVER['VAR_DUMPER_FORMAT'] ??= 'html';
         $this->server = new ServerVariables($_SERVER, $this->frontController);
         $this->globals->capture();
         $this->statics->capture();
@@ -62,11 +70,15 @@ final class RequestScope
     /**
      * Runs $serve($server) with the request's globals in place, then $reset(),
      * then cleans what PHP itself keeps. $server is the request's $_SERVER.
+     * When the application calls exit(), $response gets what PHP has (below)
+     * and the rest goes on as after a return: $reset, not the code that
+     * followed the exit inside $serve, is the place for clean-up that must
+     * happen.
      *
      * @param Closure(array<string, mixed>): void $serve
      * @param Closure(): void $reset
      */
-    public function run(Request $request, Closure $serve, Closure $reset): void
+    public function run(Request $request, Response $response, Closure $serve, Closure $reset): void
     {
         $this->lock->push(true);
         try {
@@ -75,7 +87,9 @@ final class RequestScope
             $this->globals->enter($request, $server);
             $this->output->start();
             try {
-                $serve($server);
+                trap_exit($serve, $server);
+            } catch (ExitException) {
+                $this->answerExit($response);
             } finally {
                 $this->output->stop();
                 try {
@@ -88,5 +102,33 @@ final class RequestScope
         } finally {
             $this->lock->pop();
         }
+    }
+
+    /**
+     * What php-fpm sends for a script that called exit(): the status, headers
+     * and output set through PHP so far, the session written first. The
+     * framework's response object was never returned, so it plays no part.
+     * When the response had started (a streamed body), it is ended.
+     */
+    private function answerExit(Response $response): void
+    {
+        if (session_status() === PHP_SESSION_ACTIVE) {
+            session_write_close();
+        }
+        $output = $this->output->take();
+        if (!$response->isWritable()) {
+            return;
+        }
+        if ($response->headersSent()) {
+            $response->write($output);
+            $response->end();
+
+            return;
+        }
+        $response->status($this->output->status());
+        foreach ($this->output->headers() as [$name, $value]) {
+            $response->header($name, $value);
+        }
+        $response->end($output);
     }
 }

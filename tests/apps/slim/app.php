@@ -122,6 +122,29 @@ $app->get('/whoami', fn (Request $req, Response $res) => $res->withJson([
 
 $app->get('/stream', fn (Request $req, Response $res) => $res->write('chunk1')->write('chunk2'));
 
+$app->get('/pid', fn (Request $req, Response $res) => $res->withJson(['pid' => getmypid()]));
+
+// exit() ends the request with what PHP has: status, headers, output so far.
+// The state it set must not reach the next request.
+$app->get('/exit', function () {
+    Probe::$value = 'static';
+    $GLOBALS['probe_global'] = 'global';
+    http_response_code(202);
+    header('X-Exit: yes');
+    echo 'echoed;';
+    exit('bye');
+});
+
+// A PSR-7 body is not streamed: the same exit after output.
+$app->get('/stream-exit', function () {
+    echo 'chunk1;';
+    exit('bye');
+});
+
+$app->get('/dd', function () {
+    dd(['answer' => 42]);
+});
+
 $app->get('/download', fn (Request $req, Response $res) => $res
     ->withHeader('Content-Type', 'text/plain')
     ->withHeader('Content-Disposition', 'attachment; filename=download.txt')

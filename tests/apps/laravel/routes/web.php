@@ -93,6 +93,29 @@ Route::get('/globals', fn () => [
     'script' => $_SERVER['SCRIPT_NAME'] ?? null,
 ]);
 
+Route::get('/pid', fn () => ['pid' => getmypid()]);
+
+// exit() ends the request with what PHP has: status, headers, output so far.
+// The state it set must not reach the next request.
+Route::get('/exit', function () {
+    App\Support\Probe::$value = 'static';
+    $GLOBALS['probe_global'] = 'global';
+    http_response_code(202);
+    header('X-Exit: yes');
+    echo 'echoed;';
+    exit('bye');
+});
+
+Route::get('/stream-exit', fn () => response()->stream(function () {
+    echo 'chunk1;';
+    flush();
+    exit('bye');
+}));
+
+Route::get('/dd', function () {
+    dd(['answer' => 42]);
+});
+
 // One route for both, so that both meet the controller instance the route caches.
 Route::get('/leak/{action}', ProbeController::class)->where('action', 'set|get');
 

@@ -92,5 +92,28 @@ $router->get('/globals', fn () => [
     'script' => $_SERVER['SCRIPT_NAME'] ?? null,
 ]);
 
+$router->get('/pid', fn () => ['pid' => getmypid()]);
+
+// exit() ends the request with what PHP has: status, headers, output so far.
+// The state it set must not reach the next request.
+$router->get('/exit', function () {
+    App\Support\Probe::$value = 'static';
+    $GLOBALS['probe_global'] = 'global';
+    http_response_code(202);
+    header('X-Exit: yes');
+    echo 'echoed;';
+    exit('bye');
+});
+
+$router->get('/stream-exit', fn () => response()->stream(function () {
+    echo 'chunk1;';
+    flush();
+    exit('bye');
+}));
+
+$router->get('/dd', function () {
+    dd(['answer' => 42]);
+});
+
 $router->get('/leak/set', ProbeController::class . '@set');
 $router->get('/leak/get', ProbeController::class . '@get');

@@ -81,6 +81,10 @@ class Kernel extends BaseKernel
         $routes->add('stream', '/stream')->controller([$app, 'stream']);
         $routes->add('download', '/download')->controller([$app, 'download']);
         $routes->add('globals', '/globals')->controller([$app, 'globals']);
+        $routes->add('pid', '/pid')->controller([$app, 'pid']);
+        $routes->add('exit', '/exit')->controller([$app, 'exitEarly']);
+        $routes->add('stream_exit', '/stream-exit')->controller([$app, 'streamExit']);
+        $routes->add('dd', '/dd')->controller([$app, 'dumpAndDie']);
         $routes->add('leak_set', '/leak/set')->controller([Controller\ProbeController::class, 'set']);
         $routes->add('leak_get', '/leak/get')->controller([Controller\ProbeController::class, 'get']);
     }

@@ -3,6 +3,7 @@
 namespace App\Controller;
 
 use App\Service\CurrentUser;
+use App\Support\Probe;
 use RuntimeException;
 use Symfony\Component\HttpFoundation\BinaryFileResponse;
 use Symfony\Component\HttpFoundation\Cookie;
@@ -126,6 +127,36 @@ class AppController
             flush();
             echo 'chunk2';
         });
+    }
+
+    public function pid(): JsonResponse
+    {
+        return new JsonResponse(['pid' => getmypid()]);
+    }
+
+    /** exit() ends the request with what PHP has; the state it set must not reach the next request. */
+    public function exitEarly(): never
+    {
+        Probe::$value = 'static';
+        $GLOBALS['probe_global'] = 'global';
+        http_response_code(202);
+        header('X-Exit: yes');
+        echo 'echoed;';
+        exit('bye');
+    }
+
+    public function streamExit(): StreamedResponse
+    {
+        return new StreamedResponse(function () {
+            echo 'chunk1;';
+            flush();
+            exit('bye');
+        });
+    }
+
+    public function dumpAndDie(): never
+    {
+        dd(['answer' => 42]);
     }
 
     public function download(): BinaryFileResponse
