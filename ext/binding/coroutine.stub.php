@@ -50,7 +50,9 @@ namespace Rapier {
 
         /**
          * Cancels a waiting coroutine: its wait throws Rapier\CanceledException.
-         * Returns false when no such coroutine waits.
+         * One whose wait timed out but that has not run since still counts as
+         * waiting. Returns false when no such coroutine waits, or its wait was
+         * already answered (it keeps what it received).
          */
         public static function cancel(int $id): bool {}
 

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 1a7d1997c0a58344f4ae4e91cdad7fb506095c51 */
+ * Stub hash: 98f8921b56de8f8cff7f533454d6758ef419726a */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Rapier_Coroutine___construct, 0, 0, 0)
 ZEND_END_ARG_INFO()

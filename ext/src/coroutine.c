@@ -251,6 +251,16 @@ rapier_wake_t rapier_coro_wait(int64_t timeout_ns, rapier_wait_unlink_fn unlink,
 
 bool rapier_coro_cancel(rapier_coro_t *co)
 {
+	if (co->state == RAPIER_CORO_READY && co->wake_reason == RAPIER_WAKE_TIMEOUT) {
+		/*
+		 * Its timeout woke it but it has not run yet: to its code it is
+		 * still in the wait, and a timeout delivered nothing that a cancel
+		 * would lose. (A wait answered with RAPIER_WAKE_OK has received
+		 * what it waited for, a value or data: that is kept, and it goes on.)
+		 */
+		co->wake_reason = RAPIER_WAKE_CANCELED;
+		return true;
+	}
 	if (co->state != RAPIER_CORO_WAITING) {
 		return false;
 	}
@@ -347,6 +357,7 @@ rapier_coro_t *rapier_coro_spawn_ex(zval *callable, zend_fcall_info_cache *fcc, 
 	co->id = ++sched.next_id;
 	co->is_main = false;
 	co->trap_exit = false;
+	co->wake_reason = RAPIER_WAKE_OK; /* a pooled record keeps its last wait's */
 	co->on_finish = on_finish;
 	co->finish_data = finish_data;
 	ZVAL_COPY(&co->callable, callable);

@@ -143,7 +143,11 @@ rapier_coro_t *rapier_coro_spawn_ex(zval *callable, zend_fcall_info_cache *fcc, 
 /* The live coroutine with this id, or NULL. */
 rapier_coro_t *rapier_coro_find(zend_long id);
 
-/* Wakes a waiting coroutine with RAPIER_WAKE_CANCELED; false if it was not waiting. */
+/*
+ * Wakes a waiting coroutine with RAPIER_WAKE_CANCELED, or turns the timeout
+ * of one its timer has woken but that has not run yet into a cancel. False
+ * otherwise: running, not started, or its wait already answered.
+ */
 bool rapier_coro_cancel(rapier_coro_t *co);
 
 /* Number of live coroutines, and an array of their ids. */
