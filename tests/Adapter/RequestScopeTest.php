@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace Rapier\Tests\Adapter;
 
+use Closure;
 use PHPUnit\Framework\TestCase;
 use Rapier\Tests\Support\Cli;
 
@@ -24,6 +25,12 @@ final class RequestScopeTest extends TestCase
         $server->on('workerStart', fn () => fwrite(STDERR, "ready\n"));
         $server->on('request', function (Request $request, Response $response) use ($scope) {
             $scope->run($request, $response, function () use ($response) {
+                if (isset($_GET['exit'])) {
+                    http_response_code((int) $_GET['exit']);
+                    header('X-Exit: yes');
+                    echo 'bye';
+                    exit;
+                }
                 $mine = $_GET['n'];
                 usleep(50000);
                 $response->end($mine === $_GET['n'] ? "ok $mine" : "request $mine saw {$_GET['n']}");
@@ -33,6 +40,40 @@ final class RequestScopeTest extends TestCase
         PHP;
 
     public function testConcurrentRequestsEachSeeTheirOwnGlobals(): void
+    {
+        $this->withServer(function (int $port): void {
+            $this->assertSame(['ok 1', 'ok 2', 'ok 3', 'ok 4', 'ok 5'], self::fetchAtOnce($port, 5));
+        });
+    }
+
+    public function testExitAnswersWithTheStatusHeadersAndOutputPhpHas(): void
+    {
+        $this->withServer(function (int $port): void {
+            [$status, $headers, $body] = self::fetch("http://127.0.0.1:$port/?exit=404");
+            $this->assertSame(404, $status);
+            $this->assertStringContainsString("X-Exit: yes\r\n", $headers);
+            $this->assertSame('bye', $body);
+        });
+    }
+
+    public function testExitWithAnInterimStatusIsA500ThatSaysWhy(): void
+    {
+        $this->withServer(function (int $port, $log): void {
+            [$status, $headers, $body] = self::fetch("http://127.0.0.1:$port/?exit=103");
+            $this->assertSame(500, $status);
+            $this->assertStringNotContainsString('X-Exit', $headers);
+            $this->assertStringNotContainsString('bye', $body);
+            $this->assertStringContainsString(
+                'Rapier\Exception: The application set http_response_code(103) and called exit()',
+                self::readUntil($log, 'called exit()'),
+            );
+            // The worker goes on.
+            $this->assertSame(['ok 1'], self::fetchAtOnce($port, 1));
+        });
+    }
+
+    /** @param Closure(int, resource): void $test given the port and the server's stderr */
+    private function withServer(Closure $test): void
     {
         $script = tempnam(sys_get_temp_dir(), 'rapier-scope-');
         file_put_contents($script, self::SERVER);
@@ -46,12 +87,45 @@ final class RequestScopeTest extends TestCase
         );
         try {
             $this->assertSame("ready\n", fgets($pipes[2]), 'the server did not start');
-            $this->assertSame(['ok 1', 'ok 2', 'ok 3', 'ok 4', 'ok 5'], self::fetchAtOnce($port, 5));
+            $test($port, $pipes[2]);
         } finally {
             proc_terminate($proc, 15);
             proc_close($proc);
             unlink($script);
         }
+    }
+
+    /** @return array{int, string, string} status, head and body */
+    private static function fetch(string $url): array
+    {
+        $handle = curl_init($url);
+        curl_setopt_array($handle, [CURLOPT_RETURNTRANSFER => true, CURLOPT_HEADER => true, CURLOPT_TIMEOUT => 30]);
+        $response = (string) curl_exec($handle);
+        $status = curl_getinfo($handle, CURLINFO_RESPONSE_CODE);
+        $headSize = curl_getinfo($handle, CURLINFO_HEADER_SIZE);
+        curl_close($handle);
+
+        return [$status, substr($response, 0, $headSize), substr($response, $headSize)];
+    }
+
+    /**
+     * What $log gives until $needle shows, or 10 s have passed.
+     *
+     * @param resource $log
+     */
+    private static function readUntil($log, string $needle): string
+    {
+        stream_set_blocking($log, false);
+        $seen = '';
+        for ($deadline = microtime(true) + 10; !str_contains($seen, $needle) && microtime(true) < $deadline;) {
+            $read = [$log];
+            $write = $except = null;
+            if (stream_select($read, $write, $except, 0, 100000) > 0) {
+                $seen .= (string) fread($log, 65536);
+            }
+        }
+
+        return $seen;
     }
 
     /** @return list<string> the bodies of GET /?n=1..$count, sent together */

@@ -6,6 +6,7 @@ namespace Rapier\Adapter\Internal;
 
 use Closure;
 use Rapier\Channel;
+use Rapier\Exception;
 use Rapier\ExitException;
 use Rapier\Http\Request;
 use Rapier\Http\Response;
@@ -108,7 +109,8 @@ final class RequestScope
      * What php-fpm sends for a script that called exit(): the status, headers
      * and output set through PHP so far, the session written first. The
      * framework's response object was never returned, so it plays no part.
-     * When the response had started (a streamed body), it is ended.
+     * When the response had started (a streamed body), it is ended. A status
+     * no final response can have throws, and the server answers 500.
      */
     private function answerExit(Response $response): void
     {
@@ -125,7 +127,16 @@ final class RequestScope
 
             return;
         }
-        $response->status($this->output->status());
+        $status = $this->output->status();
+        if ($status < 200 || $status > 599) {
+            // A 1xx is interim and no status passes 599: neither can be the answer.
+            throw new Exception(sprintf(
+                'The application set http_response_code(%d) and called exit(): a final response needs'
+                . ' a status from 200 to 599; set one before exit()',
+                $status,
+            ));
+        }
+        $response->status($status);
         foreach ($this->output->headers() as [$name, $value]) {
             $response->header($name, $value);
         }
