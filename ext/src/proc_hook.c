@@ -16,7 +16,8 @@
  * While a coroutine waits on a pipe its stream is pinned (in_free, PHP's
  * own guard in _php_stream_free(), as transport.c does for sockets), and
  * fclose(), pclose() and proc_close() of it throw instead of freeing the
- * stream under the waiter.
+ * stream under the waiter. Closing a pipe wakes a stream_select() that
+ * watches it among others, as closing a socket does.
  *
  * proc_close() closes the pipes first, as PHP does (a child blocked on a
  * full pipe would never exit), then waits for the child to exit on a pidfd
@@ -168,6 +169,18 @@ static ssize_t pipe_write(php_stream *stream, const char *buf, size_t count)
 		count = MIN(count, PIPE_BUF);
 	}
 	return php_stream_stdio_ops.write(stream, buf, count);
+}
+
+/* A stream_select() in another coroutine may watch the pipe; one waiting on the pipe alone pins it. */
+static int pipe_close(php_stream *stream, int close_handle)
+{
+	php_socket_t fd = -1;
+
+	if (close_handle && php_stream_stdio_ops.cast(stream, PHP_STREAM_AS_FD_FOR_SELECT, (void **) &fd) == SUCCESS
+			&& fd >= 0) {
+		rapier_socket_closing(fd);
+	}
+	return php_stream_stdio_ops.close(stream, close_handle);
 }
 
 static php_stream *stream_of(zend_resource *res)
@@ -344,6 +357,7 @@ void rapier_proc_hook_minit(void)
 	pipe_ops = php_stream_stdio_ops;
 	pipe_ops.read = pipe_read;
 	pipe_ops.write = pipe_write;
+	pipe_ops.close = pipe_close;
 	le_proc = zend_fetch_list_dtor_id("process");
 	stock_proc_open = rapier_hook_replace_handler(ZEND_STRL("proc_open"), hooked_proc_open);
 	stock_proc_close = rapier_hook_replace_handler(ZEND_STRL("proc_close"), hooked_proc_close);

@@ -324,7 +324,7 @@ static void wake_groups(int fd)
 	}
 }
 
-int rapier_socket_close(int fd)
+void rapier_socket_closing(int fd)
 {
 	socket_record_t *rec = record_find(fd);
 
@@ -334,6 +334,11 @@ int rapier_socket_close(int fd)
 	if (waiting_groups != NULL && rapier_sched_running()) {
 		wake_groups(fd);
 	}
+}
+
+int rapier_socket_close(int fd)
+{
+	rapier_socket_closing(fd);
 	return close(fd) < 0 ? -errno : 0;
 }
 

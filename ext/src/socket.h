@@ -54,10 +54,17 @@ zend_long rapier_socket_waiter_id(int fd, uint32_t events);
 int rapier_socket_close(int fd);
 
 /*
+ * The same without the close(), for a descriptor its owner closes itself
+ * (PHP's pipes): call it just before.
+ */
+void rapier_socket_closing(int fd);
+
+/*
  * A wait for whichever of several descriptors is ready first (the hooked
  * stream_select(), and poll() or select() in a hooked library): an epoll
  * set of their own, waited on as one descriptor. A member closed through
- * rapier_socket_close() meanwhile ends the wait with -EBADF, as it ends a
+ * rapier_socket_close() or rapier_socket_closing() meanwhile ends the wait
+ * with -EBADF, as it ends a
  * wait on that descriptor alone; epoll itself would drop it silently.
  */
 typedef struct rapier_socket_group_s rapier_socket_group_t;

@@ -1,5 +1,5 @@
 --TEST--
-Hook: stream_select() and socket_select() on several descriptors wake when another coroutine closes one of them, instead of waiting out their timeout; closing a descriptor outside the set wakes nobody
+Hook: stream_select() and socket_select() on several descriptors (sockets, pipes) wake when another coroutine closes one of them, instead of waiting out their timeout; closing a descriptor outside the set wakes nobody
 --EXTENSIONS--
 rapier
 sockets
@@ -81,6 +81,22 @@ Rapier\run(function () use (&$log) {
     $ready = stream_select($read, $write, $except, LONG_WAIT);
     $log[] = "stream_select after the outsider closed: $ready ready, " . var_export($read === [$c], true);
 
+    // The pipes of proc_open(): the same as sockets.
+    $proc = proc_open('exec sleep 10', [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+    Rapier\go(function () use ($pipes) { usleep(1000); fclose($pipes[2]); });
+    $read = [$pipes[1], $pipes[2]];
+    $write = $except = null;
+    $started = microtime(true);
+    try {
+        stream_select($read, $write, $except, LONG_WAIT);
+        $log[] = 'stream_select on pipes returned';
+    } catch (TypeError $e) {
+        $log[] = 'stream_select on pipes: ' . $e->getMessage();
+    }
+    $log[] = 'woken before its timeout: ' . var_export(microtime(true) - $started < LONG_WAIT / 2, true);
+    proc_terminate($proc, 9);
+    $log[] = 'the child: ' . proc_close($proc);
+
     // socket_select() on several sockets: fails as select() on a closed descriptor does.
     [$e, $e_peer] = sockets_test_pair();
     [$f, $f_peer] = sockets_test_pair();
@@ -101,5 +117,8 @@ the other stream still works: true
 waiters woken: first, second
 outsider closed
 stream_select after the outsider closed: 1 ready, true
+stream_select on pipes: stream_select(): supplied resource is not a valid stream resource
+woken before its timeout: true
+the child: 9
 socket_select: false, socket_select(): Unable to select [9]: Bad file descriptor
 woken before its timeout: true
