@@ -64,8 +64,8 @@ void rapier_socket_closing(int fd);
  * stream_select(), and poll() or select() in a hooked library): an epoll
  * set of their own, waited on as one descriptor. A member closed through
  * rapier_socket_close() or rapier_socket_closing() meanwhile ends the wait
- * with -EBADF, as it ends a
- * wait on that descriptor alone; epoll itself would drop it silently.
+ * with -EBADF, as it ends a wait on that descriptor alone; epoll itself
+ * would drop it silently.
  */
 typedef struct rapier_socket_group_s rapier_socket_group_t;
 struct rapier_socket_group_s {
