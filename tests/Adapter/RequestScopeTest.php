@@ -7,6 +7,7 @@ namespace Rapier\Tests\Adapter;
 use Closure;
 use PHPUnit\Framework\TestCase;
 use Rapier\Tests\Support\Cli;
+use Rapier\Tests\Support\HttpClient;
 
 /**
  * RequestScope against a real server whose `concurrency` is unlimited:
@@ -49,20 +50,20 @@ final class RequestScopeTest extends TestCase
     public function testExitAnswersWithTheStatusHeadersAndOutputPhpHas(): void
     {
         $this->withServer(function (int $port): void {
-            [$status, $headers, $body] = self::fetch("http://127.0.0.1:$port/?exit=404");
-            $this->assertSame(404, $status);
-            $this->assertStringContainsString("X-Exit: yes\r\n", $headers);
-            $this->assertSame('bye', $body);
+            $response = HttpClient::get($port, '/?exit=404');
+            $this->assertSame(404, $response->status);
+            $this->assertSame('yes', $response->header('X-Exit'));
+            $this->assertSame('bye', $response->body);
         });
     }
 
     public function testExitWithAnInterimStatusIsA500ThatSaysWhy(): void
     {
         $this->withServer(function (int $port, $log): void {
-            [$status, $headers, $body] = self::fetch("http://127.0.0.1:$port/?exit=103");
-            $this->assertSame(500, $status);
-            $this->assertStringNotContainsString('X-Exit', $headers);
-            $this->assertStringNotContainsString('bye', $body);
+            $response = HttpClient::get($port, '/?exit=103');
+            $this->assertSame(500, $response->status);
+            $this->assertNull($response->header('X-Exit'));
+            $this->assertStringNotContainsString('bye', $response->body);
             $this->assertStringContainsString(
                 'Rapier\Exception: The application set http_response_code(103) and called exit()',
                 self::readUntil($log, 'called exit()'),
@@ -93,19 +94,6 @@ final class RequestScopeTest extends TestCase
             proc_close($proc);
             unlink($script);
         }
-    }
-
-    /** @return array{int, string, string} status, head and body */
-    private static function fetch(string $url): array
-    {
-        $handle = curl_init($url);
-        curl_setopt_array($handle, [CURLOPT_RETURNTRANSFER => true, CURLOPT_HEADER => true, CURLOPT_TIMEOUT => 30]);
-        $response = (string) curl_exec($handle);
-        $status = curl_getinfo($handle, CURLINFO_RESPONSE_CODE);
-        $headSize = curl_getinfo($handle, CURLINFO_HEADER_SIZE);
-        curl_close($handle);
-
-        return [$status, substr($response, 0, $headSize), substr($response, $headSize)];
     }
 
     /**
