@@ -92,8 +92,7 @@ ZEND_FUNCTION(Rapier_trap_exit)
 	zend_fcall_info fci;
 	zend_fcall_info_cache fcc;
 	uint32_t argc = 0;
-	int exit_status = EG(exit_status);
-	uint32_t fatal_mark = rapier_exit_fatal_mark();
+	rapier_exit_mark_t mark;
 	zend_long status;
 
 	ZEND_PARSE_PARAMETERS_START(1, -1)
@@ -104,13 +103,12 @@ ZEND_FUNCTION(Rapier_trap_exit)
 	fci.retval = return_value;
 	fci.params = args;
 	fci.param_count = argc;
+	rapier_exit_mark(&mark);
 	zend_call_function(&fci, &fcc);
-	if (!rapier_exit_is_plain(EG(exception), fatal_mark)) {
+	if (!rapier_exit_trapped(EG(exception), &mark, &status)) {
 		/* A return, an exception, or a fatal error on its way out. */
 		return;
 	}
-	status = EG(exit_status);
-	EG(exit_status) = exit_status;
 	zend_clear_exception();
 	zval_ptr_dtor(return_value);
 	ZVAL_NULL(return_value);

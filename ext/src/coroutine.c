@@ -496,8 +496,8 @@ static bool run_body(rapier_coro_t *co)
 	zend_fcall_info fci;
 	zval retval;
 	zend_object *ex;
-	int exit_status;
-	uint32_t fatal_mark;
+	rapier_exit_mark_t exit_mark;
+	zend_long exit_status;
 
 	fci.size = sizeof(fci);
 	ZVAL_COPY_VALUE(&fci.function_name, &co->callable);
@@ -508,15 +508,13 @@ static bool run_body(rapier_coro_t *co)
 	fci.named_params = NULL;
 	ZVAL_UNDEF(&retval);
 
-	exit_status = EG(exit_status);
-	fatal_mark = rapier_exit_fatal_mark();
+	rapier_exit_mark(&exit_mark);
 	zend_call_function(&fci, &co->fcc);
 	ex = take_exception();
-	if (co->trap_exit && rapier_exit_is_plain(ex, fatal_mark)) {
+	if (co->trap_exit && rapier_exit_trapped(ex, &exit_mark, &exit_status)) {
 		/* Its exit() ended the callable, as a return would; the script goes on. */
 		OBJ_RELEASE(ex);
 		ex = NULL;
-		EG(exit_status) = exit_status;
 	}
 	if (ex && is_exit(ex)) {
 		zval_ptr_dtor(&retval);

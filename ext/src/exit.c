@@ -29,14 +29,15 @@ void rapier_exit_mshutdown(void)
 	}
 }
 
-uint32_t rapier_exit_fatal_mark(void)
+void rapier_exit_mark(rapier_exit_mark_t *mark)
 {
-	return fatal_errors;
+	mark->fatal_errors = fatal_errors;
+	mark->exit_status = EG(exit_status);
 }
 
-bool rapier_exit_is_plain(const zend_object *ex, uint32_t fatal_mark)
+static bool is_plain_exit(const zend_object *ex, const rapier_exit_mark_t *mark)
 {
-	if (ex == NULL || !zend_is_unwind_exit(ex) || fatal_errors != fatal_mark) {
+	if (ex == NULL || !zend_is_unwind_exit(ex) || fatal_errors != mark->fatal_errors) {
 		return false;
 	}
 	/*
@@ -45,4 +46,14 @@ bool rapier_exit_is_plain(const zend_object *ex, uint32_t fatal_mark)
 	 * the last error still shows one, with the status a fatal error sets.
 	 */
 	return !(EG(exit_status) == 255 && (PG(last_error_type) & E_FATAL_ERRORS));
+}
+
+bool rapier_exit_trapped(const zend_object *ex, const rapier_exit_mark_t *mark, zend_long *status)
+{
+	if (!is_plain_exit(ex, mark)) {
+		return false;
+	}
+	*status = EG(exit_status);
+	EG(exit_status) = mark->exit_status;
+	return true;
 }

@@ -16,10 +16,19 @@
 void rapier_exit_minit(void);
 void rapier_exit_mshutdown(void);
 
-/* How many fatal errors PHP has reported in this process: a mark to compare with. */
-uint32_t rapier_exit_fatal_mark(void);
+/* Taken before calling code whose exit() is to be stopped. */
+typedef struct {
+	uint32_t fatal_errors;   /* reported in this process so far */
+	int exit_status;         /* EG(exit_status) before the call */
+} rapier_exit_mark_t;
 
-/* Whether ex is the unwinding of a plain exit() or die() made since the mark was taken. */
-bool rapier_exit_is_plain(const zend_object *ex, uint32_t fatal_mark);
+void rapier_exit_mark(rapier_exit_mark_t *mark);
+
+/*
+ * Whether ex is the unwinding of a plain exit() or die() made since mark.
+ * If so, *status gets the exit's status and EG(exit_status) is put back as
+ * it was at the mark; dropping ex is the caller's.
+ */
+bool rapier_exit_trapped(const zend_object *ex, const rapier_exit_mark_t *mark, zend_long *status);
 
 #endif
