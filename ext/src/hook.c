@@ -12,6 +12,7 @@
 #include "pgsql_hook.h"
 #include "plt.h"
 #include "proc_hook.h"
+#include "shell_hook.h"
 #include "select.h"
 #include "sleep.h"
 #include "sockets_hook.h"
@@ -76,6 +77,7 @@ void rapier_hook_minit(void)
 	rapier_select_hook_minit();
 	rapier_dns_hook_minit();
 	rapier_proc_hook_minit();
+	rapier_shell_hook_minit();
 	rebind_libraries();
 }
 
@@ -85,6 +87,7 @@ void rapier_hook_mshutdown(void)
 	rapier_select_hook_mshutdown();
 	rapier_dns_hook_mshutdown();
 	rapier_proc_hook_mshutdown();
+	rapier_shell_hook_mshutdown();
 	rapier_pgsql_hook_mshutdown();
 	rapier_sockets_hook_mshutdown();
 	rapier_libhook_mshutdown();
@@ -135,6 +138,7 @@ void rapier_hook_on_run_end(void)
 	rapier_libhook_on_run_end();
 	rapier_pgsql_hook_on_run_end();
 	rapier_proc_hook_on_run_end();
+	rapier_shell_hook_on_run_end();
 	if (transports_installed) {
 		rapier_transport_uninstall();
 		transports_installed = false;

@@ -188,7 +188,7 @@ static php_stream *stream_of(zend_resource *res)
 	return res != NULL ? zend_fetch_resource2(res, NULL, php_file_le_stream(), php_file_le_pstream()) : NULL;
 }
 
-static void hook_pipe(php_stream *stream)
+void rapier_proc_hook_pipe(php_stream *stream)
 {
 	if (stream != NULL && stream->ops == &php_stream_stdio_ops) {
 		stream->ops = &pipe_ops;
@@ -236,7 +236,7 @@ static ZEND_NAMED_FUNCTION(hooked_proc_open)
 	stock_proc_open(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 	if (may_yield() && (proc = process_of(return_value)) != NULL) {
 		for (int i = 0; i < proc->npipes; i++) {
-			hook_pipe(stream_of(proc->pipes[i]));
+			rapier_proc_hook_pipe(stream_of(proc->pipes[i]));
 		}
 	}
 }
@@ -245,7 +245,7 @@ static ZEND_NAMED_FUNCTION(hooked_popen)
 {
 	stock_popen(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 	if (may_yield() && Z_TYPE_P(return_value) == IS_RESOURCE) {
-		hook_pipe(stream_of(Z_RES_P(return_value)));
+		rapier_proc_hook_pipe(stream_of(Z_RES_P(return_value)));
 	}
 }
 
@@ -309,8 +309,7 @@ static int check_for_exit(pid_t pid)
 	}
 }
 
-/* Waits in the loop until pid has exited (it is then a zombie for PHP's waitpid() to reap). */
-static bool wait_for_exit(pid_t pid)
+bool rapier_proc_wait_exit(pid_t pid)
 {
 	static bool no_pidfd;
 	int pidfd = -1;
@@ -346,7 +345,7 @@ static ZEND_NAMED_FUNCTION(hooked_proc_close)
 	zval *arg = ZEND_NUM_ARGS() == 1 ? ZEND_CALL_ARG(execute_data, 1) : NULL;
 	php_process_handle *proc;
 
-	if (may_yield() && (proc = process_of(arg)) != NULL && (!close_pipes(proc) || !wait_for_exit(proc->child))) {
+	if (may_yield() && (proc = process_of(arg)) != NULL && (!close_pipes(proc) || !rapier_proc_wait_exit(proc->child))) {
 		RETURN_THROWS();
 	}
 	stock_proc_close(INTERNAL_FUNCTION_PARAM_PASSTHRU);

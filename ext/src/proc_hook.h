@@ -22,4 +22,18 @@ void rapier_proc_hook_on_run_end(void);
  */
 bool rapier_proc_pipe_close_refused(php_stream *stream);
 
+/*
+ * Gives stream, a blocking pipe of PHP's stdio streams, reads and writes
+ * that wait in the loop inside a coroutine (proc_open()'s and popen()'s
+ * pipes get them; shell_hook.c's command output too).
+ */
+void rapier_proc_hook_pipe(php_stream *stream);
+
+/*
+ * Suspends the current coroutine until child pid has exited, leaving it a
+ * zombie for the caller to reap with waitpid(). False, with
+ * CanceledException thrown, when the coroutine was canceled meanwhile.
+ */
+bool rapier_proc_wait_exit(pid_t pid);
+
 #endif

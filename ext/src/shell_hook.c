@@ -1,0 +1,410 @@
+/*
+ * Shell commands inside coroutines (see shell_hook.h).
+ *
+ * PHP runs these commands with libc's popen() and reads their output in
+ * blocking stdio reads, then waits in pclose(), which does not say which
+ * child it started. Inside a coroutine the command is started here
+ * instead, as popen() starts it (/bin/sh -c, stdout a pipe, stdin and
+ * stderr inherited, the caller's environment), but with fork(): the pid is
+ * then known, and the pthread_atfork() handlers that give a child the
+ * signals Rapier blocked or ignored for itself run, as for proc_open().
+ * The output pipe becomes a stream with proc_hook.c's pipe ops, so PHP's
+ * own line reading and copying wait in the loop; the exit is awaited on a
+ * pidfd there too, then reaped at once.
+ *
+ * What each function makes of the output is PHP's: exec() returns the last
+ * line without trailing whitespace and appends each line, so stripped, to
+ * its array; system() prints each line as it comes (flushing when no output
+ * buffer is active) and returns the last; passthru() copies the bytes
+ * through; shell_exec() returns them all, or null when there are none. A
+ * line ends at "\n", whatever its length. The result code is the exit
+ * status, or the raw wait status when a signal ended the command.
+ *
+ * A coroutine canceled while its command runs kills the command (SIGKILL:
+ * nobody is left to read its output or its status) and reaps it before
+ * CanceledException reaches the caller, so no zombie is left behind.
+ */
+#include "php_rapier.h"
+#include "zend_smart_str.h"
+#include "main/php_output.h"
+#include "SAPI.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "coroutine.h"
+#include "hook.h"
+#include "list.h"
+#include "proc_hook.h"
+#include "shell_hook.h"
+
+/* How much PHP reads of a command's output at a time (EXEC_INPUT_BUF). */
+#define OUTPUT_CHUNK 4096
+
+/* What a function makes of the output: PHP's php_exec() types, and shell_exec(). */
+typedef enum {
+	OUTPUT_LAST_LINE = 0,    /* exec() */
+	OUTPUT_PRINT_LINES = 1,  /* system() */
+	OUTPUT_COLLECT_LINES = 2,/* exec() with an array */
+	OUTPUT_PASSTHRU = 3,     /* passthru() */
+	OUTPUT_ALL = 4           /* shell_exec() */
+} output_mode_t;
+
+/* A command a coroutine is running, on that coroutine's stack. */
+typedef struct {
+	pid_t pid;
+	rapier_list_node_t link;
+} running_command_t;
+
+static rapier_list_t running;
+static zif_handler stock_exec, stock_system, stock_passthru, stock_shell_exec;
+
+static bool may_yield(void)
+{
+	return rapier_hook_enabled(RAPIER_HOOK_PROC) && rapier_coro_can_yield();
+}
+
+/*
+ * Starts /bin/sh -c command with its stdout on a pipe, as popen(command,
+ * "r") does; returns the pid and the pipe's read end in *output, or -1
+ * with errno set.
+ */
+static pid_t start_command(const char *command, int *output)
+{
+	int fds[2], err;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) != 0) {
+		return -1;
+	}
+	pid = fork();
+	if (pid == 0) {
+		/* Only async-signal-safe calls: the parent may have threads. dup2() clears CLOEXEC on fd 1. */
+		if (fds[1] == STDOUT_FILENO) {
+			fcntl(fds[1], F_SETFD, 0);
+		} else {
+			dup2(fds[1], STDOUT_FILENO);
+		}
+		execl("/bin/sh", "sh", "-c", command, (char *) NULL);
+		_exit(127);
+	}
+	err = errno;
+	close(fds[1]);
+	if (pid < 0) {
+		close(fds[0]);
+		errno = err;
+		return -1;
+	}
+	*output = fds[0];
+	return pid;
+}
+
+/* PHP's result code for a wait status: the exit code, or the status itself when the command did not exit. */
+static int result_code(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			return -1;   /* reaped by someone else (a SIGCHLD handler), as pclose() would say */
+		}
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : status;
+}
+
+static void kill_and_reap(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	result_code(pid);
+}
+
+/* Ends a command whose output has been read: -1 with an exception thrown if the wait was canceled. */
+static int finish_command(running_command_t *cmd)
+{
+	int code;
+
+	if (!rapier_proc_wait_exit(cmd->pid)) {
+		kill_and_reap(cmd->pid);
+		code = -1;
+	} else {
+		code = result_code(cmd->pid);
+	}
+	rapier_list_remove(&running, &cmd->link);
+	return code;
+}
+
+static size_t strip_trailing_whitespace(char *line, size_t len)
+{
+	while (len > 0 && isspace((unsigned char) line[len - 1])) {
+		len--;
+	}
+	return len;
+}
+
+/*
+ * The next line of the output, its "\n" included, or what is left before
+ * the end; NULL at the end (or on a failed or canceled read).
+ */
+static zend_string *next_line(php_stream *stream)
+{
+	smart_str line = { 0 };
+	char chunk[OUTPUT_CHUNK];
+	size_t len;
+
+	while (php_stream_get_line(stream, chunk, sizeof(chunk), &len) != NULL && len > 0) {
+		smart_str_appendl(&line, chunk, len);
+		if (chunk[len - 1] == '\n' || EG(exception)) {
+			break;
+		}
+	}
+	return line.s != NULL ? smart_str_extract(&line) : NULL;
+}
+
+static void handle_line(output_mode_t mode, zend_string *line, zval *lines)
+{
+	if (mode == OUTPUT_PRINT_LINES) {
+		PHPWRITE(ZSTR_VAL(line), ZSTR_LEN(line));
+		if (php_output_get_level() < 1) {
+			sapi_flush();
+		}
+	} else if (mode == OUTPUT_COLLECT_LINES) {
+		add_next_index_stringl(lines, ZSTR_VAL(line), strip_trailing_whitespace(ZSTR_VAL(line), ZSTR_LEN(line)));
+	}
+}
+
+/* exec() and system(): handles each line, returns the last one stripped (or ""). */
+static void read_lines(php_stream *stream, output_mode_t mode, zval *lines, zval *return_value)
+{
+	zend_string *line, *last = NULL;
+
+	while ((line = next_line(stream)) != NULL) {
+		handle_line(mode, line, lines);
+		if (last != NULL) {
+			zend_string_release(last);
+		}
+		last = line;
+		if (EG(exception)) {
+			break;
+		}
+	}
+	if (last == NULL) {
+		RETVAL_EMPTY_STRING();
+		return;
+	}
+	RETVAL_STRINGL(ZSTR_VAL(last), strip_trailing_whitespace(ZSTR_VAL(last), ZSTR_LEN(last)));
+	zend_string_release(last);
+}
+
+static void copy_through(php_stream *stream)
+{
+	char chunk[OUTPUT_CHUNK];
+	ssize_t n;
+
+	while ((n = php_stream_read(stream, chunk, sizeof(chunk))) > 0) {
+		PHPWRITE(chunk, n);
+	}
+}
+
+static void read_all(php_stream *stream, zval *return_value)
+{
+	zend_string *all = php_stream_copy_to_mem(stream, PHP_STREAM_COPY_ALL, 0);
+
+	if (EG(exception)) {
+		if (all != NULL) {
+			zend_string_release(all);
+		}
+		return;
+	}
+	if (all != NULL && ZSTR_LEN(all) > 0) {
+		RETVAL_STR(all);
+	} else if (all != NULL) {
+		zend_string_release(all);
+	}
+}
+
+/*
+ * Runs command and handles its output by mode; returns the result code, or
+ * -1 (false returned and a warning, or an exception) when it could not run
+ * or was canceled.
+ */
+static int run_command(const char *command, output_mode_t mode, zval *lines, zval *return_value)
+{
+	running_command_t cmd = { 0 };
+	php_stream *stream;
+	int output, code;
+
+	cmd.pid = start_command(command, &output);
+	if (cmd.pid < 0) {
+		if (mode == OUTPUT_ALL) {
+			php_error_docref(NULL, E_WARNING, "Unable to execute '%s'", command);
+		} else {
+			php_error_docref(NULL, E_WARNING, "Unable to fork [%s]", command);
+		}
+		RETVAL_FALSE;
+		return -1;
+	}
+	rapier_list_push(&running, &cmd.link);
+	stream = php_stream_fopen_from_fd(output, "rb", NULL);
+	if (stream == NULL) {
+		close(output);
+		kill_and_reap(cmd.pid);
+		rapier_list_remove(&running, &cmd.link);
+		php_error_docref(NULL, E_WARNING, "Unable to fork [%s]", command);
+		RETVAL_FALSE;
+		return -1;
+	}
+	rapier_proc_hook_pipe(stream);
+	switch (mode) {
+		case OUTPUT_PASSTHRU:
+			copy_through(stream);
+			break;
+		case OUTPUT_ALL:
+			read_all(stream, return_value);
+			break;
+		default:
+			read_lines(stream, mode, lines, return_value);
+	}
+	php_stream_close(stream);
+	if (EG(exception)) {
+		kill_and_reap(cmd.pid);
+		rapier_list_remove(&running, &cmd.link);
+		zval_ptr_dtor(return_value);
+		ZVAL_NULL(return_value);
+		return -1;
+	}
+	code = finish_command(&cmd);
+	if (EG(exception)) {
+		zval_ptr_dtor(return_value);
+		ZVAL_NULL(return_value);
+	}
+	return code;
+}
+
+/* PHP's own checks of the command argument: ValueError for "" and for NUL bytes. */
+static bool command_is_valid(const char *command, size_t len)
+{
+	if (len == 0) {
+		zend_argument_value_error(1, "cannot be empty");
+		return false;
+	}
+	if (strlen(command) != len) {
+		zend_argument_value_error(1, "must not contain any null bytes");
+		return false;
+	}
+	return true;
+}
+
+/* exec(), system() and passthru(): PHP's php_exec_ex() with the command run here. */
+static void exec_family(INTERNAL_FUNCTION_PARAMETERS, output_mode_t mode)
+{
+	char *command;
+	size_t command_len;
+	zval *lines = NULL, *result = NULL;
+	int code;
+
+	ZEND_PARSE_PARAMETERS_START(1, mode == OUTPUT_LAST_LINE ? 3 : 2)
+		Z_PARAM_STRING(command, command_len)
+		Z_PARAM_OPTIONAL
+		if (mode == OUTPUT_LAST_LINE) {
+			Z_PARAM_ZVAL(lines)
+		}
+		Z_PARAM_ZVAL(result)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!command_is_valid(command, command_len)) {
+		RETURN_THROWS();
+	}
+	if (lines != NULL) {
+		if (Z_TYPE_P(Z_REFVAL_P(lines)) == IS_ARRAY) {
+			ZVAL_DEREF(lines);
+			SEPARATE_ARRAY(lines);
+		} else if ((lines = zend_try_array_init(lines)) == NULL) {
+			RETURN_THROWS();
+		}
+		mode = OUTPUT_COLLECT_LINES;
+	}
+	code = run_command(command, mode, lines, return_value);
+	if (EG(exception)) {
+		RETURN_THROWS();
+	}
+	if (result != NULL) {
+		ZEND_TRY_ASSIGN_REF_LONG(result, code);
+	}
+}
+
+static ZEND_NAMED_FUNCTION(hooked_exec)
+{
+	if (!may_yield()) {
+		stock_exec(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	exec_family(INTERNAL_FUNCTION_PARAM_PASSTHRU, OUTPUT_LAST_LINE);
+}
+
+static ZEND_NAMED_FUNCTION(hooked_system)
+{
+	if (!may_yield()) {
+		stock_system(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	exec_family(INTERNAL_FUNCTION_PARAM_PASSTHRU, OUTPUT_PRINT_LINES);
+}
+
+static ZEND_NAMED_FUNCTION(hooked_passthru)
+{
+	if (!may_yield()) {
+		stock_passthru(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	exec_family(INTERNAL_FUNCTION_PARAM_PASSTHRU, OUTPUT_PASSTHRU);
+}
+
+/* shell_exec() and the backtick operator, which compiles to a call of it. */
+static ZEND_NAMED_FUNCTION(hooked_shell_exec)
+{
+	char *command;
+	size_t command_len;
+
+	if (!may_yield()) {
+		stock_shell_exec(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_STRING(command, command_len)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!command_is_valid(command, command_len)) {
+		RETURN_THROWS();
+	}
+	run_command(command, OUTPUT_ALL, NULL, return_value);
+}
+
+void rapier_shell_hook_minit(void)
+{
+	stock_exec = rapier_hook_replace_handler(ZEND_STRL("exec"), hooked_exec);
+	stock_system = rapier_hook_replace_handler(ZEND_STRL("system"), hooked_system);
+	stock_passthru = rapier_hook_replace_handler(ZEND_STRL("passthru"), hooked_passthru);
+	stock_shell_exec = rapier_hook_replace_handler(ZEND_STRL("shell_exec"), hooked_shell_exec);
+}
+
+void rapier_shell_hook_mshutdown(void)
+{
+	rapier_hook_replace_handler(ZEND_STRL("exec"), stock_exec);
+	rapier_hook_replace_handler(ZEND_STRL("system"), stock_system);
+	rapier_hook_replace_handler(ZEND_STRL("passthru"), stock_passthru);
+	rapier_hook_replace_handler(ZEND_STRL("shell_exec"), stock_shell_exec);
+}
+
+void rapier_shell_hook_on_run_end(void)
+{
+	rapier_list_node_t *node;
+
+	/* Only a bailout leaves commands behind; their coroutines will never read or reap them. */
+	while ((node = rapier_list_shift(&running)) != NULL) {
+		kill_and_reap(RAPIER_LIST_ENTRY(node, running_command_t, link)->pid);
+	}
+}
