@@ -27,7 +27,8 @@ $srv = new WorkersTestServer('function ($req, $res) {
     $res->json([
         "proc_open" => $blocked($fromProcOpen),
         "ignored" => $ignored($fromProcOpen),
-        "shell_exec" => $blocked((string) shell_exec("cat /proc/self/status")),
+        "shell_exec" => $blocked($fromShellExec = (string) shell_exec("cat /proc/self/status")),
+        "shell_exec_ignored" => $ignored($fromShellExec),
         "terminated" => $st["signaled"] ? $st["termsig"] : "still running after 2 s",
     ]);
 }', ['workers' => 1]);
@@ -38,13 +39,14 @@ $stock = preg_match('/^SigIgn:\s*(\S+)/m', stream_get_contents($pipes[1]), $m) ?
 proc_close($p);
 echo "proc_open child blocks: {$r['proc_open']}, ignores as a child of plain PHP: ",
     $r['ignored'] === $stock ? 'true' : "false ({$r['ignored']}, not $stock)", "\n";
-echo "shell_exec child blocks: {$r['shell_exec']}\n";
+echo "shell_exec child blocks: {$r['shell_exec']}, ignores as a child of plain PHP: ",
+    $r['shell_exec_ignored'] === $stock ? 'true' : "false ({$r['shell_exec_ignored']}, not $stock)", "\n";
 echo "sleep ended by signal: {$r['terminated']}\n";
 workers_report_stop($srv->stop());
 ?>
 --EXPECT--
 proc_open child blocks: 0000000000000000, ignores as a child of plain PHP: true
-shell_exec child blocks: 0000000000000000
+shell_exec child blocks: 0000000000000000, ignores as a child of plain PHP: true
 sleep ended by signal: 15
 exit: 0
 leftover processes: none
