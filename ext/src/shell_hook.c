@@ -22,7 +22,9 @@
  *
  * A coroutine canceled while its command runs kills the command (SIGKILL:
  * nobody is left to read its output or its status) and reaps it before
- * CanceledException reaches the caller, so no zombie is left behind.
+ * CanceledException reaches the caller, so no zombie is left behind. Any
+ * other exception thrown meanwhile (by an output handler of system() or
+ * passthru()) does the same: no coroutine may wait with one pending.
  */
 #include "php_rapier.h"
 #include "zend_smart_str.h"
@@ -204,7 +206,8 @@ static void copy_through(php_stream *stream)
 	char chunk[OUTPUT_CHUNK];
 	ssize_t n;
 
-	while ((n = php_stream_read(stream, chunk, sizeof(chunk))) > 0) {
+	/* An output handler may throw: no read (no wait) with an exception pending. */
+	while (!EG(exception) && (n = php_stream_read(stream, chunk, sizeof(chunk))) > 0) {
 		PHPWRITE(chunk, n);
 	}
 }
