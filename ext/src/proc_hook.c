@@ -1,17 +1,18 @@
 /*
  * Child processes inside coroutines (see proc_hook.h).
  *
- * The pipes of proc_open() and popen() stay PHP's own stdio streams; only
- * their ops table changes, at creation, to a copy of PHP's whose read and
- * write first wait in the loop. A pipe keeps the mode its owner gave it:
- * on a blocking pipe a read waits until there is something to read and
+ * The pipes of proc_open() stay PHP's own stdio streams; only their ops
+ * table changes, at creation, to a copy of PHP's whose read and write first
+ * wait in the loop (shell_hook.c gives popen()'s pipes and the output of
+ * exec() and its kin the same ops). A pipe keeps the mode its owner gave
+ * it: on a blocking pipe a read waits until there is something to read and
  * then reads what is there, as read(2) would; a write waits until the pipe
  * has room and writes at most PIPE_BUF bytes, which a writable pipe always
  * takes at once (the stream layer loops for the rest). A pipe made
  * non-blocking gets PHP's answer, and so does every pipe outside a
  * coroutine. The copy's label is PHP's ("STDIO"); only a C caller asking
- * php_stream_is(stream, PHP_STREAM_IS_STDIO) can tell, and none does for
- * a pipe.
+ * php_stream_is(stream, PHP_STREAM_IS_STDIO) can tell, and none does for a
+ * pipe.
  *
  * While a coroutine waits on a pipe its stream is pinned (in_free, PHP's
  * own guard in _php_stream_free(), as transport.c does for sockets), and
@@ -23,9 +24,6 @@
  * full pipe would never exit), then waits for the child to exit on a pidfd
  * in the loop (or, without pidfds, checks with waitid() at growing
  * intervals), and only then lets PHP's proc_close() reap it, at once.
- * pclose() still waits in libc's pclose(): popen() does not say which
- * child it started. A command has usually exited by the time its output
- * has been read to the end.
  */
 #ifdef HAVE_CONFIG_H
 # include "config.h"   /* HAVE_VALGRIND_VALGRIND_H */
@@ -62,7 +60,7 @@ typedef struct pinned_pipe_s {
 static pinned_pipe_t *pinned;
 static php_stream_ops pipe_ops;
 static int le_proc;
-static zif_handler stock_proc_open, stock_proc_close, stock_popen, stock_pclose;
+static zif_handler stock_proc_open, stock_proc_close;
 
 static bool may_yield(void)
 {
@@ -188,6 +186,11 @@ static php_stream *stream_of(zend_resource *res)
 	return res != NULL ? zend_fetch_resource2(res, NULL, php_file_le_stream(), php_file_le_pstream()) : NULL;
 }
 
+const php_stream_ops *rapier_proc_pipe_ops(void)
+{
+	return &pipe_ops;
+}
+
 void rapier_proc_hook_pipe(php_stream *stream)
 {
 	if (stream != NULL && stream->ops == &php_stream_stdio_ops) {
@@ -200,7 +203,7 @@ static zend_long pipe_waiter(php_stream *stream, php_socket_t *fd)
 {
 	zend_long id;
 
-	if (stream->ops != &pipe_ops || stream->in_free == 0
+	if (stream->ops->read != pipe_read || stream->in_free == 0
 			|| php_stream_cast(stream, PHP_STREAM_AS_FD_FOR_SELECT | PHP_STREAM_CAST_INTERNAL, (void **) fd, 0)
 				!= SUCCESS) {
 		return 0;
@@ -239,24 +242,6 @@ static ZEND_NAMED_FUNCTION(hooked_proc_open)
 			rapier_proc_hook_pipe(stream_of(proc->pipes[i]));
 		}
 	}
-}
-
-static ZEND_NAMED_FUNCTION(hooked_popen)
-{
-	stock_popen(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-	if (may_yield() && Z_TYPE_P(return_value) == IS_RESOURCE) {
-		rapier_proc_hook_pipe(stream_of(Z_RES_P(return_value)));
-	}
-}
-
-static ZEND_NAMED_FUNCTION(hooked_pclose)
-{
-	zval *arg = ZEND_NUM_ARGS() == 1 ? ZEND_CALL_ARG(execute_data, 1) : NULL;
-
-	if (arg != NULL && Z_TYPE_P(arg) == IS_RESOURCE && rapier_proc_pipe_close_refused(stream_of(Z_RES_P(arg)))) {
-		RETURN_THROWS();
-	}
-	stock_pclose(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 }
 
 /* proc_close()'s first step, as PHP takes it: the child may be blocked writing a pipe nobody reads. */
@@ -360,16 +345,12 @@ void rapier_proc_hook_minit(void)
 	le_proc = zend_fetch_list_dtor_id("process");
 	stock_proc_open = rapier_hook_replace_handler(ZEND_STRL("proc_open"), hooked_proc_open);
 	stock_proc_close = rapier_hook_replace_handler(ZEND_STRL("proc_close"), hooked_proc_close);
-	stock_popen = rapier_hook_replace_handler(ZEND_STRL("popen"), hooked_popen);
-	stock_pclose = rapier_hook_replace_handler(ZEND_STRL("pclose"), hooked_pclose);
 }
 
 void rapier_proc_hook_mshutdown(void)
 {
 	rapier_hook_replace_handler(ZEND_STRL("proc_open"), stock_proc_open);
 	rapier_hook_replace_handler(ZEND_STRL("proc_close"), stock_proc_close);
-	rapier_hook_replace_handler(ZEND_STRL("popen"), stock_popen);
-	rapier_hook_replace_handler(ZEND_STRL("pclose"), stock_pclose);
 }
 
 void rapier_proc_hook_on_run_end(void)

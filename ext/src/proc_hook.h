@@ -1,8 +1,9 @@
 /*
  * Child processes inside coroutines (RAPIER_HOOK_PROC): reads and writes on
- * the pipes of proc_open() and popen(), and proc_close()'s wait for the
- * child, suspend only the calling coroutine. Outside a coroutine, with the
- * flag off, and on a pipe made non-blocking, PHP's own code runs unchanged.
+ * the pipes of proc_open(), and proc_close()'s wait for the child, suspend
+ * only the calling coroutine (popen() and the exec family: shell_hook.h).
+ * Outside a coroutine, with the flag off, and on a pipe made non-blocking,
+ * PHP's own code runs unchanged.
  */
 #ifndef RAPIER_PROC_HOOK_H
 #define RAPIER_PROC_HOOK_H
@@ -23,11 +24,14 @@ void rapier_proc_hook_on_run_end(void);
 bool rapier_proc_pipe_close_refused(php_stream *stream);
 
 /*
- * Gives stream, a blocking pipe of PHP's stdio streams, reads and writes
- * that wait in the loop inside a coroutine (proc_open()'s and popen()'s
- * pipes get them; shell_hook.c's command output too).
+ * Gives stream, a pipe among PHP's stdio streams, reads and writes that
+ * wait in the loop inside a coroutine (proc_open()'s pipes get them, and
+ * shell_hook.c's). rapier_proc_pipe_ops() is that ops table, for a copy
+ * with a close of its own: a stream whose read is the table's counts as a
+ * hooked pipe.
  */
 void rapier_proc_hook_pipe(php_stream *stream);
+const php_stream_ops *rapier_proc_pipe_ops(void);
 
 /*
  * Suspends the current coroutine until child pid has exited, leaving it a

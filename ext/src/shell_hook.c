@@ -63,7 +63,7 @@ typedef struct {
 } running_command_t;
 
 static rapier_list_t running;
-static zif_handler stock_exec, stock_system, stock_passthru, stock_shell_exec;
+static zif_handler stock_exec, stock_system, stock_passthru, stock_shell_exec, stock_popen, stock_pclose;
 
 static bool may_yield(void)
 {
@@ -71,37 +71,38 @@ static bool may_yield(void)
 }
 
 /*
- * Starts /bin/sh -c command with its stdout on a pipe, as popen(command,
- * "r") does; returns the pid and the pipe's read end in *output, or -1
- * with errno set.
+ * Starts /bin/sh -c command with its stdout (or, to_stdin, its stdin) on a
+ * pipe, as popen(command, "r" or "w") does; returns the pid and the
+ * pipe's other end in *pipe_end, or -1 with errno set.
  */
-static pid_t start_command(const char *command, int *output)
+static pid_t start_command(const char *command, bool to_stdin, int *pipe_end)
 {
-	int fds[2], err;
+	int fds[2], err, child_end, target = to_stdin ? STDIN_FILENO : STDOUT_FILENO;
 	pid_t pid;
 
 	if (pipe2(fds, O_CLOEXEC) != 0) {
 		return -1;
 	}
+	child_end = to_stdin ? fds[0] : fds[1];
 	pid = fork();
 	if (pid == 0) {
-		/* Only async-signal-safe calls: the parent may have threads. dup2() clears CLOEXEC on fd 1. */
-		if (fds[1] == STDOUT_FILENO) {
-			fcntl(fds[1], F_SETFD, 0);
+		/* Only async-signal-safe calls: the parent may have threads. dup2() clears CLOEXEC. */
+		if (child_end == target) {
+			fcntl(child_end, F_SETFD, 0);
 		} else {
-			dup2(fds[1], STDOUT_FILENO);
+			dup2(child_end, target);
 		}
 		execl("/bin/sh", "sh", "-c", command, (char *) NULL);
 		_exit(127);
 	}
 	err = errno;
-	close(fds[1]);
+	close(child_end);
 	if (pid < 0) {
-		close(fds[0]);
+		close(to_stdin ? fds[1] : fds[0]);
 		errno = err;
 		return -1;
 	}
-	*output = fds[0];
+	*pipe_end = to_stdin ? fds[1] : fds[0];
 	return pid;
 }
 
@@ -240,7 +241,7 @@ static int run_command(const char *command, output_mode_t mode, zval *lines, zva
 	php_stream *stream;
 	int output, code;
 
-	cmd.pid = start_command(command, &output);
+	cmd.pid = start_command(command, false, &output);
 	if (cmd.pid < 0) {
 		if (mode == OUTPUT_ALL) {
 			php_error_docref(NULL, E_WARNING, "Unable to execute '%s'", command);
@@ -386,12 +387,154 @@ static ZEND_NAMED_FUNCTION(hooked_shell_exec)
 	run_command(command, OUTPUT_ALL, NULL, return_value);
 }
 
+/*
+ * popen() streams started here, by stream: the pid their close reaps. An
+ * entry leaves when its stream closes, or when pclose() takes the child to
+ * wait for it in the loop.
+ */
+static HashTable popen_children;
+static php_stream_ops popen_ops;
+
+static zend_ulong popen_key(php_stream *stream)
+{
+	return (zend_ulong) (uintptr_t) stream;
+}
+
+/* The child popen() started for stream, now the caller's to reap; 0 if none. */
+static pid_t take_popen_child(php_stream *stream)
+{
+	zval *pid = zend_hash_index_find(&popen_children, popen_key(stream));
+	pid_t child;
+
+	if (pid == NULL) {
+		return 0;
+	}
+	child = (pid_t) Z_LVAL_P(pid);
+	zend_hash_index_del(&popen_children, popen_key(stream));
+	return child;
+}
+
+/*
+ * fclose(), the last reference going away, or the end of the request: the
+ * stream layer waits for the command right here, as libc's pclose() does
+ * in PHP (a close op must not suspend: the garbage collector may be the
+ * caller). Its result is what pclose() then returns.
+ */
+static int popen_close(php_stream *stream, int close_handle)
+{
+	pid_t pid = close_handle ? take_popen_child(stream) : 0;
+	int closed = rapier_proc_pipe_ops()->close(stream, close_handle);
+
+	return pid > 0 ? result_code(pid) : closed;
+}
+
+static php_stream *stream_of(zval *arg)
+{
+	return arg != NULL && Z_TYPE_P(arg) == IS_RESOURCE
+		? zend_fetch_resource2(Z_RES_P(arg), NULL, php_file_le_stream(), php_file_le_pstream()) : NULL;
+}
+
+/*
+ * popen()'s mode as PHP checks it, its first "b" dropped: false with a
+ * ValueError thrown unless it is then r, w, rb or wb. Only r and w start a
+ * command; libc's popen() refuses the others (a second "b", or none left)
+ * with EINVAL, and *posix_mode is then "".
+ */
+static bool popen_mode(const char *mode, size_t len, char posix_mode[3])
+{
+	const char *b = memchr(mode, 'b', len);
+	size_t left = len - (b != NULL);
+	char kept[3] = { 0 };
+
+	for (size_t i = 0, n = 0; i < len && n < 2; i++) {
+		if (mode + i != b) {
+			kept[n++] = mode[i];
+		}
+	}
+	if (left > 2 || (left == 1 && kept[0] != 'r' && kept[0] != 'w')
+			|| (left == 2 && strcmp(kept, "rb") != 0 && strcmp(kept, "wb") != 0)) {
+		zend_argument_value_error(2, "must be one of \"r\", \"rb\", \"w\", or \"wb\"");
+		return false;
+	}
+	memcpy(posix_mode, kept, sizeof(kept));
+	return true;
+}
+
+static ZEND_NAMED_FUNCTION(hooked_popen)
+{
+	char *command, *mode, posix_mode[3];
+	size_t command_len, mode_len;
+	php_stream *stream;
+	zval pid;
+	int pipe_end;
+
+	if (!may_yield()) {
+		stock_popen(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	ZEND_PARSE_PARAMETERS_START(2, 2)
+		Z_PARAM_PATH(command, command_len)
+		Z_PARAM_STRING(mode, mode_len)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!popen_mode(mode, mode_len, posix_mode)) {
+		RETURN_THROWS();
+	}
+	if (posix_mode[1] != '\0' || posix_mode[0] == '\0') {
+		errno = EINVAL;
+		ZVAL_LONG(&pid, -1);
+	} else {
+		ZVAL_LONG(&pid, start_command(command, posix_mode[0] == 'w', &pipe_end));
+	}
+	if (Z_LVAL(pid) < 0 || (stream = php_stream_fopen_from_fd(pipe_end, mode, NULL)) == NULL) {
+		int err = errno;
+
+		if (Z_LVAL(pid) >= 0) {
+			close(pipe_end);
+			kill_and_reap((pid_t) Z_LVAL(pid));
+		}
+		php_error_docref2(NULL, command, posix_mode, E_WARNING, "%s", strerror(err));
+		RETURN_FALSE;
+	}
+	stream->ops = &popen_ops;
+	zend_hash_index_update(&popen_children, popen_key(stream), &pid);
+	php_stream_to_zval(stream, return_value);
+}
+
+/* In a coroutine, pclose() of a stream popen() started here waits for the command in the loop. */
+static ZEND_NAMED_FUNCTION(hooked_pclose)
+{
+	zval *arg = ZEND_NUM_ARGS() == 1 ? ZEND_CALL_ARG(execute_data, 1) : NULL;
+	php_stream *stream = stream_of(arg);
+	pid_t pid;
+
+	if (stream != NULL && rapier_proc_pipe_close_refused(stream)) {
+		RETURN_THROWS();
+	}
+	if (stream == NULL || stream->ops != &popen_ops || !may_yield() || (pid = take_popen_child(stream)) == 0) {
+		stock_pclose(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	/* Closed first: the command may be waiting for the end of its input, or blocked writing its output. */
+	zend_list_close(stream->res);
+	if (!rapier_proc_wait_exit(pid)) {
+		kill_and_reap(pid);
+		RETURN_THROWS();
+	}
+	RETURN_LONG(result_code(pid));
+}
+
 void rapier_shell_hook_minit(void)
 {
 	stock_exec = rapier_hook_replace_handler(ZEND_STRL("exec"), hooked_exec);
 	stock_system = rapier_hook_replace_handler(ZEND_STRL("system"), hooked_system);
 	stock_passthru = rapier_hook_replace_handler(ZEND_STRL("passthru"), hooked_passthru);
 	stock_shell_exec = rapier_hook_replace_handler(ZEND_STRL("shell_exec"), hooked_shell_exec);
+	stock_popen = rapier_hook_replace_handler(ZEND_STRL("popen"), hooked_popen);
+	stock_pclose = rapier_hook_replace_handler(ZEND_STRL("pclose"), hooked_pclose);
+	popen_ops = *rapier_proc_pipe_ops();
+	popen_ops.close = popen_close;
+	zend_hash_init(&popen_children, 8, NULL, NULL, 1);
 }
 
 void rapier_shell_hook_mshutdown(void)
@@ -400,6 +543,9 @@ void rapier_shell_hook_mshutdown(void)
 	rapier_hook_replace_handler(ZEND_STRL("system"), stock_system);
 	rapier_hook_replace_handler(ZEND_STRL("passthru"), stock_passthru);
 	rapier_hook_replace_handler(ZEND_STRL("shell_exec"), stock_shell_exec);
+	rapier_hook_replace_handler(ZEND_STRL("popen"), stock_popen);
+	rapier_hook_replace_handler(ZEND_STRL("pclose"), stock_pclose);
+	zend_hash_destroy(&popen_children);
 }
 
 void rapier_shell_hook_on_run_end(void)

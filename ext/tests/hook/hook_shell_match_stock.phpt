@@ -1,5 +1,5 @@
 --TEST--
-Hook: exec(), system(), passthru(), shell_exec() and backticks in a coroutine answer as stock PHP does outside one (lines, stripping, last line, result codes, signals, binary output, long lines, empty output, argument errors); a cancel kills and reaps the command, while it reads or while it waits for the exit
+Hook: exec(), system(), passthru(), shell_exec() and backticks in a coroutine answer as stock PHP does outside one (lines, stripping, last line, result codes, signals, binary output, long lines, empty output, argument errors), and so do popen(), pclose() and fclose(); a cancel kills and reaps the command, while it reads, while it waits for the exit, or in pclose()
 --EXTENSIONS--
 rapier
 --FILE--
@@ -58,19 +58,70 @@ if ($stock !== $hooked) {
 }
 echo json_encode(array_slice($hooked, 0, 4)), "\n";
 
+/** popen() and pclose(), fclose() and dropping a popen() stream: the same in a coroutine. */
+function popen_transcript(): array
+{
+    $t = [];
+    $pipe = popen('echo hi; exit 3', 'r');
+    $t['meta'] = stream_get_meta_data($pipe);
+    $t['read'] = stream_get_contents($pipe);
+    $t['pclose'] = pclose($pipe);
+    $count = proc_test_flag('count');
+    $pipe = popen('wc -c > ' . escapeshellarg($count) . '; exit 4', 'wb');
+    $t['write'] = fwrite($pipe, str_repeat('z', 200000));
+    $t['pclose after write'] = pclose($pipe);
+    $t['counted'] = trim(file_get_contents($count));
+    unlink($count);
+    $t['pclose of a signaled command'] = pclose(popen('kill -TERM $$', 'r'));
+    $pipe = popen('echo x; exit 5', 'r');
+    $t['fclose'] = [fgets($pipe), fclose($pipe)];
+    $pipe = popen('exit 6', 'r');
+    unset($pipe);
+    foreach (['', 'b', 'rbb', 'x', 'rw', 're'] as $mode) {
+        try {
+            $pipe = @popen('true', $mode);
+            $t["mode '$mode'"] = [is_resource($pipe) ? pclose($pipe) : $pipe, error_get_last()['message'] ?? null];
+            error_clear_last();
+        } catch (ValueError $e) {
+            $t["mode '$mode'"] = $e->getMessage();
+        }
+    }
+    return $t;
+}
+
+$stock = popen_transcript();
+Rapier\run(function () use (&$hooked) {
+    $hooked = popen_transcript();
+});
+echo 'popen same: ', var_export($stock === $hooked, true), "\n";
+if ($stock !== $hooked) {
+    var_dump($stock, $hooked);
+}
+echo 'written, counted, pclose: ', json_encode([$hooked['write'], $hooked['counted'], $hooked['pclose after write']]), "\n";
+
+// A popen() stream opened in a coroutine and closed outside one: pclose() waits as PHP's does.
+Rapier\run(function () use (&$pipe) {
+    $pipe = popen('echo later; exit 8', 'r');
+});
+echo 'pclose outside the run: ', trim(fgets($pipe)), ' ', pclose($pipe), "\n";
+
 /*
  * Cancels the coroutine running $command once the command has written its
  * pid to $pid_file; prints the exception (fd and pid made N) and whether
  * the command's process is gone (killed and reaped: not even a zombie).
  */
-function cancel_while(string $command, string $pid_file): void
+function cancel_while(string $command, string $pid_file, bool $pclose = false): void
 {
     $pid = 0;
-    Rapier\run(function () use ($command, $pid_file, &$pid) {
-        $runner = Rapier\go(function () use ($command) {
+    Rapier\run(function () use ($command, $pid_file, $pclose, &$pid) {
+        $runner = Rapier\go(function () use ($command, $pclose) {
             try {
-                exec($command);
-                echo "exec returned\n";
+                if ($pclose) {
+                    pclose(popen($command, 'r'));
+                } else {
+                    exec($command);
+                }
+                echo "not canceled\n";
             } catch (Rapier\CanceledException $e) {
                 echo get_class($e), ': ', preg_replace('/\d+/', 'N', $e->getMessage()), "\n";
             }
@@ -88,13 +139,20 @@ $pid_file = proc_test_flag('pid');
 $file = escapeshellarg($pid_file);
 cancel_while("echo \$\$ > $file.tmp; mv $file.tmp $file; exec sleep 30", $pid_file);
 cancel_while("exec >&-; echo \$\$ > $file.tmp; mv $file.tmp $file; exec sleep 30", $pid_file);
+cancel_while("echo \$\$ > $file.tmp; mv $file.tmp $file; exec sleep 30", $pid_file, pclose: true);
 
 ?>
 --EXPECT--
 same: true
 {"exec":"last","exec lines":[["a","b","","\rc","last"],0],"exec appends":["kept","appended"],"exec replaces a non-array":["replaced"]}
+popen same: true
+written, counted, pclose: [200000,"200000",4]
+pclose outside the run: later 8
 cancel: true
 Rapier\CanceledException: Coroutine was canceled while reading pipe fd N
+the command is gone: true
+cancel: true
+Rapier\CanceledException: Coroutine was canceled while waiting for process N to exit
 the command is gone: true
 cancel: true
 Rapier\CanceledException: Coroutine was canceled while waiting for process N to exit

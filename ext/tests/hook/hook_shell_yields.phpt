@@ -1,5 +1,5 @@
 --TEST--
-Hook: exec(), system(), passthru(), shell_exec() and backticks suspend only their coroutine: commands that finish only once another coroutine (or another command) lets them, system() printing each line as it comes, a command that closes its output and exits later; with the flag off they block
+Hook: exec(), system(), passthru(), shell_exec(), backticks and pclose() suspend only their coroutine: commands that finish only once another coroutine (or another command) lets them, system() printing each line as it comes, a command that closes its output and exits later; with the flag off they block
 --EXTENSIONS--
 rapier
 --FILE--
@@ -68,6 +68,15 @@ $last = while_waiting(function () use ($waits, &$code) {
 echo 'closed output, later exit: ', json_encode([$last, $code]), "\n";
 unlink($flag);
 
+// pclose() waits in the loop for a command that exits only once another coroutine lets it.
+$code = while_waiting(function () use ($waits) {
+    $pipe = popen($waits('cat > /dev/null; exit 7'), 'w');
+    fwrite($pipe, "input\n");
+    return pclose($pipe);
+}, $touch);
+echo 'pclose: ', $code, "\n";
+unlink($flag);
+
 // Two commands at once, each let go by the other's: possible only if neither blocks the process.
 $other = proc_test_flag('other');
 $done = [];
@@ -101,5 +110,6 @@ passthru: ["raw\u0000bytes\n",null,9]
 shell_exec: "shell_exec\n"
 backticks: "backticks\n"
 closed output, later exit: ["early",5]
+pclose: 7
 two at once: {"a":"a done","b":"b done"}
 HOOK_PROC off: ["",124]
