@@ -1,16 +1,16 @@
 /*
  * Shell commands inside coroutines (see shell_hook.h).
  *
- * PHP runs these commands with libc's popen() and reads their output in
+ * PHP runs these commands with libc's popen(), reads their output in
  * blocking stdio reads, then waits in pclose(), which does not say which
  * child it started. Inside a coroutine the command is started here
- * instead, as popen() starts it (/bin/sh -c, stdout a pipe, stdin and
- * stderr inherited, the caller's environment), but with fork(): the pid is
- * then known, and the pthread_atfork() handlers that give a child the
- * signals Rapier blocked or ignored for itself run, as for proc_open().
- * The output pipe becomes a stream with proc_hook.c's pipe ops, so PHP's
- * own line reading and copying wait in the loop; the exit is awaited on a
- * pidfd there too, then reaped at once.
+ * instead, as popen() starts it (/bin/sh -c; stdout, or for a "w" popen()
+ * stdin, a pipe; the other descriptors and the environment the caller's),
+ * but with fork(): the pid is then known, and the pthread_atfork()
+ * handlers that give a child the signals Rapier blocked or ignored for
+ * itself run, as for proc_open(). The pipe becomes a stream with
+ * proc_hook.c's pipe ops, so PHP's own line reading and copying wait in
+ * the loop; the exit is awaited on a pidfd there too, then reaped at once.
  *
  * What each function makes of the output is PHP's: exec() returns the last
  * line without trailing whitespace and appends each line, so stripped, to
@@ -19,6 +19,10 @@
  * through; shell_exec() returns them all, or null when there are none. A
  * line ends at "\n", whatever its length. The result code is the exit
  * status, or the raw wait status when a signal ended the command.
+ *
+ * A popen() stream remembers its child: pclose() closes the pipe, then
+ * waits in the loop; fclose(), or the stream's last reference going away,
+ * waits where it is, as libc's pclose() would.
  *
  * A coroutine canceled while its command runs kills the command (SIGKILL:
  * nobody is left to read its output or its status) and reaps it before
