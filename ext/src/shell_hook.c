@@ -110,14 +110,14 @@ static pid_t start_command(const char *command, bool to_stdin, int *pipe_end)
 	return pid;
 }
 
-/* PHP's result code for a wait status: the exit code, or the status itself when the command did not exit. */
-static int result_code(pid_t pid)
+/* Reaps pid: PHP's result code, its exit code, or the wait status itself when it did not exit; -1 if not ours. */
+static int reap(pid_t pid)
 {
 	int status;
 
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
-			return -1;   /* reaped by someone else (a SIGCHLD handler), as pclose() would say */
+			return -1;   /* reaped by someone else (a SIGCHLD handler): pclose() says -1 too */
 		}
 	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : status;
@@ -126,19 +126,23 @@ static int result_code(pid_t pid)
 static void kill_and_reap(pid_t pid)
 {
 	kill(pid, SIGKILL);
-	result_code(pid);
+	reap(pid);
 }
 
-/* Ends a command whose output has been read: -1 with an exception thrown if the wait was canceled. */
-static int finish_command(running_command_t *cmd)
+/*
+ * Ends a command whose output is done with: waits in the loop for its exit
+ * and reaps it. With an exception pending, or when that wait is canceled
+ * (CanceledException thrown), it is killed and reaped instead, and the
+ * result is -1.
+ */
+static int end_command(running_command_t *cmd)
 {
-	int code;
+	int code = -1;
 
-	if (!rapier_proc_wait_exit(cmd->pid)) {
-		kill_and_reap(cmd->pid);
-		code = -1;
+	if (!EG(exception) && rapier_proc_wait_exit(cmd->pid)) {
+		code = reap(cmd->pid);
 	} else {
-		code = result_code(cmd->pid);
+		kill_and_reap(cmd->pid);
 	}
 	rapier_list_remove(&running, &cmd->link);
 	return code;
@@ -255,16 +259,15 @@ static int run_command(const char *command, output_mode_t mode, zval *lines, zva
 		RETVAL_FALSE;
 		return -1;
 	}
-	rapier_list_push(&running, &cmd.link);
 	stream = php_stream_fopen_from_fd(output, "rb", NULL);
 	if (stream == NULL) {
 		close(output);
 		kill_and_reap(cmd.pid);
-		rapier_list_remove(&running, &cmd.link);
 		php_error_docref(NULL, E_WARNING, "Unable to fork [%s]", command);
 		RETVAL_FALSE;
 		return -1;
 	}
+	rapier_list_push(&running, &cmd.link);
 	rapier_proc_hook_pipe(stream);
 	switch (mode) {
 		case OUTPUT_PASSTHRU:
@@ -277,14 +280,7 @@ static int run_command(const char *command, output_mode_t mode, zval *lines, zva
 			read_lines(stream, mode, lines, return_value);
 	}
 	php_stream_close(stream);
-	if (EG(exception)) {
-		kill_and_reap(cmd.pid);
-		rapier_list_remove(&running, &cmd.link);
-		zval_ptr_dtor(return_value);
-		ZVAL_NULL(return_value);
-		return -1;
-	}
-	code = finish_command(&cmd);
+	code = end_command(&cmd);
 	if (EG(exception)) {
 		zval_ptr_dtor(return_value);
 		ZVAL_NULL(return_value);
@@ -429,7 +425,7 @@ static int popen_close(php_stream *stream, int close_handle)
 	pid_t pid = close_handle ? take_popen_child(stream) : 0;
 	int closed = rapier_proc_pipe_ops()->close(stream, close_handle);
 
-	return pid > 0 ? result_code(pid) : closed;
+	return pid > 0 ? reap(pid) : closed;
 }
 
 static php_stream *stream_of(zval *arg)
@@ -525,7 +521,7 @@ static ZEND_NAMED_FUNCTION(hooked_pclose)
 		kill_and_reap(pid);
 		RETURN_THROWS();
 	}
-	RETURN_LONG(result_code(pid));
+	RETURN_LONG(reap(pid));
 }
 
 void rapier_shell_hook_minit(void)
