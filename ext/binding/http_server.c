@@ -23,6 +23,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "child_signals.h"
 #include "coroutine.h"
 #include "http.h"
 #include "process.h"
@@ -734,21 +735,41 @@ static void reserve_signals(server_t *srv, const sigset_t *stop)
 static sigset_t blocked_for_worker, ignored_for_worker;
 static bool worker_blocks_signals;
 
+/*
+ * What a program started from the worker gets back (child_signals.h): the
+ * stop signals blocked, and the master's signals ignored, unless the
+ * application has installed a handler of its own since. Async-signal-safe.
+ */
+static void worker_signals_for_child(sigset_t *unblock, sigset_t *to_default)
+{
+	struct sigaction now;
+
+	for (int signo = 1; signo < NSIG; signo++) {
+		if (worker_blocks_signals && sigismember(&blocked_for_worker, signo) == 1) {
+			sigaddset(unblock, signo);
+		}
+		if (sigismember(&ignored_for_worker, signo) == 1 && sigaction(signo, NULL, &now) == 0
+				&& !(now.sa_flags & SA_SIGINFO) && now.sa_handler == SIG_IGN) {
+			sigaddset(to_default, signo);
+		}
+	}
+}
+
 /* pthread_atfork() child handler: only async-signal-safe calls. */
 static void undo_worker_signals_in_child(void)
 {
-	struct sigaction dfl, now;
+	sigset_t unblock, to_default;
+	struct sigaction dfl;
 
-	if (worker_blocks_signals) {
-		sigprocmask(SIG_UNBLOCK, &blocked_for_worker, NULL);
-		worker_blocks_signals = false;
-	}
+	sigemptyset(&unblock);
+	sigemptyset(&to_default);
+	worker_signals_for_child(&unblock, &to_default);
+	sigprocmask(SIG_UNBLOCK, &unblock, NULL);
+	worker_blocks_signals = false;
 	memset(&dfl, 0, sizeof(dfl));
 	dfl.sa_handler = SIG_DFL;
 	for (int signo = 1; signo < NSIG; signo++) {
-		/* Unless the application has installed a handler of its own since. */
-		if (sigismember(&ignored_for_worker, signo) == 1 && sigaction(signo, NULL, &now) == 0
-				&& !(now.sa_flags & SA_SIGINFO) && now.sa_handler == SIG_IGN) {
+		if (sigismember(&to_default, signo) == 1) {
 			sigaction(signo, &dfl, NULL);
 		}
 	}
@@ -1295,6 +1316,7 @@ void rapier_http_server_class_minit(void)
 	sigemptyset(&blocked_for_worker);
 	sigemptyset(&ignored_for_worker);
 	pthread_atfork(NULL, NULL, undo_worker_signals_in_child);
+	rapier_child_signals_register(worker_signals_for_child);
 	memcpy(&server_handlers, &std_object_handlers, sizeof(server_handlers));
 	server_handlers.offset = XtOffsetOf(server_t, std);
 	server_handlers.free_obj = server_free;

@@ -4,11 +4,13 @@
  * PHP runs these commands with libc's popen(), reads their output in
  * blocking stdio reads, then waits in pclose(), which does not say which
  * child it started. Inside a coroutine the command is started here
- * instead, as popen() starts it (/bin/sh -c; stdout, or for a "w" popen()
+ * instead, as popen() starts it (posix_spawn() of /bin/sh -c, which costs
+ * the same however large the worker's heap; stdout, or for a "w" popen()
  * stdin, a pipe; the other descriptors and the environment the caller's),
- * but with fork(): the pid is then known, and the pthread_atfork()
- * handlers that give a child the signals Rapier blocked or ignored for
- * itself run, as for proc_open(). The pipe becomes a stream with
+ * but here the pid is known. The command gets the signal mask and ignored
+ * signals a child of plain PHP would (child_signals.h): what Rapier blocked
+ * or ignored for itself goes back, as the pthread_atfork() handlers do for
+ * proc_open()'s fork(). The pipe becomes a stream with
  * proc_hook.c's pipe ops, so PHP's own line reading and copying wait in
  * the loop; the exit is awaited on a pidfd there too, then reaped at once.
  *
@@ -39,9 +41,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "child_signals.h"
 #include "coroutine.h"
 #include "hook.h"
 #include "list.h"
@@ -81,32 +85,42 @@ static bool may_yield(void)
  */
 static pid_t start_command(const char *command, bool to_stdin, int *pipe_end)
 {
-	int fds[2], err, child_end, target = to_stdin ? STDIN_FILENO : STDOUT_FILENO;
-	pid_t pid;
+	char *argv[] = { "sh", "-c", (char *) command, NULL };
+	int fds[2], target = to_stdin ? STDIN_FILENO : STDOUT_FILENO, child_end, err;
+	posix_spawn_file_actions_t actions;
+	posix_spawnattr_t attr;
+	pid_t pid = -1;
 
 	if (pipe2(fds, O_CLOEXEC) != 0) {
 		return -1;
 	}
 	child_end = to_stdin ? fds[0] : fds[1];
-	pid = fork();
-	if (pid == 0) {
-		/* Only async-signal-safe calls: the parent may have threads. dup2() clears CLOEXEC. */
-		if (child_end == target) {
-			fcntl(child_end, F_SETFD, 0);
-		} else {
-			dup2(child_end, target);
+	*pipe_end = to_stdin ? fds[1] : fds[0];
+	/* With stdin or stdout closed, the pipe may have got that very number: the dup2() below must move it. */
+	if (child_end == target) {
+		child_end = fcntl(target, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+		close(target);
+		if (child_end < 0) {
+			err = errno;
+			close(*pipe_end);
+			errno = err;
+			return -1;
 		}
-		execl("/bin/sh", "sh", "-c", command, (char *) NULL);
-		_exit(127);
 	}
-	err = errno;
+	posix_spawn_file_actions_init(&actions);
+	posix_spawnattr_init(&attr);
+	if ((err = posix_spawn_file_actions_adddup2(&actions, child_end, target)) == 0
+			&& (err = rapier_child_signals_spawnattr(&attr)) == 0) {
+		err = posix_spawn(&pid, "/bin/sh", &actions, &attr, argv, environ);
+	}
+	posix_spawnattr_destroy(&attr);
+	posix_spawn_file_actions_destroy(&actions);
 	close(child_end);
-	if (pid < 0) {
-		close(to_stdin ? fds[1] : fds[0]);
+	if (err != 0) {
+		close(*pipe_end);
 		errno = err;
 		return -1;
 	}
-	*pipe_end = to_stdin ? fds[1] : fds[0];
 	return pid;
 }
 

@@ -13,7 +13,8 @@
  *
  * A process forked during a run (pcntl_fork(), proc_open()) gets every
  * taken signal back at its old mask (pthread_atfork): a child, and what it
- * execs, must not inherit signals blocked for the parent's coroutines.
+ * execs, must not inherit signals blocked for the parent's coroutines. A
+ * command started with posix_spawn() gets the same (child_signals.h).
  */
 #ifndef _GNU_SOURCE
 # define _GNU_SOURCE
@@ -26,6 +27,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "child_signals.h"
 #include "coroutine.h"
 #include "list.h"
 #include "sigwait.h"
@@ -318,7 +320,19 @@ static void after_fork_in_child(void)
 	rapier_io_stop(rapier_sched_loop(), &state.io);
 }
 
+/* For a program started without fork() (child_signals.h): the taken signals that were not blocked before. */
+static void taken_for_child(sigset_t *unblock, sigset_t *to_default)
+{
+	(void) to_default;
+	for (int s = 1; s < _NSIG; s++) {
+		if (sigismember(&state.taken, s) == 1 && sigismember(&state.was_blocked, s) != 1) {
+			sigaddset(unblock, s);
+		}
+	}
+}
+
 void rapier_sigwait_minit(void)
 {
 	pthread_atfork(NULL, NULL, after_fork_in_child);
+	rapier_child_signals_register(taken_for_child);
 }
