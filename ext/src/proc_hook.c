@@ -330,7 +330,8 @@ static ZEND_NAMED_FUNCTION(hooked_proc_close)
 	zval *arg = ZEND_NUM_ARGS() == 1 ? ZEND_CALL_ARG(execute_data, 1) : NULL;
 	php_process_handle *proc;
 
-	if (may_yield() && (proc = process_of(arg)) != NULL && (!close_pipes(proc) || !rapier_proc_wait_exit(proc->child))) {
+	if (may_yield() && (proc = process_of(arg)) != NULL
+			&& (!close_pipes(proc) || !rapier_proc_wait_exit(proc->child))) {
 		RETURN_THROWS();
 	}
 	stock_proc_close(INTERNAL_FUNCTION_PARAM_PASSTHRU);
