@@ -449,10 +449,10 @@ static php_stream *stream_of(zval *arg)
 }
 
 /*
- * popen()'s mode as PHP checks it, its first "b" dropped: false with a
- * ValueError thrown unless it is then r, w, rb or wb. Only r and w start a
- * command; libc's popen() refuses the others (a second "b", or none left)
- * with EINVAL, and *posix_mode is then "".
+ * popen()'s mode as PHP checks it, into posix_mode with its first "b"
+ * dropped: false with a ValueError thrown unless that leaves r, w, rb, wb
+ * or nothing. Only r and w start a command: libc's popen(), which PHP
+ * hands the rest, refuses them with EINVAL, and so does the hook.
  */
 static bool popen_mode(const char *mode, size_t len, char posix_mode[3])
 {
