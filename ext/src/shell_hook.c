@@ -316,14 +316,18 @@ static bool command_is_valid(const char *command, size_t len)
 	return true;
 }
 
-/* exec(), system() and passthru(): PHP's php_exec_ex() with the command run here. */
-static void exec_family(INTERNAL_FUNCTION_PARAMETERS, output_mode_t mode)
+/* exec(), system() and passthru(): PHP's php_exec_ex() with the command run here; PHP's own outside a coroutine. */
+static void exec_family(INTERNAL_FUNCTION_PARAMETERS, zif_handler stock, output_mode_t mode)
 {
 	char *command;
 	size_t command_len;
 	zval *lines = NULL, *result = NULL;
 	int code;
 
+	if (!may_yield()) {
+		stock(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
 	ZEND_PARSE_PARAMETERS_START(1, mode == OUTPUT_LAST_LINE ? 3 : 2)
 		Z_PARAM_STRING(command, command_len)
 		Z_PARAM_OPTIONAL
@@ -356,29 +360,17 @@ static void exec_family(INTERNAL_FUNCTION_PARAMETERS, output_mode_t mode)
 
 static ZEND_NAMED_FUNCTION(hooked_exec)
 {
-	if (!may_yield()) {
-		stock_exec(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-		return;
-	}
-	exec_family(INTERNAL_FUNCTION_PARAM_PASSTHRU, OUTPUT_LAST_LINE);
+	exec_family(INTERNAL_FUNCTION_PARAM_PASSTHRU, stock_exec, OUTPUT_LAST_LINE);
 }
 
 static ZEND_NAMED_FUNCTION(hooked_system)
 {
-	if (!may_yield()) {
-		stock_system(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-		return;
-	}
-	exec_family(INTERNAL_FUNCTION_PARAM_PASSTHRU, OUTPUT_PRINT_LINES);
+	exec_family(INTERNAL_FUNCTION_PARAM_PASSTHRU, stock_system, OUTPUT_PRINT_LINES);
 }
 
 static ZEND_NAMED_FUNCTION(hooked_passthru)
 {
-	if (!may_yield()) {
-		stock_passthru(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-		return;
-	}
-	exec_family(INTERNAL_FUNCTION_PARAM_PASSTHRU, OUTPUT_PASSTHRU);
+	exec_family(INTERNAL_FUNCTION_PARAM_PASSTHRU, stock_passthru, OUTPUT_PASSTHRU);
 }
 
 /* shell_exec() and the backtick operator, which compiles to a call of it. */
