@@ -470,8 +470,9 @@ static ZEND_NAMED_FUNCTION(hooked_popen)
 {
 	char *command, *mode, posix_mode[3];
 	size_t command_len, mode_len;
-	php_stream *stream;
-	zval pid;
+	php_stream *stream = NULL;
+	pid_t pid = -1;
+	zval child;
 	int pipe_end;
 
 	if (!may_yield()) {
@@ -486,24 +487,25 @@ static ZEND_NAMED_FUNCTION(hooked_popen)
 	if (!popen_mode(mode, mode_len, posix_mode)) {
 		RETURN_THROWS();
 	}
-	if (posix_mode[1] != '\0' || posix_mode[0] == '\0') {
-		errno = EINVAL;
-		ZVAL_LONG(&pid, -1);
+	if (strcmp(posix_mode, "r") == 0 || strcmp(posix_mode, "w") == 0) {
+		pid = start_command(command, posix_mode[0] == 'w', &pipe_end);
 	} else {
-		ZVAL_LONG(&pid, start_command(command, posix_mode[0] == 'w', &pipe_end));
+		errno = EINVAL;
 	}
-	if (Z_LVAL(pid) < 0 || (stream = php_stream_fopen_from_fd(pipe_end, mode, NULL)) == NULL) {
+	if (pid > 0 && (stream = php_stream_fopen_from_fd(pipe_end, mode, NULL)) == NULL) {
 		int err = errno;
 
-		if (Z_LVAL(pid) >= 0) {
-			close(pipe_end);
-			kill_and_reap((pid_t) Z_LVAL(pid));
-		}
-		php_error_docref2(NULL, command, posix_mode, E_WARNING, "%s", strerror(err));
+		close(pipe_end);
+		kill_and_reap(pid);
+		errno = err;
+	}
+	if (stream == NULL) {
+		php_error_docref2(NULL, command, posix_mode, E_WARNING, "%s", strerror(errno));
 		RETURN_FALSE;
 	}
 	stream->ops = &popen_ops;
-	zend_hash_index_update(&popen_children, popen_key(stream), &pid);
+	ZVAL_LONG(&child, pid);
+	zend_hash_index_update(&popen_children, popen_key(stream), &child);
 	php_stream_to_zval(stream, return_value);
 }
 
