@@ -51,8 +51,10 @@ namespace Rapier {
         /**
          * Cancels a waiting coroutine: its wait throws Rapier\CanceledException.
          * One whose wait timed out but that has not run since still counts as
-         * waiting. Returns false when no such coroutine waits, or its wait was
-         * already answered (it keeps what it received).
+         * waiting. One that has not started never runs its callable: it ends
+         * with CanceledException as if its first line had thrown. Returns
+         * false when no such coroutine waits or waits to start, or its wait
+         * was already answered (it keeps what it received).
          */
         public static function cancel(int $id): bool {}
 

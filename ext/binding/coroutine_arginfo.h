@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 98f8921b56de8f8cff7f533454d6758ef419726a */
+ * Stub hash: 23d540e95ed517e465bb59180c86d8f46344738d */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Rapier_Coroutine___construct, 0, 0, 0)
 ZEND_END_ARG_INFO()

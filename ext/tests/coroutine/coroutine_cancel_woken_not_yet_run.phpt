@@ -1,5 +1,5 @@
 --TEST--
-Coroutine::cancel() of a coroutine woken but not yet run: a wait its timeout ended still throws CanceledException; a wait answered with a value keeps it; a coroutine not started yet is not canceled
+Coroutine::cancel() of a coroutine woken but not yet run: a wait its timeout ended still throws CanceledException; a wait answered with a value keeps it; a coroutine reusing a canceled one's record starts
 --EXTENSIONS--
 rapier
 --FILE--
@@ -63,16 +63,22 @@ Rapier\run(function () {
     echo 'cancel of a receiver given its value: ', var_export(Rapier\Coroutine::cancel($receiver), true), "\n";
     Rapier\Coroutine::sleep(0.001);
 
-    // A coroutine reusing the record of one whose last wait timed out is not taken for a waiter.
-    $timed_out = Rapier\go(fn () => Rapier\Coroutine::sleep(0.001));
-    Rapier\Coroutine::sleep(0.01);
-    var_dump(Rapier\Coroutine::exists($timed_out));
-    $fresh = Rapier\go(function () {
+    // A coroutine reusing the record of one canceled in its wait starts as any other.
+    $canceled = Rapier\go(function () {
+        try {
+            Rapier\Coroutine::sleep(10);
+        } catch (Rapier\CanceledException) {
+        }
+    });
+    Rapier\Coroutine::sleep(0.001);
+    Rapier\Coroutine::cancel($canceled);
+    Rapier\Coroutine::sleep(0.001);
+    var_dump(Rapier\Coroutine::exists($canceled));
+    Rapier\go(function () {
         echo "fresh: started\n";
         Rapier\Coroutine::sleep(0.001);
         echo "fresh: slept\n";
     });
-    echo 'cancel of a coroutine not started: ', var_export(Rapier\Coroutine::cancel($fresh), true), "\n";
 });
 ?>
 --EXPECT--
@@ -83,6 +89,5 @@ popper: Rapier\CanceledException
 cancel of a receiver given its value: false
 received: the value
 bool(false)
-cancel of a coroutine not started: false
 fresh: started
 fresh: slept
