@@ -51,10 +51,11 @@ namespace Rapier {
         /**
          * Cancels a waiting coroutine: its wait throws Rapier\CanceledException.
          * One whose wait timed out but that has not run since still counts as
-         * waiting. One that has not started never runs its callable: it ends
-         * with CanceledException as if its first line had thrown. Returns
-         * false when no such coroutine waits or waits to start, or its wait
-         * was already answered (it keeps what it received).
+         * waiting. One that go() has queued but that has not started starts
+         * as usual, and its first wait throws CanceledException at once.
+         * Returns false when no such coroutine waits or waits to start (or
+         * it was canceled before it started already), or its wait was
+         * already answered (it keeps what it received).
          */
         public static function cancel(int $id): bool {}
 

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 23d540e95ed517e465bb59180c86d8f46344738d */
+ * Stub hash: d6d17bb4cc0600ab81e83bfc6c051483b06e8064 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Rapier_Coroutine___construct, 0, 0, 0)
 ZEND_END_ARG_INFO()

@@ -215,6 +215,13 @@ rapier_wake_t rapier_coro_wait(int64_t timeout_ns, rapier_wait_unlink_fn unlink,
 	co->wait_data = data;
 	co->wait_what = what;
 	co->wake_reason = RAPIER_WAKE_OK;
+	if (UNEXPECTED(co->cancel_pending)) {
+		/* Canceled before it started: this, its first wait, ends as a cancel would have ended it. */
+		co->cancel_pending = false;
+		unlink_and_end_wait(co);
+		co->state = RAPIER_CORO_RUNNING;
+		return RAPIER_WAKE_CANCELED;
+	}
 	if (timeout_ns >= 0) {
 		rapier_timer_start(&sched.loop, &co->wait_timer, (uint64_t) timeout_ns, 0);
 	}
@@ -251,14 +258,24 @@ rapier_wake_t rapier_coro_wait(int64_t timeout_ns, rapier_wait_unlink_fn unlink,
 
 bool rapier_coro_cancel(rapier_coro_t *co)
 {
-	if (co->state == RAPIER_CORO_READY
-			&& (co->wake_reason == RAPIER_WAKE_TIMEOUT || (!co->started && co->wake_reason == RAPIER_WAKE_OK))) {
+	if (co->state == RAPIER_CORO_READY && !co->started) {
+		/*
+		 * go() queued it and it has not run yet: it starts as usual (its
+		 * defers and finally blocks will be in place) and its first wait
+		 * is canceled at once, as the wait of one that had run would be.
+		 */
+		if (co->cancel_pending) {
+			return false;
+		}
+		co->cancel_pending = true;
+		return true;
+	}
+	if (co->state == RAPIER_CORO_READY && co->wake_reason == RAPIER_WAKE_TIMEOUT) {
 		/*
 		 * Its timeout woke it but it has not run yet: to its code it is
 		 * still in the wait, and a timeout delivered nothing that a cancel
 		 * would lose. (A wait answered with RAPIER_WAKE_OK has received
 		 * what it waited for, a value or data: that is kept, and it goes on.)
-		 * Or it has not started: run_body() sees the reason and never calls it.
 		 */
 		co->wake_reason = RAPIER_WAKE_CANCELED;
 		return true;
@@ -361,6 +378,7 @@ rapier_coro_t *rapier_coro_spawn_ex(zval *callable, zend_fcall_info_cache *fcc, 
 	co->trap_exit = false;
 	co->wake_reason = RAPIER_WAKE_OK; /* a pooled record keeps its last wait's */
 	co->started = false;
+	co->cancel_pending = false;
 	co->on_finish = on_finish;
 	co->finish_data = finish_data;
 	ZVAL_COPY(&co->callable, callable);
@@ -513,12 +531,7 @@ static bool run_body(rapier_coro_t *co)
 
 	co->started = true;
 	rapier_exit_mark(&exit_mark);
-	if (co->wake_reason == RAPIER_WAKE_CANCELED) {
-		/* Canceled before it started: it ends as if its first line had thrown. */
-		zend_throw_exception(rapier_ce_canceled_exception, "Coroutine was canceled before it started", 0);
-	} else {
-		zend_call_function(&fci, &co->fcc);
-	}
+	zend_call_function(&fci, &co->fcc);
 	ex = take_exception();
 	if (co->trap_exit && rapier_exit_trapped(ex, &exit_mark, &exit_status)) {
 		/* Its exit() ended the callable, as a return would; the script goes on. */

@@ -78,7 +78,8 @@ struct rapier_coro_s {
 	rapier_timer_t wait_timer;
 	rapier_wake_t wake_reason;
 	bool pooled;                     /* its fiber idles in the pool, ready for the next coroutine */
-	bool started;                    /* its callable has been called; canceled before that, it never is */
+	bool started;                    /* its callable has been called */
+	bool cancel_pending;             /* canceled before it started: its first wait is canceled at once */
 
 	zval defers;                     /* array of callables, run last-in first-out; UNDEF when none */
 	zval context;                    /* ArrayObject from Coroutine::context(); UNDEF until asked for */
@@ -147,10 +148,9 @@ rapier_coro_t *rapier_coro_find(zend_long id);
 /*
  * Wakes a waiting coroutine with RAPIER_WAKE_CANCELED, turns the timeout of
  * one its timer has woken but that has not run yet into a cancel, and
- * cancels one that has not started: its callable is then never called, and
- * it ends with CanceledException as if the call had thrown it. False
- * otherwise: running, ended, already canceled, or its wait already
- * answered.
+ * cancels the first wait of one that has not started (rapier_coro_wait()
+ * then returns RAPIER_WAKE_CANCELED at once). False otherwise: running,
+ * ended, already canceled before it started, or its wait already answered.
  */
 bool rapier_coro_cancel(rapier_coro_t *co);
 

@@ -26,8 +26,10 @@ Rapier\run(function () {
     $ch = rapier_test_curl($silent_url);
     $wg = new Rapier\WaitGroup();
     $wg->add();
-    $id = Rapier\go(function () use ($ch, $wg) {
+    $started = false;
+    $id = Rapier\go(function () use ($ch, $wg, &$started) {
         Rapier\Coroutine::defer(fn() => $wg->done());
+        $started = true;
         try {
             curl_exec($ch);
             echo "not canceled\n";
@@ -35,7 +37,11 @@ Rapier\run(function () {
             echo get_class($e), ': ', $e->getMessage(), "\n";
         }
     });
-    // cancel() only wakes a coroutine that waits: retry until it does.
+    // Once it has started it waits in libcurl, or libcurl's own timer has
+    // just woken it (an answered wait, which cancel() leaves): retry then.
+    while (!$started) {
+        usleep(1000);
+    }
     while (!Rapier\Coroutine::cancel($id)) {
         usleep(1000);
     }
