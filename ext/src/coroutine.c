@@ -696,12 +696,8 @@ static void describe_stuck(smart_str *msg, uint32_t stuck)
 	zend_hash_destroy(&by_what);
 }
 
-/*
- * Unwinds every live coroutine now: each suspended fiber gets the graceful
- * exit PHP itself throws into a destroyed fiber, so finally blocks run and
- * the fiber ends. Used for a deadlock and for exit() inside a coroutine.
- */
-static void unwind_live(void)
+/* One pass of unwind_live(): the coroutines live when it starts. */
+static void unwind_pass(void)
 {
 	uint32_t count = zend_hash_num_elements(&sched.live), i = 0;
 	rapier_coro_t **victims, *co;
@@ -730,8 +726,28 @@ static void unwind_live(void)
 				OBJ_RELEASE(thrown);
 			}
 		}
+		/*
+		 * Nothing runs the queue again in this run, and a finally block
+		 * may have queued a coroutine it woke or started: a victim freed
+		 * later in this pass, or one the next pass frees. Drop the queue
+		 * rather than keep a record that is about to be freed in it.
+		 */
+		sched.ready_head = sched.ready_tail = NULL;
 	}
 	efree(victims);
+}
+
+/*
+ * Unwinds every live coroutine now: each suspended fiber gets the graceful
+ * exit PHP itself throws into a destroyed fiber, so finally blocks run and
+ * the fiber ends; coroutines those blocks start are freed without running.
+ * Used for a deadlock and for exit() inside a coroutine.
+ */
+static void unwind_live(void)
+{
+	while (zend_hash_num_elements(&sched.live) > 0) {
+		unwind_pass();
+	}
 }
 
 /* Every coroutine left waits on something no timer or socket can wake. */
