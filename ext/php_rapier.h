@@ -39,9 +39,10 @@ extern zend_class_entry *rapier_ce_coroutine;
 #define RAPIER_HOOK_DNS   (1 << 9)
 #define RAPIER_HOOK_SOCKETS (1 << 10)
 #define RAPIER_HOOK_PROC  (1 << 11)
+#define RAPIER_HOOK_FLOCK (1 << 12)
 #define RAPIER_HOOK_ALL   (RAPIER_HOOK_TCP | RAPIER_HOOK_UDP | RAPIER_HOOK_UNIX | RAPIER_HOOK_UDG \
 	| RAPIER_HOOK_SSL | RAPIER_HOOK_SLEEP | RAPIER_HOOK_STREAM_SELECT | RAPIER_HOOK_CURL | RAPIER_HOOK_PGSQL \
-	| RAPIER_HOOK_DNS | RAPIER_HOOK_SOCKETS | RAPIER_HOOK_PROC)
+	| RAPIER_HOOK_DNS | RAPIER_HOOK_SOCKETS | RAPIER_HOOK_PROC | RAPIER_HOOK_FLOCK)
 
 /* Each binding file registers its classes in MINIT. */
 void rapier_exceptions_minit(void);

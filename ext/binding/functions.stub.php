@@ -65,6 +65,11 @@ namespace Rapier {
     const HOOK_PROC = UNKNOWN;
     /**
      * @var int
+     * @cvalue RAPIER_HOOK_FLOCK
+     */
+    const HOOK_FLOCK = UNKNOWN;
+    /**
+     * @var int
      * @cvalue RAPIER_HOOK_ALL
      */
     const HOOK_ALL = UNKNOWN;

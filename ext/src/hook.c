@@ -8,6 +8,7 @@
 #include "hook.h"
 #include "coroutine.h"
 #include "dns.h"
+#include "flock_hook.h"
 #include "libhook.h"
 #include "pgsql_hook.h"
 #include "plt.h"
@@ -78,6 +79,7 @@ void rapier_hook_minit(void)
 	rapier_dns_hook_minit();
 	rapier_proc_hook_minit();
 	rapier_shell_hook_minit();
+	rapier_flock_hook_minit();
 	rebind_libraries();
 }
 
@@ -88,6 +90,7 @@ void rapier_hook_mshutdown(void)
 	rapier_dns_hook_mshutdown();
 	rapier_proc_hook_mshutdown();
 	rapier_shell_hook_mshutdown();
+	rapier_flock_hook_mshutdown();
 	rapier_pgsql_hook_mshutdown();
 	rapier_sockets_hook_mshutdown();
 	rapier_libhook_mshutdown();

@@ -54,6 +54,23 @@ static inline void rapier_list_push(rapier_list_t *list, rapier_list_node_t *nod
 	list->tail = node;
 }
 
+/* Links NODE into LIST just before BEFORE, a node of LIST; at the end when BEFORE is NULL. */
+static inline void rapier_list_insert_before(rapier_list_t *list, rapier_list_node_t *before, rapier_list_node_t *node)
+{
+	if (before == NULL) {
+		rapier_list_push(list, node);
+		return;
+	}
+	node->next = before;
+	node->prev = before->prev;
+	if (before->prev) {
+		before->prev->next = node;
+	} else {
+		list->head = node;
+	}
+	before->prev = node;
+}
+
 /* Unlinks NODE from LIST; a node not in LIST is left alone. */
 static inline void rapier_list_remove(rapier_list_t *list, rapier_list_node_t *node)
 {

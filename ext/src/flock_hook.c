@@ -1,0 +1,265 @@
+/*
+ * flock() inside coroutines (see flock_hook.h).
+ *
+ * Linux says nothing when a file lock is released: no descriptor becomes
+ * readable, and a blocking flock() ends only with the lock or a signal. So a
+ * coroutine that cannot have the lock at once waits in the loop and tries
+ * again with LOCK_NB: at once when a holder in this process unlocks the file
+ * with flock(), otherwise (a holder in another process, or one that closed
+ * the file) on a timer that starts at 1 ms and doubles up to 20 ms. Only the
+ * oldest waiter of each file polls; the others wait until it leaves (with
+ * the lock, with an error, or canceled), and the next oldest then tries at
+ * once and polls from there, so a thousand coroutines queued on one lock
+ * cost one try per poll, not a thousand.
+ *
+ * Files are told apart by device and inode. Two fopen()s of one file are two
+ * open file descriptions, which flock() treats as two holders even inside
+ * one process: that is how one coroutine's lock blocked another's.
+ */
+#include "php_rapier.h"
+#include "zend_exceptions.h"
+#include "ext/standard/flock_compat.h"
+
+#include <errno.h>
+#include <sys/file.h>
+
+#include "coroutine.h"
+#include "flock_hook.h"
+#include "hook.h"
+#include "list.h"
+
+#define POLL_FIRST_NS 1000000    /* 1 ms */
+#define POLL_MAX_NS   20000000   /* 20 ms */
+
+/* A coroutine waiting for a lock, on its stack. */
+typedef struct {
+	rapier_list_node_t link;
+	rapier_coro_t *co;
+	uint64_t ticket;    /* arrival order: the oldest waiter of a file polls for it */
+	bool identified;    /* dev and ino are known (fstat() did not fail) */
+	dev_t dev;
+	ino_t ino;
+} lock_waiter_t;
+
+static rapier_list_t waiters;    /* every waiting coroutine, in ticket order */
+static uint64_t next_ticket;
+static zif_handler stock_flock;
+
+static ZEND_FUNCTION(rapier_flock);
+
+void rapier_flock_hook_minit(void)
+{
+	stock_flock = rapier_hook_replace_handler(ZEND_STRL("flock"), ZEND_FN(rapier_flock));
+}
+
+void rapier_flock_hook_mshutdown(void)
+{
+	rapier_hook_replace_handler(ZEND_STRL("flock"), stock_flock);
+}
+
+static bool may_yield(void)
+{
+	return rapier_hook_enabled(RAPIER_HOOK_FLOCK) && rapier_coro_can_yield();
+}
+
+static php_stream *stream_of(zend_resource *res)
+{
+	return zend_fetch_resource2(res, NULL, php_file_le_stream(), php_file_le_pstream());
+}
+
+static bool identify(php_stream *stream, dev_t *dev, ino_t *ino)
+{
+	php_stream_statbuf ssb;
+
+	if (php_stream_stat(stream, &ssb) != 0) {
+		return false;
+	}
+	*dev = ssb.sb.st_dev;
+	*ino = ssb.sb.st_ino;
+	return true;
+}
+
+/* The oldest waiter of the file, or NULL. */
+static lock_waiter_t *oldest_waiter_of(dev_t dev, ino_t ino)
+{
+	for (rapier_list_node_t *node = waiters.head; node; node = node->next) {
+		lock_waiter_t *w = RAPIER_LIST_ENTRY(node, lock_waiter_t, link);
+
+		if (w->identified && w->dev == dev && w->ino == ino) {
+			return w;
+		}
+	}
+	return NULL;
+}
+
+/* Puts back a waiter that tried again, in its place: it keeps its turn. */
+static void requeue(lock_waiter_t *w)
+{
+	rapier_list_node_t *node = waiters.head;
+
+	while (node && RAPIER_LIST_ENTRY(node, lock_waiter_t, link)->ticket < w->ticket) {
+		node = node->next;
+	}
+	rapier_list_insert_before(&waiters, node, &w->link);
+}
+
+static void waiter_unlink(rapier_coro_t *co, void *data)
+{
+	lock_waiter_t *w = data;
+
+	(void) co;
+	rapier_list_remove(&waiters, &w->link);
+}
+
+/* Makes the oldest waiter of the file try again now. */
+static void wake_oldest_of(dev_t dev, ino_t ino)
+{
+	lock_waiter_t *w = oldest_waiter_of(dev, ino);
+
+	if (w) {
+		rapier_list_remove(&waiters, &w->link);
+		rapier_coro_wake(w->co, RAPIER_WAKE_OK);
+	}
+}
+
+/*
+ * w, out of the queue, waits no more. If it was its file's poller (no older
+ * waiter of the file is left), the next oldest takes over: it tries at once
+ * (a shared lock may be its now too) and polls from then on.
+ */
+static void leave(lock_waiter_t *w)
+{
+	lock_waiter_t *next;
+
+	if (!w->identified) {
+		return;
+	}
+	next = oldest_waiter_of(w->dev, w->ino);
+	if (next && next->ticket > w->ticket) {
+		wake_oldest_of(w->dev, w->ino);
+	}
+}
+
+/* A holder in this process unlocked the file: its oldest waiter need not wait for its next poll. */
+static void tell_unlocked(zend_resource *res)
+{
+	php_stream *stream = stream_of(res);
+	dev_t dev;
+	ino_t ino;
+
+	if (stream && identify(stream, &dev, &ino)) {
+		wake_oldest_of(dev, ino);
+	}
+}
+
+/*
+ * flock() with operation (flock(2)'s LOCK_SH or LOCK_EX) on a plain file, in
+ * a coroutine: LOCK_NB tries until one succeeds or fails otherwise than
+ * with EWOULDBLOCK, waiting in between. The stream is fetched again after
+ * every wait, since another coroutine may have closed it meanwhile.
+ */
+static void lock_in_coroutine(zend_resource *res, php_stream *stream, int operation, zval *return_value)
+{
+	lock_waiter_t w = { .co = NULL };
+	int64_t poll_ns = POLL_FIRST_NS;
+	bool locked;
+
+	while (!(locked = php_stream_lock(stream, operation | LOCK_NB) == 0) && errno == EWOULDBLOCK) {
+		bool polls;
+		rapier_wake_t why;
+
+		if (w.co == NULL) {
+			w.co = rapier_coro_current();
+			w.ticket = next_ticket++;
+			w.identified = identify(stream, &w.dev, &w.ino);
+			rapier_list_push(&waiters, &w.link);
+		} else {
+			requeue(&w);
+		}
+		polls = !w.identified || oldest_waiter_of(w.dev, w.ino) == &w;
+		why = rapier_coro_wait(polls ? poll_ns : -1, waiter_unlink, &w, "a file lock");
+		if (why == RAPIER_WAKE_CANCELED) {
+			/* With an exception already pending the fiber is being destroyed: return at once. */
+			if (!EG(exception)) {
+				leave(&w);
+				zend_throw_exception(rapier_ce_canceled_exception,
+					"Coroutine was canceled while waiting for a file lock (flock())", 0);
+			}
+			return;
+		}
+		poll_ns = why == RAPIER_WAKE_TIMEOUT ? MIN(2 * poll_ns, POLL_MAX_NS) : POLL_FIRST_NS;
+		if ((stream = stream_of(res)) == NULL) {
+			leave(&w);
+			php_error_docref(NULL, E_WARNING, "The stream was closed while this coroutine waited for its lock");
+			RETURN_FALSE;
+		}
+	}
+	if (w.co) {
+		leave(&w);
+	}
+	RETURN_BOOL(locked);
+}
+
+/*
+ * flock(): PHP's own handler unless a blocking lock of a plain file is asked
+ * for in a coroutine that may yield. Arguments PHP would refuse go to PHP's
+ * handler, so its errors stay exactly PHP's; the operation is parsed once
+ * (then handed on as an int) so that a deprecation is not raised twice.
+ */
+static ZEND_FUNCTION(rapier_flock)
+{
+	uint32_t argc = ZEND_NUM_ARGS();
+	zval *arg = argc >= 1 ? ZEND_CALL_ARG(execute_data, 1) : NULL;
+	php_stream *stream = NULL;
+	zend_long operation;
+	int lock;
+
+	/* Nothing to wait for and nobody waiting to be told of an unlock. */
+	if (!may_yield() && rapier_list_is_empty(&waiters)) {
+		stock_flock(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	if (argc < 2 || argc > 3 || Z_TYPE_P(arg) != IS_RESOURCE || (stream = stream_of(Z_RES_P(arg))) == NULL) {
+		stock_flock(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	if (!zend_parse_arg_long(ZEND_CALL_ARG(execute_data, 2), &operation, NULL, false, 2)) {
+		if (EG(exception)) {
+			RETURN_THROWS();
+		}
+		stock_flock(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	rapier_hook_set_long_arg(execute_data, 2, operation);
+
+	switch (operation & PHP_LOCK_UN) {
+		case PHP_LOCK_SH:
+			lock = LOCK_SH;
+			break;
+		case PHP_LOCK_EX:
+			lock = LOCK_EX;
+			break;
+		case PHP_LOCK_UN:
+			stock_flock(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+			if (Z_TYPE_P(return_value) == IS_TRUE && !rapier_list_is_empty(&waiters)) {
+				tell_unlocked(Z_RES_P(arg));
+			}
+			return;
+		default:
+			stock_flock(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+			return;
+	}
+	if ((operation & PHP_LOCK_NB) || !may_yield() || !php_stream_is(stream, PHP_STREAM_IS_STDIO)) {
+		stock_flock(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	if (argc == 3) {
+		/* PHP clears $would_block first, whatever happens next. */
+		ZEND_TRY_ASSIGN_REF_LONG(ZEND_CALL_ARG(execute_data, 3), 0);
+		if (EG(exception)) {
+			/* PHP locks anyway, blocking, the exception pending; no coroutine may wait with one. */
+			RETURN_BOOL(php_stream_lock(stream, lock) == 0);
+		}
+	}
+	lock_in_coroutine(Z_RES_P(arg), stream, lock, return_value);
+}
