@@ -18,6 +18,7 @@
  */
 #include "php_rapier.h"
 #include "zend_exceptions.h"
+#include "ext/spl/spl_directory.h"
 #include "ext/standard/flock_compat.h"
 
 #include <errno.h>
@@ -43,18 +44,35 @@ typedef struct {
 
 static rapier_list_t waiters;    /* every waiting coroutine, in ticket order */
 static uint64_t next_ticket;
-static zif_handler stock_flock;
+static zif_handler stock_flock, stock_spl_flock;
 
 static ZEND_FUNCTION(rapier_flock);
+static ZEND_METHOD(rapier_SplFileObject, flock);
+
+/* Swaps SplFileObject::flock()'s handler for replacement; returns the one it had. */
+static zif_handler replace_spl_flock(zif_handler replacement)
+{
+	zend_function *fn = zend_hash_str_find_ptr(&spl_ce_SplFileObject->function_table, ZEND_STRL("flock"));
+	zif_handler previous;
+
+	if (fn == NULL || fn->type != ZEND_INTERNAL_FUNCTION || replacement == NULL) {
+		return NULL;
+	}
+	previous = fn->internal_function.handler;
+	fn->internal_function.handler = replacement;
+	return previous;
+}
 
 void rapier_flock_hook_minit(void)
 {
 	stock_flock = rapier_hook_replace_handler(ZEND_STRL("flock"), ZEND_FN(rapier_flock));
+	stock_spl_flock = replace_spl_flock(ZEND_MN(rapier_SplFileObject_flock));
 }
 
 void rapier_flock_hook_mshutdown(void)
 {
 	rapier_hook_replace_handler(ZEND_STRL("flock"), stock_flock);
+	replace_spl_flock(stock_spl_flock);
 }
 
 static bool may_yield(void)
@@ -201,36 +219,32 @@ static void lock_in_coroutine(zend_resource *res, php_stream *stream, int operat
 }
 
 /*
- * flock(): PHP's own handler unless a blocking lock of a plain file is asked
- * for in a coroutine that may yield. Arguments PHP would refuse go to PHP's
- * handler, so its errors stay exactly PHP's; the operation is parsed once
- * (then handed on as an int) so that a deprecation is not raised twice.
+ * flock() and SplFileObject::flock(): PHP's own handler unless a blocking
+ * lock of a plain file is asked for in a coroutine that may yield. res is
+ * the stream's resource (NULL: not one), op_arg the number of the operation
+ * argument, $would_block the one after it. Arguments PHP would refuse go to
+ * PHP's handler, so its errors stay exactly PHP's; the operation is parsed
+ * once (then handed on as an int) so that a deprecation is not raised twice.
  */
-static ZEND_FUNCTION(rapier_flock)
+static void hooked_flock(INTERNAL_FUNCTION_PARAMETERS, zif_handler stock, zend_resource *res, uint32_t op_arg)
 {
 	uint32_t argc = ZEND_NUM_ARGS();
-	zval *arg = argc >= 1 ? ZEND_CALL_ARG(execute_data, 1) : NULL;
-	php_stream *stream = NULL;
+	php_stream *stream;
 	zend_long operation;
 	int lock;
 
-	/* Nothing to wait for and nobody waiting to be told of an unlock. */
-	if (!may_yield() && rapier_list_is_empty(&waiters)) {
-		stock_flock(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+	if (res == NULL || argc < op_arg || argc > op_arg + 1 || (stream = stream_of(res)) == NULL) {
+		stock(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 		return;
 	}
-	if (argc < 2 || argc > 3 || Z_TYPE_P(arg) != IS_RESOURCE || (stream = stream_of(Z_RES_P(arg))) == NULL) {
-		stock_flock(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-		return;
-	}
-	if (!zend_parse_arg_long(ZEND_CALL_ARG(execute_data, 2), &operation, NULL, false, 2)) {
+	if (!zend_parse_arg_long(ZEND_CALL_ARG(execute_data, op_arg), &operation, NULL, false, op_arg)) {
 		if (EG(exception)) {
 			RETURN_THROWS();
 		}
-		stock_flock(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		stock(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 		return;
 	}
-	rapier_hook_set_long_arg(execute_data, 2, operation);
+	rapier_hook_set_long_arg(execute_data, op_arg, operation);
 
 	switch (operation & PHP_LOCK_UN) {
 		case PHP_LOCK_SH:
@@ -240,26 +254,69 @@ static ZEND_FUNCTION(rapier_flock)
 			lock = LOCK_EX;
 			break;
 		case PHP_LOCK_UN:
-			stock_flock(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+			stock(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 			if (Z_TYPE_P(return_value) == IS_TRUE && !rapier_list_is_empty(&waiters)) {
-				tell_unlocked(Z_RES_P(arg));
+				tell_unlocked(res);
 			}
 			return;
 		default:
-			stock_flock(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+			stock(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 			return;
 	}
 	if ((operation & PHP_LOCK_NB) || !may_yield() || !php_stream_is(stream, PHP_STREAM_IS_STDIO)) {
-		stock_flock(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		stock(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 		return;
 	}
-	if (argc == 3) {
+	if (argc > op_arg) {
 		/* PHP clears $would_block first, whatever happens next. */
-		ZEND_TRY_ASSIGN_REF_LONG(ZEND_CALL_ARG(execute_data, 3), 0);
+		ZEND_TRY_ASSIGN_REF_LONG(ZEND_CALL_ARG(execute_data, op_arg + 1), 0);
 		if (EG(exception)) {
 			/* PHP locks anyway, blocking, the exception pending; no coroutine may wait with one. */
 			RETURN_BOOL(php_stream_lock(stream, lock) == 0);
 		}
 	}
-	lock_in_coroutine(Z_RES_P(arg), stream, lock, return_value);
+	lock_in_coroutine(res, stream, lock, return_value);
+}
+
+/* Nothing to wait for, and nobody waiting to be told of an unlock: PHP's own handler, untouched. */
+static bool stock_will_do(void)
+{
+	return !may_yield() && rapier_list_is_empty(&waiters);
+}
+
+static ZEND_FUNCTION(rapier_flock)
+{
+	zval *stream_arg = ZEND_NUM_ARGS() >= 1 ? ZEND_CALL_ARG(execute_data, 1) : NULL;
+
+	if (stock_will_do()) {
+		stock_flock(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	hooked_flock(INTERNAL_FUNCTION_PARAM_PASSTHRU, stock_flock,
+		stream_arg && Z_TYPE_P(stream_arg) == IS_RESOURCE ? Z_RES_P(stream_arg) : NULL, 2);
+}
+
+/*
+ * The resource of an SplFileObject's stream, or NULL (not initialized).
+ * SplFileObject keeps it in its internal struct, which spl_directory.h
+ * publishes for extensions.
+ */
+static zend_resource *spl_file_resource(zend_object *object)
+{
+	spl_filesystem_object *intern = (spl_filesystem_object *) ((char *) object - XtOffsetOf(spl_filesystem_object, std));
+
+	if (!instanceof_function(object->ce, spl_ce_SplFileObject) || intern->type != SPL_FS_FILE
+			|| intern->u.file.stream == NULL || Z_TYPE(intern->u.file.zresource) != IS_RESOURCE) {
+		return NULL;
+	}
+	return Z_RES(intern->u.file.zresource);
+}
+
+static ZEND_METHOD(rapier_SplFileObject, flock)
+{
+	if (stock_will_do() || Z_TYPE(EX(This)) != IS_OBJECT) {
+		stock_spl_flock(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	hooked_flock(INTERNAL_FUNCTION_PARAM_PASSTHRU, stock_spl_flock, spl_file_resource(Z_OBJ(EX(This))), 1);
 }

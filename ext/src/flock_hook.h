@@ -1,9 +1,10 @@
 /*
- * flock() inside coroutines (RAPIER_HOOK_FLOCK): a blocking LOCK_SH or
- * LOCK_EX on a plain file that another holder has suspends only the calling
- * coroutine, so a lock held across a wait by one coroutine no longer
- * freezes the worker when another coroutine of the same worker asks for it.
- * The internal handler is swapped once at startup; it calls PHP's own
+ * flock() and SplFileObject::flock() inside coroutines (RAPIER_HOOK_FLOCK):
+ * a blocking LOCK_SH or LOCK_EX on a plain file that another holder has
+ * suspends only the calling coroutine, so a lock held across a wait by one
+ * coroutine no longer freezes the worker when another coroutine of the same
+ * worker asks for it.
+ * The internal handlers are swapped once at startup; they call PHP's own
  * whenever the caller cannot yield, the flag is off, LOCK_NB is given, or
  * the stream is not a plain file.
  */

@@ -1,5 +1,5 @@
 --TEST--
-Hook: flock() in a coroutine answers as stock PHP does outside one (would_block, conversions, LOCK_NB against another process, shared locks, errors, streams without locking, a typed reference); a wait can be canceled, and the next waiter then takes over; a stream closed under a waiter; exit() while coroutines wait for locks
+Hook: flock() and SplFileObject::flock() in a coroutine answer as stock PHP does outside one (would_block, conversions, LOCK_NB against another process, shared locks, errors, streams without locking, a typed reference); a wait can be canceled, and the next waiter then takes over; a stream closed under a waiter; exit() while coroutines wait for locks
 --EXTENSIONS--
 rapier
 --FILE--
@@ -54,9 +54,21 @@ function flock_transcript(string $file, string $release): array
     $say('locked after all', fn() => flock($other, LOCK_EX | LOCK_NB, $would_block) ?: ['no', $would_block]);
     flock($fp, LOCK_UN);
 
+    $object = new SplFileObject($file, 'r+');
+    $say('SplFileObject', fn() => [$object->flock(LOCK_EX, $would_block), $would_block, $object->flock(LOCK_UN)]);
+    $say('SplFileObject, zero', fn() => $object->flock(0));
+    $say('SplFileObject, float', fn() => [$object->flock(1.5), $object->flock(LOCK_UN)]);
+    $say('SplFileObject, not initialized', fn() => (new class ('') extends SplFileObject {
+        public function __construct(string $unused)
+        {
+        }
+    })->flock(LOCK_EX));
+    $say('SplTempFileObject', fn() => (new SplTempFileObject())->flock(LOCK_EX));
+
     $holder = flock_test_holder($file, $release);
     $say('held elsewhere, non-blocking', fn() => [flock($fp, LOCK_EX | LOCK_NB, $would_block), $would_block]);
     $say('held elsewhere, shared non-blocking', fn() => [flock($fp, LOCK_SH | LOCK_NB, $would_block), $would_block]);
+    $say('held elsewhere, SplFileObject non-blocking', fn() => [$object->flock(LOCK_EX | LOCK_NB, $would_block), $would_block]);
     touch($release);
     $say('held elsewhere until released', fn() => [flock($fp, LOCK_EX, $would_block), $would_block]);
     proc_close($holder);
@@ -153,7 +165,9 @@ Rapier\run(function () use ($file) {
 ?>
 --EXPECTF--
 error: Implicit conversion from float 2.5 to int loses precision
+error: Implicit conversion from float 1.5 to int loses precision
 error: Implicit conversion from float 2.5 to int loses precision
+error: Implicit conversion from float 1.5 to int loses precision
 exclusive: [true,0]
 other, non-blocking: [false,1]
 to shared: true
@@ -172,8 +186,14 @@ php://memory: false
 php://temp: false
 typed reference: TypeError: Cannot assign int to reference held by property TypedBox::$would_block of type array
 locked after all: ["no",1]
+SplFileObject: [true,0,true]
+SplFileObject, zero: ValueError: SplFileObject::flock(): Argument #1 ($operation) must be one of LOCK_SH, LOCK_EX, or LOCK_UN
+SplFileObject, float: [true,true]
+SplFileObject, not initialized: Error: The parent constructor was not called: the object is in an invalid state
+SplTempFileObject: false
 held elsewhere, non-blocking: [false,1]
 held elsewhere, shared non-blocking: [false,1]
+held elsewhere, SplFileObject non-blocking: [false,1]
 held elsewhere until released: [true,0]
 shared elsewhere, shared: true
 shared elsewhere, exclusive non-blocking: [false,1]

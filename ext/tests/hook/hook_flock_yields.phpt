@@ -1,5 +1,5 @@
 --TEST--
-Hook: a blocking flock() suspends only its coroutine: a lock held by another process (let go only once another coroutine says so), coroutines of one process queued on one lock (served in turn, one at a time, none waiting on another's wait), shared locks held together while an exclusive one waits, a holder that closes its file without unlocking; with the flag off flock() blocks
+Hook: a blocking flock() (or SplFileObject::flock()) suspends only its coroutine: a lock held by another process (let go only once another coroutine says so), coroutines of one process queued on one lock (served in turn, one at a time, none waiting on another's wait), shared locks held together while an exclusive one waits, a holder that closes its file without unlocking; with the flag off flock() blocks
 --EXTENSIONS--
 rapier
 --FILE--
@@ -25,6 +25,21 @@ Rapier\run(function () use ($file, $release) {
     $locked = flock($fp, LOCK_EX, $would_block);
     echo 'locked: ', json_encode([$locked, $would_block]), "\n";
     var_dump(flock($fp, LOCK_UN));
+});
+echo 'holder exit: ', proc_close($holder), "\n";
+unlink($release);
+
+echo "-- SplFileObject::flock(), the same\n";
+$holder = flock_test_holder($file, $release);
+Rapier\run(function () use ($file, $release) {
+    Rapier\go(function () use ($release) {
+        usleep(5000);
+        echo "ticker: lets the holder go\n";
+        touch($release);
+    });
+    $object = new SplFileObject($file, 'r+');
+    $locked = $object->flock(LOCK_SH, $would_block);
+    echo 'locked: ', json_encode([$locked, $would_block]), "\n";
 });
 echo 'holder exit: ', proc_close($holder), "\n";
 unlink($release);
@@ -110,6 +125,10 @@ ticker: 3
 ticker: lets the holder go
 locked: [true,0]
 bool(true)
+holder exit: 0
+-- SplFileObject::flock(), the same
+ticker: lets the holder go
+locked: [true,0]
 holder exit: 0
 -- coroutines of one process queued on one lock
 served: 50, in turn: true, most at once: 1
