@@ -86,13 +86,18 @@ final class LumenAdapter implements Adapter, RouteAware
     public function handle(Request $request, Response $response): void
     {
         $this->lastMatch = null;
-        $this->scope->run($request, $response, function (array $server) use ($request, $response): void {
+        $lumenRequest = null;
+        $serve = function (array $server) use ($request, $response, &$lumenRequest): void {
             $lumenRequest = SymfonyRequestFactory::createIlluminate($request, $server, LumenRequest::class);
             $lumenResponse = $this->app->dispatch($lumenRequest);
-            $info = $lumenRequest->route();
-            $this->lastMatch = is_array($info) && isset($info[1]) ? [$lumenRequest->getMethod(), $info[1]] : null;
             SymfonyResponseSender::send($lumenResponse, $response, $this->scope->output);
             ($this->terminate)($lumenResponse);
-        }, $this->state->reset(...));
+        };
+        $this->scope->run($request, $response, $serve, function () use (&$lumenRequest): void {
+            // Here rather than after dispatch(), so that it happens after an exit() too.
+            $info = $lumenRequest?->route();
+            $this->lastMatch = is_array($info) && isset($info[1]) ? [$lumenRequest->getMethod(), $info[1]] : null;
+            $this->state->reset();
+        });
     }
 }

@@ -65,15 +65,20 @@ final class SymfonyAdapter implements Adapter, RouteAware
     public function handle(Request $request, Response $response): void
     {
         $this->lastRoute = null;
-        $this->scope->run($request, $response, function (array $server) use ($request, $response): void {
+        $symfonyRequest = null;
+        $serve = function (array $server) use ($request, $response, &$symfonyRequest): void {
             $symfonyRequest = SymfonyRequestFactory::create($request, $server);
             $symfonyResponse = $this->kernel->handle($symfonyRequest);
-            $this->lastRoute = $this->routePath($symfonyRequest->attributes->get('_route'));
             SymfonyResponseSender::send($symfonyResponse, $response, $this->scope->output);
             if ($this->kernel instanceof TerminableInterface) {
                 $this->kernel->terminate($symfonyRequest, $symfonyResponse);
             }
-        }, $this->reset(...));
+        };
+        $this->scope->run($request, $response, $serve, function () use (&$symfonyRequest): void {
+            // Here rather than after handle(), so that it happens after an exit() too.
+            $this->lastRoute = $this->routePath($symfonyRequest?->attributes->get('_route'));
+            $this->reset();
+        });
     }
 
     /** The path pattern of a route name ("/users/{id}"), or the name when the router cannot tell. */

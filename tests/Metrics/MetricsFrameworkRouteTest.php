@@ -29,9 +29,12 @@ final class MetricsFrameworkRouteTest extends ServedAppTestCase
         foreach ([5, 6, 7] as $id) {
             $this->assertSame(200, HttpClient::get($port, "/users/$id")->status, $this->server->output());
         }
+        // A request that ends in exit() inside the route is labelled with the route too.
+        $exited = HttpClient::get($port, '/users/8?exit=1');
+        $this->assertSame([200, 'bye'], [$exited->status, $exited->body], $this->server->output());
 
         $m = PrometheusText::parse(HttpClient::get($port, "/metrics")->body);
 
-        $this->assertSame(3.0, $m->value('rapier_http_requests_total', ['method' => 'GET', 'route' => $route, 'status' => '200']));
+        $this->assertSame(4.0, $m->value('rapier_http_requests_total', ['method' => 'GET', 'route' => $route, 'status' => '200']));
     }
 }

@@ -16,7 +16,9 @@ Route::get('/', fn () => '<h1>Hello from laravel</h1>');
 
 Route::get('/json', fn (Request $request) => ['framework' => 'laravel', 'hello' => $request->query('name')]);
 
-Route::get('/users/{id}', fn (int $id) => ['id' => $id])->where('id', '[0-9]+');
+// ?exit=1: an exit() inside a route with a parameter (its metrics label is still the route's).
+Route::get('/users/{id}', fn (Request $request, int $id) => $request->query('exit') ? exit('bye') : ['id' => $id])
+    ->where('id', '[0-9]+');
 
 Route::post('/echo', fn (Request $request) => [
     'json' => $request->json()->all(),

@@ -15,7 +15,8 @@ $router->get('/', fn () => '<h1>Hello from lumen</h1>');
 
 $router->get('/json', fn (Request $request) => ['framework' => 'lumen', 'hello' => $request->query('name')]);
 
-$router->get('/users/{id:[0-9]+}', fn ($id) => ['id' => (int) $id]);
+// ?exit=1: an exit() inside a route with a parameter (its metrics label is still the route's).
+$router->get('/users/{id:[0-9]+}', fn (Request $request, $id) => $request->query('exit') ? exit('bye') : ['id' => (int) $id]);
 
 $router->post('/echo', fn (Request $request) => [
     'json' => $request->json()->all(),

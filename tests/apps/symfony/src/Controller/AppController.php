@@ -31,8 +31,13 @@ class AppController
         return new JsonResponse(['framework' => 'symfony', 'hello' => $request->query->get('name')]);
     }
 
-    public function user(int $id): JsonResponse
+    /** ?exit=1: an exit() inside a route with a parameter (its metrics label is still the route's). */
+    public function user(Request $request, int $id): JsonResponse
     {
+        if ($request->query->get('exit')) {
+            exit('bye');
+        }
+
         return new JsonResponse(['id' => $id]);
     }
 
