@@ -80,11 +80,6 @@ static bool may_yield(void)
 	return rapier_hook_enabled(RAPIER_HOOK_FLOCK) && rapier_coro_can_yield();
 }
 
-static php_stream *stream_of(zend_resource *res)
-{
-	return zend_fetch_resource2(res, NULL, php_file_le_stream(), php_file_le_pstream());
-}
-
 static bool identify(php_stream *stream, dev_t *dev, ino_t *ino)
 {
 	php_stream_statbuf ssb;
@@ -161,7 +156,7 @@ static void leave(lock_waiter_t *w)
 /* A holder in this process unlocked the file: its oldest waiter need not wait for its next poll. */
 static void tell_unlocked(zend_resource *res)
 {
-	php_stream *stream = stream_of(res);
+	php_stream *stream = rapier_hook_stream_of_res(res);
 	dev_t dev;
 	ino_t ino;
 
@@ -206,7 +201,7 @@ static void lock_in_coroutine(zend_resource *res, php_stream *stream, int operat
 			return;
 		}
 		poll_ns = why == RAPIER_WAKE_TIMEOUT ? MIN(2 * poll_ns, POLL_MAX_NS) : POLL_FIRST_NS;
-		if ((stream = stream_of(res)) == NULL) {
+		if ((stream = rapier_hook_stream_of_res(res)) == NULL) {
 			leave(&w);
 			php_error_docref(NULL, E_WARNING, "The stream was closed while this coroutine waited for its lock");
 			RETURN_FALSE;
@@ -233,7 +228,7 @@ static void hooked_flock(INTERNAL_FUNCTION_PARAMETERS, zif_handler stock, zend_r
 	zend_long operation;
 	int lock;
 
-	if (res == NULL || argc < op_arg || argc > op_arg + 1 || (stream = stream_of(res)) == NULL) {
+	if (res == NULL || argc < op_arg || argc > op_arg + 1 || (stream = rapier_hook_stream_of_res(res)) == NULL) {
 		stock(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 		return;
 	}

@@ -39,6 +39,22 @@ static inline void rapier_hook_set_long_arg(zend_execute_data *execute_data, uin
 	ZVAL_LONG(arg, value);
 }
 
+/*
+ * The stream behind a resource, or NULL: no resource, a closed one, or one
+ * of another kind. Unlike php_stream_from_zval() it throws nothing, so a
+ * hook can leave such a call to PHP's handler and PHP's own TypeError.
+ */
+static inline php_stream *rapier_hook_stream_of_res(zend_resource *res)
+{
+	return res != NULL ? zend_fetch_resource2(res, NULL, php_file_le_stream(), php_file_le_pstream()) : NULL;
+}
+
+/* The same for an argument: NULL too when it is not a resource at all. */
+static inline php_stream *rapier_hook_stream_of(zval *arg)
+{
+	return arg != NULL && Z_TYPE_P(arg) == IS_RESOURCE ? rapier_hook_stream_of_res(Z_RES_P(arg)) : NULL;
+}
+
 /* Flags in force (RAPIER_HOOK_*). */
 zend_long rapier_hook_flags(void);
 bool rapier_hook_enabled(zend_long flag);

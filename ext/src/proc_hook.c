@@ -181,11 +181,6 @@ static int pipe_close(php_stream *stream, int close_handle)
 	return php_stream_stdio_ops.close(stream, close_handle);
 }
 
-static php_stream *stream_of(zend_resource *res)
-{
-	return res != NULL ? zend_fetch_resource2(res, NULL, php_file_le_stream(), php_file_le_pstream()) : NULL;
-}
-
 const php_stream_ops *rapier_proc_pipe_ops(void)
 {
 	return &pipe_ops;
@@ -239,7 +234,7 @@ static ZEND_NAMED_FUNCTION(hooked_proc_open)
 	stock_proc_open(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 	if (may_yield() && (proc = process_of(return_value)) != NULL) {
 		for (int i = 0; i < proc->npipes; i++) {
-			rapier_proc_hook_pipe(stream_of(proc->pipes[i]));
+			rapier_proc_hook_pipe(rapier_hook_stream_of_res(proc->pipes[i]));
 		}
 	}
 }
@@ -248,7 +243,7 @@ static ZEND_NAMED_FUNCTION(hooked_proc_open)
 static bool close_pipes(php_process_handle *proc)
 {
 	for (int i = 0; i < proc->npipes; i++) {
-		if (rapier_proc_pipe_close_refused(stream_of(proc->pipes[i]))) {
+		if (rapier_proc_pipe_close_refused(rapier_hook_stream_of_res(proc->pipes[i]))) {
 			return false;
 		}
 	}

@@ -44,12 +44,9 @@ static bool watch_array(rapier_socket_group_t *group, zval *array, uint32_t even
 		php_socket_t fd = -1;
 
 		ZVAL_DEREF(elem);
-		if (Z_TYPE_P(elem) != IS_RESOURCE) {
-			return false;        /* PHP's handler throws its TypeError */
-		}
-		stream = zend_fetch_resource2(Z_RES_P(elem), NULL, php_file_le_stream(), php_file_le_pstream());
+		stream = rapier_hook_stream_of(elem);
 		if (stream == NULL) {
-			return false;
+			return false;        /* PHP's handler throws its TypeError */
 		}
 		/* Bytes already read into PHP's buffer make the stream ready: PHP's handler says so at once. */
 		if ((events & EPOLLIN) && stream->writepos > stream->readpos) {

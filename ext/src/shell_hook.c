@@ -434,12 +434,6 @@ static int popen_close(php_stream *stream, int close_handle)
 	return pid > 0 ? reap(pid) : closed;
 }
 
-static php_stream *stream_of(zval *arg)
-{
-	return arg != NULL && Z_TYPE_P(arg) == IS_RESOURCE
-		? zend_fetch_resource2(Z_RES_P(arg), NULL, php_file_le_stream(), php_file_le_pstream()) : NULL;
-}
-
 /*
  * popen()'s mode as PHP checks it, into posix_mode with its first "b"
  * dropped: false with a ValueError thrown unless that leaves r, w, rb, wb
@@ -513,7 +507,7 @@ static ZEND_NAMED_FUNCTION(hooked_popen)
 static ZEND_NAMED_FUNCTION(hooked_pclose)
 {
 	zval *arg = ZEND_NUM_ARGS() == 1 ? ZEND_CALL_ARG(execute_data, 1) : NULL;
-	php_stream *stream = stream_of(arg);
+	php_stream *stream = rapier_hook_stream_of(arg);
 	pid_t pid;
 
 	if (stream != NULL && rapier_proc_pipe_close_refused(stream)) {

@@ -944,11 +944,9 @@ static bool is_ours(const php_stream *stream)
 static ZEND_NAMED_FUNCTION(hooked_fclose)
 {
 	zval *arg = ZEND_NUM_ARGS() == 1 ? ZEND_CALL_ARG(execute_data, 1) : NULL;
-	php_stream *stream = NULL;
+	php_stream *stream = rapier_hook_stream_of(arg);
 
-	if (arg && Z_TYPE_P(arg) == IS_RESOURCE
-			&& (stream = zend_fetch_resource2(Z_RES_P(arg), NULL, php_file_le_stream(), php_file_le_pstream()))
-			&& is_ours(stream) && stream->abstract && ((xsock_t *) stream->abstract)->busy) {
+	if (stream && is_ours(stream) && stream->abstract && ((xsock_t *) stream->abstract)->busy) {
 		int fd = ((xsock_t *) stream->abstract)->net.socket;
 		zend_long reader = rapier_socket_waiter_id(fd, RAPIER_IO_READ);
 		zend_long id = reader ? reader : rapier_socket_waiter_id(fd, RAPIER_IO_WRITE);
