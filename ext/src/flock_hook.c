@@ -5,12 +5,13 @@
  * readable, and a blocking flock() ends only with the lock or a signal. So a
  * coroutine that cannot have the lock at once waits in the loop and tries
  * again with LOCK_NB: at once when a holder in this process unlocks the file
- * with flock(), otherwise (a holder in another process, or one that closed
- * the file) on a timer that starts at 1 ms and doubles up to 20 ms. Only the
- * oldest waiter of each file polls; the others wait until it leaves (with
- * the lock, with an error, or canceled), and the next oldest then tries at
- * once and polls from there, so a thousand coroutines queued on one lock
- * cost one try per poll, not a thousand.
+ * with flock() or closes it with fclose(), otherwise (a holder in another
+ * process, or a stream freed without fclose()) on a timer that starts at
+ * 1 ms and doubles up to 20 ms. Only the oldest waiter of each file polls;
+ * the others wait until it leaves (with the lock, with an error, or
+ * canceled), and the next oldest then tries at once and polls from there,
+ * so a thousand coroutines queued on one lock cost one try per poll, not a
+ * thousand.
  *
  * Files are told apart by device and inode. Two fopen()s of one file are two
  * open file descriptions, which flock() treats as two holders even inside
@@ -44,10 +45,11 @@ typedef struct {
 
 static rapier_list_t waiters;    /* every waiting coroutine, in ticket order */
 static uint64_t next_ticket;
-static zif_handler stock_flock, stock_spl_flock;
+static zif_handler stock_flock, stock_spl_flock, stock_fclose;
 
 static ZEND_FUNCTION(rapier_flock);
 static ZEND_METHOD(rapier_SplFileObject, flock);
+static ZEND_FUNCTION(rapier_flock_fclose);
 
 /* Swaps SplFileObject::flock()'s handler for replacement; returns the one it had. */
 static zif_handler replace_spl_flock(zif_handler replacement)
@@ -67,12 +69,14 @@ void rapier_flock_hook_minit(void)
 {
 	stock_flock = rapier_hook_replace_handler(ZEND_STRL("flock"), ZEND_FN(rapier_flock));
 	stock_spl_flock = replace_spl_flock(ZEND_MN(rapier_SplFileObject_flock));
+	stock_fclose = rapier_hook_replace_handler(ZEND_STRL("fclose"), ZEND_FN(rapier_flock_fclose));
 }
 
 void rapier_flock_hook_mshutdown(void)
 {
 	rapier_hook_replace_handler(ZEND_STRL("flock"), stock_flock);
 	replace_spl_flock(stock_spl_flock);
+	rapier_hook_replace_handler(ZEND_STRL("fclose"), stock_fclose);
 }
 
 static bool may_yield(void)
@@ -314,4 +318,27 @@ static ZEND_METHOD(rapier_SplFileObject, flock)
 		return;
 	}
 	hooked_flock(INTERNAL_FUNCTION_PARAM_PASSTHRU, stock_spl_flock, spl_file_resource(Z_OBJ(EX(This))), 1);
+}
+
+/*
+ * fclose(): closing a file releases the lock its description held, so a
+ * waiter of that file need not wait for its next poll. (A stream freed
+ * without fclose(), at the end of a request say, is noticed by the poll.)
+ */
+static ZEND_FUNCTION(rapier_flock_fclose)
+{
+	php_stream *stream;
+	dev_t dev;
+	ino_t ino;
+
+	if (rapier_list_is_empty(&waiters) || ZEND_NUM_ARGS() != 1
+			|| (stream = rapier_hook_stream_of(ZEND_CALL_ARG(execute_data, 1))) == NULL
+			|| !php_stream_is(stream, PHP_STREAM_IS_STDIO) || !identify(stream, &dev, &ino)) {
+		stock_fclose(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	stock_fclose(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+	if (Z_TYPE_P(return_value) == IS_TRUE) {
+		wake_oldest_of(dev, ino);
+	}
 }

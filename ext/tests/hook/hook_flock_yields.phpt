@@ -1,5 +1,5 @@
 --TEST--
-Hook: a blocking flock() (or SplFileObject::flock()) suspends only its coroutine: a lock held by another process (let go only once another coroutine says so), coroutines of one process queued on one lock (served in turn, one at a time, none waiting on another's wait), shared locks held together while an exclusive one waits, a holder that closes its file without unlocking; with the flag off flock() blocks
+Hook: a blocking flock() (or SplFileObject::flock()) suspends only its coroutine: a lock held by another process (let go only once another coroutine says so), coroutines of one process queued on one lock (served in turn, one at a time, none waiting on another's wait), shared locks held together while an exclusive one waits, an unlock or a close that hands the lock on at once; with the flag off flock() blocks
 --EXTENSIONS--
 rapier
 --FILE--
@@ -86,21 +86,26 @@ Rapier\run(function () use ($file, &$log) {
 });
 echo implode("\n", $log), "\n";
 
-echo "-- a holder that closes its file without unlocking\n";
-$log = [];
-Rapier\run(function () use ($file, &$log) {
-    $fp = fopen($file, 'r+');
-    flock($fp, LOCK_EX);
-    Rapier\go(function () use ($file, &$log) {
-        $other = fopen($file, 'r+');
-        $log[] = 'waits';
-        $log[] = 'locked: ' . json_encode(flock($other, LOCK_EX));
+echo "-- an unlock or a close in the process hands the lock on at once, not at the next poll\n";
+$releases = ['unlocks' => fn($fp) => flock($fp, LOCK_UN), 'closes without unlocking' => fn($fp) => fclose($fp)];
+foreach ($releases as $how => $let_go) {
+    $log = [];
+    Rapier\run(function () use ($file, $how, $let_go, &$log) {
+        $fp = fopen($file, 'r+');
+        flock($fp, LOCK_EX);
+        Rapier\go(function () use ($file, &$log) {
+            $other = fopen($file, 'r+');
+            $log[] = 'waits';
+            $log[] = 'locked: ' . json_encode(flock($other, LOCK_EX));
+        });
+        usleep(40000);      // the waiter polls at 31 and 51 ms
+        $log[] = "the holder $how";
+        $let_go($fp);
+        usleep(1);          // a waiter woken by the release runs before this ends
+        $log[] = 'the holder goes on';
     });
-    usleep(30000);
-    $log[] = 'closes';
-    fclose($fp);
-});
-echo implode("\n", $log), "\n";
+    echo implode("\n", $log), "\n";
+}
 
 echo "-- with HOOK_FLOCK off\n";
 $holder = flock_test_holder($file, $release, '-x', 0.3);
@@ -138,10 +143,15 @@ b shared
 a unlocks
 b unlocks
 c exclusive
--- a holder that closes its file without unlocking
+-- an unlock or a close in the process hands the lock on at once, not at the next poll
 waits
-closes
+the holder unlocks
 locked: true
+the holder goes on
+waits
+the holder closes without unlocking
+locked: true
+the holder goes on
 -- with HOOK_FLOCK off
 locked: true
 ticker ran
