@@ -75,9 +75,12 @@ final class SymfonyAdapter implements Adapter, RouteAware
             }
         };
         $this->scope->run($request, $response, $serve, function () use (&$symfonyRequest): void {
-            // Here rather than after handle(), so that it happens after an exit() too.
-            $this->lastRoute = $this->routePath($symfonyRequest?->attributes->get('_route'));
-            $this->reset();
+            try {
+                // Here rather than after handle(), so that it happens after an exit() too.
+                $this->lastRoute = $this->routePath($symfonyRequest?->attributes->get('_route'));
+            } finally {
+                $this->reset();
+            }
         });
     }
 
