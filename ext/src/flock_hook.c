@@ -51,31 +51,18 @@ static ZEND_FUNCTION(rapier_flock);
 static ZEND_METHOD(rapier_SplFileObject, flock);
 static ZEND_FUNCTION(rapier_flock_fclose);
 
-/* Swaps SplFileObject::flock()'s handler for replacement; returns the one it had. */
-static zif_handler replace_spl_flock(zif_handler replacement)
-{
-	zend_function *fn = zend_hash_str_find_ptr(&spl_ce_SplFileObject->function_table, ZEND_STRL("flock"));
-	zif_handler previous;
-
-	if (fn == NULL || fn->type != ZEND_INTERNAL_FUNCTION || replacement == NULL) {
-		return NULL;
-	}
-	previous = fn->internal_function.handler;
-	fn->internal_function.handler = replacement;
-	return previous;
-}
-
 void rapier_flock_hook_minit(void)
 {
 	stock_flock = rapier_hook_replace_handler(ZEND_STRL("flock"), ZEND_FN(rapier_flock));
-	stock_spl_flock = replace_spl_flock(ZEND_MN(rapier_SplFileObject_flock));
+	stock_spl_flock = rapier_hook_replace_handler_in(&spl_ce_SplFileObject->function_table, ZEND_STRL("flock"),
+		ZEND_MN(rapier_SplFileObject_flock));
 	stock_fclose = rapier_hook_replace_handler(ZEND_STRL("fclose"), ZEND_FN(rapier_flock_fclose));
 }
 
 void rapier_flock_hook_mshutdown(void)
 {
 	rapier_hook_replace_handler(ZEND_STRL("flock"), stock_flock);
-	replace_spl_flock(stock_spl_flock);
+	rapier_hook_replace_handler_in(&spl_ce_SplFileObject->function_table, ZEND_STRL("flock"), stock_spl_flock);
 	rapier_hook_replace_handler(ZEND_STRL("fclose"), stock_fclose);
 }
 

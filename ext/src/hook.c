@@ -47,9 +47,10 @@ ZEND_INI_MH(rapier_hook_ini_update)
 	return SUCCESS;
 }
 
-zif_handler rapier_hook_replace_handler(const char *name, size_t name_len, zif_handler replacement)
+zif_handler rapier_hook_replace_handler_in(HashTable *functions, const char *name, size_t name_len,
+	zif_handler replacement)
 {
-	zend_function *fn = zend_hash_str_find_ptr(CG(function_table), name, name_len);
+	zend_function *fn = zend_hash_str_find_ptr(functions, name, name_len);
 	zif_handler previous;
 
 	if (fn == NULL || fn->type != ZEND_INTERNAL_FUNCTION || replacement == NULL) {
@@ -58,6 +59,11 @@ zif_handler rapier_hook_replace_handler(const char *name, size_t name_len, zif_h
 	previous = fn->internal_function.handler;
 	fn->internal_function.handler = replacement;
 	return previous;
+}
+
+zif_handler rapier_hook_replace_handler(const char *name, size_t name_len, zif_handler replacement)
+{
+	return rapier_hook_replace_handler_in(CG(function_table), name, name_len, replacement);
 }
 
 /* Rebinds C libraries' imports (libhook.c, pgsql_hook.c, sockets_hook.c) in what is loaded so far. */

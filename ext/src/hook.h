@@ -25,6 +25,10 @@ ZEND_INI_MH(rapier_hook_ini_update);
  */
 zif_handler rapier_hook_replace_handler(const char *name, size_t name_len, zif_handler replacement);
 
+/* The same for a method of an internal class: functions is the class's function_table. */
+zif_handler rapier_hook_replace_handler_in(HashTable *functions, const char *name, size_t name_len,
+	zif_handler replacement);
+
 /*
  * Replaces argument n (from 1) of the internal call in execute_data with the
  * integer a hook has already parsed from it, before the hook hands the call
