@@ -42,33 +42,26 @@ static inline bool rapier_list_contains(const rapier_list_t *list, const rapier_
 	return node->prev != NULL || list->head == node;
 }
 
-static inline void rapier_list_push(rapier_list_t *list, rapier_list_node_t *node)
-{
-	node->next = NULL;
-	node->prev = list->tail;
-	if (list->tail) {
-		list->tail->next = node;
-	} else {
-		list->head = node;
-	}
-	list->tail = node;
-}
-
 /* Links NODE into LIST just before BEFORE, a node of LIST; at the end when BEFORE is NULL. */
 static inline void rapier_list_insert_before(rapier_list_t *list, rapier_list_node_t *before, rapier_list_node_t *node)
 {
-	if (before == NULL) {
-		rapier_list_push(list, node);
-		return;
-	}
 	node->next = before;
-	node->prev = before->prev;
-	if (before->prev) {
-		before->prev->next = node;
+	node->prev = before ? before->prev : list->tail;
+	if (node->prev) {
+		node->prev->next = node;
 	} else {
 		list->head = node;
 	}
-	before->prev = node;
+	if (before) {
+		before->prev = node;
+	} else {
+		list->tail = node;
+	}
+}
+
+static inline void rapier_list_push(rapier_list_t *list, rapier_list_node_t *node)
+{
+	rapier_list_insert_before(list, NULL, node);
 }
 
 /* Unlinks NODE from LIST; a node not in LIST is left alone. */

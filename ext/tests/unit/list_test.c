@@ -99,10 +99,36 @@ static void test_single_element(void)
 	CHECK(!rapier_list_contains(&list, &only.link));
 }
 
+/* Inserting before the head, in the middle, and at the end (NULL), into an empty list too. */
+static void test_insert_before(void)
+{
+	rapier_list_t list = { 0 };
+	item_t items[4];
+	int ids[4];
+
+	for (int i = 0; i < 4; i++) {
+		items[i] = (item_t) { .id = i };
+	}
+	rapier_list_insert_before(&list, NULL, &items[2].link);          /* empty: 2 */
+	rapier_list_insert_before(&list, &items[2].link, &items[0].link);   /* head: 0 2 */
+	rapier_list_insert_before(&list, &items[2].link, &items[1].link);   /* middle: 0 1 2 */
+	rapier_list_insert_before(&list, NULL, &items[3].link);          /* end: 0 1 2 3 */
+	CHECK_EQ_INT(collect(&list, ids, 4), 4);
+	for (int i = 0; i < 4; i++) {
+		CHECK_EQ_INT(ids[i], i);
+	}
+	/* A removed node goes back to its place. */
+	rapier_list_remove(&list, &items[1].link);
+	rapier_list_insert_before(&list, &items[2].link, &items[1].link);
+	CHECK_EQ_INT(collect(&list, ids, 4), 4);
+	CHECK_EQ_INT(ids[1], 1);
+}
+
 int main(void)
 {
 	test_fifo_order();
 	test_remove_anywhere();
 	test_single_element();
+	test_insert_before();
 	return unit_finish("list_test");
 }
