@@ -20,7 +20,9 @@
 #include "php_rapier.h"
 #include "zend_exceptions.h"
 #include "ext/spl/spl_directory.h"
+#include "ext/standard/file.h"
 #include "ext/standard/flock_compat.h"
+#include "main/streams/php_stream_plain_wrapper.h"
 
 #include <errno.h>
 #include <sys/file.h>
@@ -45,11 +47,12 @@ typedef struct {
 
 static rapier_list_t waiters;    /* every waiting coroutine, in ticket order */
 static uint64_t next_ticket;
-static zif_handler stock_flock, stock_spl_flock, stock_fclose;
+static zif_handler stock_flock, stock_spl_flock, stock_fclose, stock_file_put_contents;
 
 static ZEND_FUNCTION(rapier_flock);
 static ZEND_METHOD(rapier_SplFileObject, flock);
 static ZEND_FUNCTION(rapier_flock_fclose);
+static ZEND_FUNCTION(rapier_file_put_contents);
 
 void rapier_flock_hook_minit(void)
 {
@@ -57,6 +60,8 @@ void rapier_flock_hook_minit(void)
 	stock_spl_flock = rapier_hook_replace_handler_in(&spl_ce_SplFileObject->function_table, ZEND_STRL("flock"),
 		ZEND_MN(rapier_SplFileObject_flock));
 	stock_fclose = rapier_hook_replace_handler(ZEND_STRL("fclose"), ZEND_FN(rapier_flock_fclose));
+	stock_file_put_contents = rapier_hook_replace_handler(ZEND_STRL("file_put_contents"),
+		ZEND_FN(rapier_file_put_contents));
 }
 
 void rapier_flock_hook_mshutdown(void)
@@ -64,6 +69,7 @@ void rapier_flock_hook_mshutdown(void)
 	rapier_hook_replace_handler(ZEND_STRL("flock"), stock_flock);
 	rapier_hook_replace_handler_in(&spl_ce_SplFileObject->function_table, ZEND_STRL("flock"), stock_spl_flock);
 	rapier_hook_replace_handler(ZEND_STRL("fclose"), stock_fclose);
+	rapier_hook_replace_handler(ZEND_STRL("file_put_contents"), stock_file_put_contents);
 }
 
 static bool may_yield(void)
@@ -156,13 +162,21 @@ static void tell_unlocked(zend_resource *res)
 	}
 }
 
+typedef enum {
+	LOCK_TAKEN,
+	LOCK_FAILED,           /* flock() failed otherwise than with EWOULDBLOCK */
+	LOCK_STREAM_CLOSED,    /* another coroutine closed the stream meanwhile */
+	LOCK_CANCELED,         /* an exception is thrown or pending */
+} lock_outcome_t;
+
 /*
- * flock() with operation (flock(2)'s LOCK_SH or LOCK_EX) on a plain file, in
- * a coroutine: LOCK_NB tries until one succeeds or fails otherwise than
- * with EWOULDBLOCK, waiting in between. The stream is fetched again after
- * every wait, since another coroutine may have closed it meanwhile.
+ * Takes operation (flock(2)'s LOCK_SH or LOCK_EX) on the plain file behind
+ * res, in a coroutine: LOCK_NB tries until one succeeds or fails otherwise
+ * than with EWOULDBLOCK, waiting in between. The stream is fetched again
+ * after every wait, since another coroutine may have closed it meanwhile.
+ * caller names the PHP function in the message of a cancel.
  */
-static void lock_in_coroutine(zend_resource *res, php_stream *stream, int operation, zval *return_value)
+static lock_outcome_t wait_for_lock(zend_resource *res, php_stream *stream, int operation, const char *caller)
 {
 	lock_waiter_t w = { .co = NULL };
 	int64_t poll_ns = POLL_FIRST_NS;
@@ -186,22 +200,36 @@ static void lock_in_coroutine(zend_resource *res, php_stream *stream, int operat
 			/* With an exception already pending the fiber is being destroyed: return at once. */
 			if (!EG(exception)) {
 				leave(&w);
-				zend_throw_exception(rapier_ce_canceled_exception,
-					"Coroutine was canceled while waiting for a file lock (flock())", 0);
+				zend_throw_exception_ex(rapier_ce_canceled_exception, 0,
+					"Coroutine was canceled while waiting for a file lock (%s())", caller);
 			}
-			return;
+			return LOCK_CANCELED;
 		}
 		poll_ns = why == RAPIER_WAKE_TIMEOUT ? MIN(2 * poll_ns, POLL_MAX_NS) : POLL_FIRST_NS;
 		if ((stream = rapier_hook_stream_of_res(res)) == NULL) {
 			leave(&w);
-			php_error_docref(NULL, E_WARNING, "The stream was closed while this coroutine waited for its lock");
-			RETURN_FALSE;
+			return LOCK_STREAM_CLOSED;
 		}
 	}
 	if (w.co) {
 		leave(&w);
 	}
-	RETURN_BOOL(locked);
+	return locked ? LOCK_TAKEN : LOCK_FAILED;
+}
+
+static void lock_in_coroutine(zend_resource *res, php_stream *stream, int operation, zval *return_value)
+{
+	switch (wait_for_lock(res, stream, operation, "flock")) {
+		case LOCK_TAKEN:
+			RETURN_TRUE;
+		case LOCK_FAILED:
+			RETURN_FALSE;
+		case LOCK_STREAM_CLOSED:
+			php_error_docref(NULL, E_WARNING, "The stream was closed while this coroutine waited for its lock");
+			RETURN_FALSE;
+		case LOCK_CANCELED:
+			return;
+	}
 }
 
 /*
@@ -326,6 +354,86 @@ static ZEND_FUNCTION(rapier_flock_fclose)
 	}
 	stock_fclose(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 	if (Z_TYPE_P(return_value) == IS_TRUE) {
+		wake_oldest_of(dev, ino);
+	}
+}
+
+/*
+ * The file file_put_contents() with LOCK_EX is about to lock, opened on a
+ * descriptor of our own without truncating it (PHP's handler would create
+ * it too), or NULL where PHP's handler is left to do everything: arguments
+ * it refuses before opening, a path that is not a plain file, a file that
+ * cannot be opened (PHP then reports why).
+ */
+static php_stream *open_file_to_lock(zend_execute_data *execute_data, zend_long flags)
+{
+	zval *path = ZEND_CALL_ARG(execute_data, 1);
+	zval *data = ZEND_CALL_ARG(execute_data, 2);
+	zval *context = ZEND_NUM_ARGS() == 4 ? ZEND_CALL_ARG(execute_data, 4) : NULL;
+	const char *name;
+	php_stream *stream;
+
+	if (Z_TYPE_P(path) != IS_STRING || Z_STRLEN_P(path) == 0 || strlen(Z_STRVAL_P(path)) != Z_STRLEN_P(path)
+			|| (Z_TYPE_P(data) == IS_RESOURCE && rapier_hook_stream_of(data) == NULL)
+			|| (context && Z_TYPE_P(context) != IS_NULL
+				&& (Z_TYPE_P(context) != IS_RESOURCE || Z_RES_TYPE_P(context) != php_le_stream_context()))) {
+		return NULL;
+	}
+	name = Z_STRVAL_P(path);
+	if ((strstr(name, "://") && strncasecmp(name, "file://", sizeof("file://") - 1) != 0)
+			|| php_stream_locate_url_wrapper(name, NULL, 0) != &php_plain_files_wrapper) {
+		return NULL;
+	}
+	stream = php_stream_open_wrapper_ex(name, "cb", (flags & PHP_FILE_USE_INCLUDE_PATH) ? USE_PATH : 0, NULL, NULL);
+	if (stream && !php_stream_is(stream, PHP_STREAM_IS_STDIO)) {
+		php_stream_close(stream);
+		return NULL;
+	}
+	return stream;
+}
+
+/*
+ * file_put_contents() with LOCK_EX takes its lock inside PHP's own code,
+ * blocking. In a coroutine the lock is first waited for here, in the loop,
+ * on a descriptor of our own, and let go just before PHP's handler runs:
+ * nothing else of this worker runs in between, so PHP's lock can no longer
+ * wait for a coroutine of this worker. (A process may take it in that
+ * instant; PHP then waits for it as it always did.)
+ */
+static ZEND_FUNCTION(rapier_file_put_contents)
+{
+	zend_long flags;
+	php_stream *own;
+	lock_outcome_t outcome;
+	bool identified;
+	dev_t dev;
+	ino_t ino;
+
+	if (!may_yield() || ZEND_NUM_ARGS() < 3 || ZEND_NUM_ARGS() > 4) {
+		stock_file_put_contents(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	if (!zend_parse_arg_long(ZEND_CALL_ARG(execute_data, 3), &flags, NULL, false, 3)) {
+		if (EG(exception)) {
+			RETURN_THROWS();
+		}
+		stock_file_put_contents(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	rapier_hook_set_long_arg(execute_data, 3, flags);
+	if (!(flags & PHP_LOCK_EX) || (own = open_file_to_lock(execute_data, flags)) == NULL) {
+		stock_file_put_contents(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	identified = identify(own, &dev, &ino);
+	outcome = wait_for_lock(own->res, own, LOCK_EX, "file_put_contents");
+	php_stream_close(own);
+	if (outcome == LOCK_CANCELED) {
+		return;
+	}
+	stock_file_put_contents(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+	/* PHP's handler closed its stream, and with it its lock. */
+	if (identified && !rapier_list_is_empty(&waiters)) {
 		wake_oldest_of(dev, ino);
 	}
 }
