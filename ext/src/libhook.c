@@ -131,19 +131,6 @@ static int wait_one(int fd, uint32_t direction, int64_t timeout_ns)
 	return err;
 }
 
-/* What fds asks of fd, all its entries together (a descriptor may be listed twice). */
-static uint32_t events_of(const struct pollfd *fds, nfds_t nfds, int fd)
-{
-	uint32_t events = 0;
-
-	for (nfds_t i = 0; i < nfds; i++) {
-		if (fds[i].fd == fd) {
-			events |= (uint32_t) (fds[i].events & WAITABLE_EVENTS);
-		}
-	}
-	return events;
-}
-
 /* A member closed meanwhile through rapier_socket_close() ends the wait with -EBADF (ext/sockets). */
 static int wait_many(const struct pollfd *fds, nfds_t nfds, int64_t timeout_ns)
 {
@@ -154,7 +141,8 @@ static int wait_many(const struct pollfd *fds, nfds_t nfds, int64_t timeout_ns)
 		return MUST_BLOCK;
 	}
 	for (nfds_t i = 0; i < nfds; i++) {
-		if (fds[i].fd >= 0 && rapier_socket_group_watch(&group, fds[i].fd, events_of(fds, nfds, fds[i].fd)) != 0) {
+		if (fds[i].fd >= 0
+				&& rapier_socket_group_watch(&group, fds[i].fd, (uint32_t) (fds[i].events & WAITABLE_EVENTS)) != 0) {
 			rapier_socket_group_destroy(&group);
 			return MUST_BLOCK;   /* not a descriptor epoll can watch */
 		}

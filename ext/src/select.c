@@ -24,14 +24,13 @@
 static zif_handler original_stream_select;
 
 /*
- * Adds the descriptors of the streams in array to group for events; masks
- * maps each descriptor added to what it waits for, so that one in several
- * arrays (the common $except = $read) waits for the union of theirs and
- * nothing more. Returns false when a stream is not something this wait can
+ * Adds the descriptors of the streams in array to group for events (one in
+ * several arrays, the common $except = $read, waits for the union of
+ * theirs). Returns false when a stream is not something this wait can
  * watch (no descriptor, a regular file, buffered data to read): PHP's
  * handler then decides.
  */
-static bool watch_array(rapier_socket_group_t *group, zval *array, uint32_t events, HashTable *masks, int *watched)
+static bool watch_array(rapier_socket_group_t *group, zval *array, uint32_t events)
 {
 	zval *elem;
 
@@ -39,7 +38,6 @@ static bool watch_array(rapier_socket_group_t *group, zval *array, uint32_t even
 		return true;
 	}
 	ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(array), elem) {
-		zval *mask, added;
 		php_stream *stream;
 		php_socket_t fd = -1;
 
@@ -56,21 +54,8 @@ static bool watch_array(rapier_socket_group_t *group, zval *array, uint32_t even
 				|| fd < 0) {
 			return false;
 		}
-		if ((mask = zend_hash_index_find(masks, fd)) == NULL) {
-			if (rapier_socket_group_watch(group, fd, events) != 0) {
-				return false;    /* EPERM: a regular file, always ready */
-			}
-			ZVAL_LONG(&added, events);
-			zend_hash_index_add_new(masks, fd, &added);
-			(*watched)++;
-			continue;
-		}
-		if ((Z_LVAL_P(mask) & events) == events) {
-			continue;            /* twice in this array */
-		}
-		Z_LVAL_P(mask) |= events;
-		if (rapier_socket_group_watch(group, fd, (uint32_t) Z_LVAL_P(mask)) != 0) {
-			return false;
+		if (rapier_socket_group_watch(group, fd, events) != 0) {
+			return false;        /* EPERM: a regular file, always ready */
 		}
 	} ZEND_HASH_FOREACH_END();
 	return true;
@@ -113,10 +98,8 @@ static ZEND_FUNCTION(rapier_stream_select)
 	zend_long sec = 0, usec = 0;
 	bool sec_null = true, usec_null = true;
 	int64_t timeout_ns;
-	int watched = 0, waited = 1;
+	int waited = 1;
 	rapier_socket_group_t group = { .epfd = -1 };
-	HashTable masks;
-	bool watching;
 
 	if (!rapier_hook_enabled(RAPIER_HOOK_STREAM_SELECT) || !rapier_coro_can_yield()) {
 		goto passthru;
@@ -143,12 +126,8 @@ static ZEND_FUNCTION(rapier_stream_select)
 	} else {
 		timeout_ns = (int64_t) (sec + usec / 1000000) * 1000000000 + (int64_t) (usec % 1000000) * 1000;
 	}
-	zend_hash_init(&masks, 8, NULL, NULL, 0);
-	watching = rapier_socket_group_init(&group) == 0 && watch_array(&group, read, EPOLLIN, &masks, &watched)
-		&& watch_array(&group, write, EPOLLOUT, &masks, &watched)
-		&& watch_array(&group, except, EPOLLPRI, &masks, &watched) && watched > 0;
-	zend_hash_destroy(&masks);
-	if (!watching) {
+	if (rapier_socket_group_init(&group) != 0 || !watch_array(&group, read, EPOLLIN)
+			|| !watch_array(&group, write, EPOLLOUT) || !watch_array(&group, except, EPOLLPRI) || group.count == 0) {
 		goto passthru;
 	}
 	/* Only when nothing is ready yet is there anything to wait for. */

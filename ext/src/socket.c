@@ -302,14 +302,14 @@ void rapier_socket_unwatch(int fd)
 	}
 }
 
-static bool group_has(const rapier_socket_group_t *group, int fd)
+static rapier_socket_member_t *member_of(const rapier_socket_group_t *group, int fd)
 {
 	for (uint32_t i = 0; i < group->count; i++) {
-		if (group->members[i] == fd) {
-			return true;
+		if (group->members[i].fd == fd) {
+			return &group->members[i];
 		}
 	}
-	return false;
+	return NULL;
 }
 
 /* The coroutine waiting on a group that watches fd wakes as a waiter on fd itself would. */
@@ -318,7 +318,7 @@ static void wake_groups(int fd)
 	for (rapier_socket_group_t *group = waiting_groups; group != NULL; group = group->next) {
 		socket_record_t *rec = record_find(group->epfd);
 
-		if (rec != NULL && group_has(group, fd)) {
+		if (rec != NULL && member_of(group, fd) != NULL) {
 			wake(&rec->reader, RAPIER_WAKE_CLOSED);
 		}
 	}
@@ -352,33 +352,38 @@ int rapier_socket_group_init(rapier_socket_group_t *group)
 	return group->epfd < 0 ? -errno : 0;
 }
 
-static void group_add_member(rapier_socket_group_t *group, int fd)
+static void group_add_member(rapier_socket_group_t *group, int fd, uint32_t events)
 {
 	if (group->count == group->cap) {
-		int *grown = safe_emalloc(group->cap, 2 * sizeof(int), 0);
+		rapier_socket_member_t *grown = safe_emalloc(group->cap, 2 * sizeof(*grown), 0);
 
-		memcpy(grown, group->members, group->count * sizeof(int));
+		memcpy(grown, group->members, group->count * sizeof(*grown));
 		if (group->members != group->inline_members) {
 			efree(group->members);
 		}
 		group->members = grown;
 		group->cap *= 2;
 	}
-	group->members[group->count++] = fd;
+	group->members[group->count++] = (rapier_socket_member_t) { .fd = fd, .events = events };
 }
 
 int rapier_socket_group_watch(rapier_socket_group_t *group, int fd, uint32_t events)
 {
 	struct epoll_event ev = { .events = events, .data.fd = fd };
+	rapier_socket_member_t *member;
 
 	if (epoll_ctl(group->epfd, EPOLL_CTL_ADD, fd, &ev) == 0) {
-		group_add_member(group, fd);
+		group_add_member(group, fd, events);
 		return 0;
 	}
-	if (errno == EEXIST && epoll_ctl(group->epfd, EPOLL_CTL_MOD, fd, &ev) == 0) {
+	if (errno != EEXIST || (member = member_of(group, fd)) == NULL) {
+		return -errno;
+	}
+	if ((member->events & events) == events) {
 		return 0;
 	}
-	return -errno;
+	ev.events = member->events |= events;
+	return epoll_ctl(group->epfd, EPOLL_CTL_MOD, fd, &ev) == 0 ? 0 : -errno;
 }
 
 bool rapier_socket_group_ready(const rapier_socket_group_t *group)

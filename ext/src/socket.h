@@ -67,12 +67,17 @@ void rapier_socket_closing(int fd);
  * with -EBADF, as it ends a wait on that descriptor alone; epoll itself
  * would drop it silently.
  */
+typedef struct {
+	int fd;
+	uint32_t events;             /* what it is watched for */
+} rapier_socket_member_t;
+
 typedef struct rapier_socket_group_s rapier_socket_group_t;
 struct rapier_socket_group_s {
 	int epfd;
 	uint32_t count, cap;
-	int *members;                /* each descriptor once */
-	int inline_members[8];
+	rapier_socket_member_t *members;    /* each descriptor once */
+	rapier_socket_member_t inline_members[8];
 	rapier_socket_group_t *next; /* among the groups being waited on */
 };
 
@@ -80,9 +85,11 @@ struct rapier_socket_group_s {
 int rapier_socket_group_init(rapier_socket_group_t *group);
 
 /*
- * Watches fd for events (EPOLLIN, EPOLLOUT, EPOLLPRI), replacing what an
- * earlier call asked of it. Returns 0 or -errno (-EPERM: a descriptor
- * epoll cannot watch, a regular file).
+ * Watches fd for events (EPOLLIN, EPOLLOUT, EPOLLPRI), added to what earlier
+ * calls asked of it: a descriptor listed twice (stream_select()'s $read and
+ * $except, two pollfd entries) waits for the union of both and nothing more.
+ * Returns 0 or -errno (-EPERM: a descriptor epoll cannot watch, a regular
+ * file).
  */
 int rapier_socket_group_watch(rapier_socket_group_t *group, int fd, uint32_t events);
 
