@@ -47,17 +47,18 @@
 
 #include "coroutine.h"
 #include "hook.h"
+#include "list.h"
 #include "proc_hook.h"
 #include "sleep.h"
 #include "socket.h"
 
 /* A stream a coroutine is waiting on, on that coroutine's stack. */
-typedef struct pinned_pipe_s {
+typedef struct {
 	php_stream *stream;
-	struct pinned_pipe_s *prev, *next;
+	rapier_list_node_t link;
 } pinned_pipe_t;
 
-static pinned_pipe_t *pinned;
+static rapier_list_t pinned;
 static php_stream_ops pipe_ops;
 static int le_proc;
 static zif_handler stock_proc_open, stock_proc_close;
@@ -90,25 +91,13 @@ static bool ready_now(int fd, short events)
 static void pin(pinned_pipe_t *pin)
 {
 	pin->stream->in_free++;
-	pin->prev = NULL;
-	pin->next = pinned;
-	if (pinned != NULL) {
-		pinned->prev = pin;
-	}
-	pinned = pin;
+	rapier_list_push(&pinned, &pin->link);
 }
 
 static void unpin(pinned_pipe_t *pin)
 {
 	pin->stream->in_free--;
-	if (pin->prev != NULL) {
-		pin->prev->next = pin->next;
-	} else {
-		pinned = pin->next;
-	}
-	if (pin->next != NULL) {
-		pin->next->prev = pin->prev;
-	}
+	rapier_list_remove(&pinned, &pin->link);
 }
 
 /* Waits until fd can be read (or written) without blocking. False with an exception thrown. */
@@ -352,7 +341,7 @@ void rapier_proc_hook_mshutdown(void)
 void rapier_proc_hook_on_run_end(void)
 {
 	/* Only a bailout leaves waiters behind; their coroutines will never return to unpin. */
-	while (pinned != NULL) {
-		unpin(pinned);
+	while (!rapier_list_is_empty(&pinned)) {
+		unpin(RAPIER_LIST_ENTRY(pinned.head, pinned_pipe_t, link));
 	}
 }

@@ -38,6 +38,7 @@
 
 #include "coroutine.h"
 #include "hook.h"
+#include "list.h"
 #include "proc_hook.h"
 #include "resolve.h"
 #include "socket.h"
@@ -59,11 +60,11 @@ typedef struct xsock_s {
 	bool tls_client;               /* tls was set up for the client side */
 	uint32_t busy;                 /* operations in progress that may suspend (see pin()) */
 	php_stream *pinned_stream;     /* while busy: the stream, listed in pinned_list */
-	struct xsock_s *pinned_prev, *pinned_next;
+	rapier_list_node_t pinned_link;
 } xsock_t;
 
 /* Busy sockets, so that a bailout that abandons their coroutines can unpin them. */
-static xsock_t *pinned_list;
+static rapier_list_t pinned_list;
 
 static const php_stream_ops tcp_ops, udp_ops, unix_ops, udg_ops;
 
@@ -123,26 +124,14 @@ static bool pin(php_stream *stream, xsock_t *sock)
 	stream->in_free++;
 	if (sock->busy++ == 0) {
 		sock->pinned_stream = stream;
-		sock->pinned_prev = NULL;
-		sock->pinned_next = pinned_list;
-		if (pinned_list) {
-			pinned_list->pinned_prev = sock;
-		}
-		pinned_list = sock;
+		rapier_list_push(&pinned_list, &sock->pinned_link);
 	}
 	return true;
 }
 
 static void unlist(xsock_t *sock)
 {
-	if (sock->pinned_prev) {
-		sock->pinned_prev->pinned_next = sock->pinned_next;
-	} else {
-		pinned_list = sock->pinned_next;
-	}
-	if (sock->pinned_next) {
-		sock->pinned_next->pinned_prev = sock->pinned_prev;
-	}
+	rapier_list_remove(&pinned_list, &sock->pinned_link);
 	sock->pinned_stream = NULL;
 }
 
@@ -159,8 +148,9 @@ static void unpin(php_stream *stream, xsock_t *sock, bool pinned)
 /* After a bailout the pinning operations will never return: release their streams. */
 static void unpin_abandoned(void)
 {
-	while (pinned_list) {
-		xsock_t *sock = pinned_list;
+	while (!rapier_list_is_empty(&pinned_list)) {
+		xsock_t *sock = RAPIER_LIST_ENTRY(pinned_list.head, xsock_t, pinned_link);
+
 		sock->pinned_stream->in_free -= sock->busy;
 		sock->busy = 0;
 		unlist(sock);
@@ -746,6 +736,7 @@ static int do_accept(php_stream *stream, xsock_t *sock, php_stream_xport_param *
 	client->tls = NULL;
 	client->busy = 0;
 	client->pinned_stream = NULL;
+	client->pinned_link = (rapier_list_node_t) { NULL, NULL };
 	xparam->outputs.client = php_stream_alloc_rel(stream->ops, client, NULL, "r+");
 	xparam->outputs.client->ctx = stream->ctx;
 	if (stream->ctx) {
