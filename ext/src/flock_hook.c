@@ -362,18 +362,22 @@ static ZEND_FUNCTION(rapier_flock_fclose)
  * The file file_put_contents() with LOCK_EX is about to lock, opened on a
  * descriptor of our own without truncating it (PHP's handler would create
  * it too), or NULL where PHP's handler is left to do everything: arguments
- * it refuses before opening, a path that is not a plain file, a file that
- * cannot be opened (PHP then reports why).
+ * it refuses before opening, FILE_USE_INCLUDE_PATH, a path that is not a
+ * plain file or is outside open_basedir (PHP reports it), anything but a
+ * regular file (a FIFO would see two writers), a file that cannot be
+ * opened (PHP reports why).
  */
 static php_stream *open_file_to_lock(zend_execute_data *execute_data, zend_long flags)
 {
 	zval *path = ZEND_CALL_ARG(execute_data, 1);
 	zval *data = ZEND_CALL_ARG(execute_data, 2);
 	zval *context = ZEND_NUM_ARGS() == 4 ? ZEND_CALL_ARG(execute_data, 4) : NULL;
-	const char *name;
+	const char *name, *local;
+	zend_stat_t st;
 	php_stream *stream;
 
-	if (Z_TYPE_P(path) != IS_STRING || Z_STRLEN_P(path) == 0 || strlen(Z_STRVAL_P(path)) != Z_STRLEN_P(path)
+	if ((flags & PHP_FILE_USE_INCLUDE_PATH) || Z_TYPE_P(path) != IS_STRING || Z_STRLEN_P(path) == 0
+			|| strlen(Z_STRVAL_P(path)) != Z_STRLEN_P(path)
 			|| (Z_TYPE_P(data) == IS_RESOURCE && rapier_hook_stream_of(data) == NULL)
 			|| (context && Z_TYPE_P(context) != IS_NULL
 				&& (Z_TYPE_P(context) != IS_RESOURCE || Z_RES_TYPE_P(context) != php_le_stream_context()))) {
@@ -381,10 +385,12 @@ static php_stream *open_file_to_lock(zend_execute_data *execute_data, zend_long 
 	}
 	name = Z_STRVAL_P(path);
 	if ((strstr(name, "://") && strncasecmp(name, "file://", sizeof("file://") - 1) != 0)
-			|| php_stream_locate_url_wrapper(name, NULL, 0) != &php_plain_files_wrapper) {
+			|| php_stream_locate_url_wrapper(name, &local, 0) != &php_plain_files_wrapper
+			|| php_check_open_basedir_ex(local, 0) != 0
+			|| (VCWD_STAT(local, &st) == 0 && !S_ISREG(st.st_mode))) {
 		return NULL;
 	}
-	stream = php_stream_open_wrapper_ex(name, "cb", (flags & PHP_FILE_USE_INCLUDE_PATH) ? USE_PATH : 0, NULL, NULL);
+	stream = php_stream_open_wrapper_ex(name, "cb", 0, NULL, NULL);
 	if (stream && !php_stream_is(stream, PHP_STREAM_IS_STDIO)) {
 		php_stream_close(stream);
 		return NULL;

@@ -127,6 +127,21 @@ function put_transcript(string $file): array
     $say('not a stream', fn() => file_put_contents($file, stream_context_create(), LOCK_EX));
     $say('not a context', fn() => file_put_contents($file, 'x', LOCK_EX, fopen('php://memory', 'r')));
     $say('a context', fn() => [file_put_contents($file, 'ctx', LOCK_EX, stream_context_create()), file_get_contents($file)]);
+    $say('include path', fn() => [file_put_contents($file, 'inc', FILE_USE_INCLUDE_PATH | LOCK_EX), file_get_contents($file)]);
+    $say('a FIFO', function () use ($file) {
+        $fifo = "$file.fifo";
+        posix_mkfifo($fifo, 0600);
+        $reader = proc_open(['cat', $fifo], [1 => ['pipe', 'w']], $pipes);
+        $wrote = file_put_contents($fifo, 'through the FIFO', LOCK_EX);
+        $read = stream_get_contents($pipes[1]);
+        proc_close($reader);
+        unlink($fifo);
+        return [$wrote, $read];
+    });
+    $say('outside open_basedir', function () use ($dir) {
+        ini_set('open_basedir', $dir);
+        return file_put_contents('/etc/rapier-never', 'x', LOCK_EX);
+    });
     return $out;
 }
 set_error_handler(function (int $level, string $message) {
@@ -210,6 +225,8 @@ error: file_put_contents(): Exclusive locks are not supported for this stream
 error: file_put_contents(): Exclusive locks are not supported for this stream
 error: file_put_contents(%s): Failed to open stream: Is a directory
 error: file_put_contents(%s): Failed to open stream: No such file or directory
+error: file_put_contents(): open_basedir restriction in effect. File(/etc/rapier-never) is not within the allowed path(s): (%s)
+error: file_put_contents(/etc/rapier-never): Failed to open stream: Operation not permitted
 error: file_put_contents(): Passing null to parameter #3 ($flags) of type int is deprecated
 error: Implicit conversion from float 2.5 to int loses precision
 error: file_put_contents(): Exclusive locks may only be set for regular files
@@ -217,6 +234,8 @@ error: file_put_contents(): Exclusive locks are not supported for this stream
 error: file_put_contents(): Exclusive locks are not supported for this stream
 error: file_put_contents(%s): Failed to open stream: Is a directory
 error: file_put_contents(%s): Failed to open stream: No such file or directory
+error: file_put_contents(): open_basedir restriction in effect. File(/etc/rapier-never) is not within the allowed path(s): (%s)
+error: file_put_contents(/etc/rapier-never): Failed to open stream: Operation not permitted
 a string: [3,"abc"]
 appended: [2,"abcde"]
 a stream: [3,"xyz"]
@@ -237,6 +256,9 @@ a null byte: ValueError: file_put_contents(): Argument #1 ($filename) must not c
 not a stream: TypeError: file_put_contents(): supplied resource is not a valid stream resource
 not a context: TypeError: file_put_contents(): supplied resource is not a valid Stream-Context resource
 a context: [3,"ctx"]
+include path: [3,"inc"]
+a FIFO: [16,"through the FIFO"]
+outside open_basedir: false
 the same in a coroutine
 -- with HOOK_FLOCK off
 wrote: 7
