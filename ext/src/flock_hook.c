@@ -164,6 +164,7 @@ static void tell_unlocked(zend_resource *res)
 
 typedef enum {
 	LOCK_TAKEN,
+	LOCK_TAKEN_AFTER_WAITING,   /* the file's next waiter, if any, was told to try (leave()) */
 	LOCK_FAILED,           /* flock() failed otherwise than with EWOULDBLOCK */
 	LOCK_STREAM_CLOSED,    /* another coroutine closed the stream meanwhile */
 	LOCK_CANCELED,         /* an exception is thrown or pending */
@@ -214,13 +215,17 @@ static lock_outcome_t wait_for_lock(zend_resource *res, php_stream *stream, int 
 	if (w.co) {
 		leave(&w);
 	}
-	return locked ? LOCK_TAKEN : LOCK_FAILED;
+	if (!locked) {
+		return LOCK_FAILED;
+	}
+	return w.co ? LOCK_TAKEN_AFTER_WAITING : LOCK_TAKEN;
 }
 
 static void lock_in_coroutine(zend_resource *res, php_stream *stream, int operation, zval *return_value)
 {
 	switch (wait_for_lock(res, stream, operation, "flock")) {
 		case LOCK_TAKEN:
+		case LOCK_TAKEN_AFTER_WAITING:
 			RETURN_TRUE;
 		case LOCK_FAILED:
 			RETURN_FALSE;
@@ -438,8 +443,12 @@ static ZEND_FUNCTION(rapier_file_put_contents)
 		return;
 	}
 	stock_file_put_contents(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-	/* PHP's handler closed its stream, and with it its lock. */
-	if (identified && !rapier_list_is_empty(&waiters)) {
+	/*
+	 * PHP's handler closed its stream, and with it its lock: a waiter that
+	 * polls need not wait for its next poll. (After a wait, leave() has
+	 * already told the next one.)
+	 */
+	if (outcome != LOCK_TAKEN_AFTER_WAITING && identified && !rapier_list_is_empty(&waiters)) {
 		wake_oldest_of(dev, ino);
 	}
 }

@@ -78,6 +78,25 @@ Rapier\run(function () use ($file, &$log) {
 });
 echo implode("\n", $log), "\n", 'file: ', file_get_contents($file), "\n";
 
+echo "-- a write that did not wait tells a polling waiter at once when it is done\n";
+$log = [];
+Rapier\run(function () use ($file, &$log) {
+    $fp = fopen($file, 'r+');
+    flock($fp, LOCK_EX);
+    Rapier\go(function () use ($file, &$log) {
+        $other = fopen($file, 'r+');
+        $log[] = 'the waiter polls';
+        flock($other, LOCK_EX);
+        $log[] = 'the waiter locked';
+    });
+    usleep(60000);      // the waiter polls at 55 ms, next at 75
+    $fp = null;         // freed without fclose(): nobody is told
+    $log[] = 'wrote ' . file_put_contents($file, 'w', LOCK_EX);
+    usleep(1);
+    $log[] = 'the writer goes on';
+});
+echo implode("\n", $log), "\n";
+
 echo "-- canceled while waiting\n";
 Rapier\run(function () use ($file) {
     file_put_contents($file, 'before');
@@ -214,6 +233,11 @@ the holder goes on
 5 appended
 6 locked
 file: 1,2,3,4,5,6,
+-- a write that did not wait tells a polling waiter at once when it is done
+the waiter polls
+wrote 1
+the waiter locked
+the writer goes on
 -- canceled while waiting
 Rapier\CanceledException: Coroutine was canceled while waiting for a file lock (file_put_contents())
 file: before
