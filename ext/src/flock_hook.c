@@ -164,10 +164,10 @@ static void tell_unlocked(zend_resource *res)
 
 typedef enum {
 	LOCK_TAKEN,
-	LOCK_TAKEN_AFTER_WAITING,   /* the file's next waiter, if any, was told to try (leave()) */
-	LOCK_FAILED,           /* flock() failed otherwise than with EWOULDBLOCK */
-	LOCK_STREAM_CLOSED,    /* another coroutine closed the stream meanwhile */
-	LOCK_CANCELED,         /* an exception is thrown or pending */
+	LOCK_TAKEN_AFTER_WAITING,    /* the file's next waiter, if any, was told to try (leave()) */
+	LOCK_FAILED,                 /* flock() failed otherwise than with EWOULDBLOCK */
+	LOCK_STREAM_CLOSED,          /* another coroutine closed the stream meanwhile */
+	LOCK_CANCELED,               /* an exception is thrown or pending */
 } lock_outcome_t;
 
 /*
