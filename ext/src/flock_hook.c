@@ -436,7 +436,8 @@ static ZEND_FUNCTION(rapier_file_put_contents)
 		stock_file_put_contents(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 		return;
 	}
-	identified = identify(own, &dev, &ino);
+	/* Only a waiter there now can need the wake below: none can come unless this call waits too. */
+	identified = !rapier_list_is_empty(&waiters) && identify(own, &dev, &ino);
 	outcome = wait_for_lock(own->res, own, LOCK_EX, "file_put_contents");
 	php_stream_close(own);
 	if (outcome == LOCK_CANCELED) {
