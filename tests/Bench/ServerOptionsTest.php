@@ -39,7 +39,7 @@ final class ServerOptionsTest extends TestCase
     public function testDefaultsLimitToThePoolAndShedAndAdapt(): void
     {
         self::assertSame(
-            ['workers' => 2, 'concurrency' => 100, 'queue_timeout' => 1.0, 'latency_target' => 0.1],
+            ['workers' => 2, 'concurrency' => 100, 'queue_timeout' => 1.0, 'latency_target' => 0.03],
             bench_server_options(100),
         );
     }
@@ -50,7 +50,7 @@ final class ServerOptionsTest extends TestCase
         putenv('BENCH_RAPIER_LATENCY_TARGET=');
         putenv('BENCH_RAPIER_WORKERS=4');
 
-        self::assertSame(['workers' => 4, 'concurrency' => 100, 'latency_target' => 0.1], bench_server_options(100));
+        self::assertSame(['workers' => 4, 'concurrency' => 100, 'latency_target' => 0.03], bench_server_options(100));
     }
 
     public function testOneAtATimeHasNothingToAdaptAndNoLimitHasNothingToShed(): void
