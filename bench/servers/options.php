@@ -54,7 +54,8 @@ function bench_server_options(int $concurrency): array
     // A few times the slowest endpoint's handler time alone (slow I/O's 10
     // ms), as docs/http-server.md advises. At 0.1 the limit settled at
     // 12-26 per worker on 100 queries, several times what MariaDB could
-    // serve on two cores; at 0.03 it settles near 6 and both spend less.
+    // serve on two cores; at 0.03 it settles near 6, and the workers and
+    // MariaDB both spend less per request (docs/benchmarks.md).
     $latencyTarget = bench_seconds_env('BENCH_RAPIER_LATENCY_TARGET', 0.03);
     if ($concurrency > 1 && $latencyTarget > 0) {
         $options['latency_target'] = $latencyTarget;
