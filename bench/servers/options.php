@@ -33,7 +33,7 @@ function bench_seconds_env(string $name, float $default): float
 /**
  * Rapier\Http\Server's options: BENCH_RAPIER_WORKERS (2),
  * BENCH_RAPIER_CONCURRENCY ($concurrency by default; 0: no limit); with a
- * concurrency limit, BENCH_RAPIER_QUEUE_TIMEOUT (seconds, 1; 0: none);
+ * concurrency limit, BENCH_RAPIER_QUEUE_TIMEOUT (seconds, 1.5; 0: none);
  * with a limit above 1, BENCH_RAPIER_LATENCY_TARGET (seconds, 0.03; 0:
  * none), which adapts the limit below it (docs/http-server.md).
  *
@@ -42,11 +42,13 @@ function bench_seconds_env(string $name, float $default): float
 function bench_server_options(int $concurrency): array
 {
     $concurrency = bench_int_env('BENCH_RAPIER_CONCURRENCY', $concurrency);
-    // Half of wrk's 2 s timeout: a request is refused only when it could no
-    // longer be answered before its client gives up. At 0.5 s the server
-    // refused a fifth of the 100-queries requests at 400 connections that
-    // php-fpm answered within 1.2 s.
-    $queueTimeout = bench_seconds_env('BENCH_RAPIER_QUEUE_TIMEOUT', 1.0);
+    // wrk's 2 s timeout less half a second for the handler and the answer:
+    // a request is refused only when it could hardly be answered before its
+    // client gives up. 100 queries at 400 connections wait about a second
+    // on either server (400 clients, about 400 answers a second); at 1 s
+    // Rapier refused 2-16% of them that php-fpm answered within 1.8 s, at
+    // 1.5 s none, and still no socket error at 10,000 connections.
+    $queueTimeout = bench_seconds_env('BENCH_RAPIER_QUEUE_TIMEOUT', 1.5);
     $options = ['workers' => bench_int_env('BENCH_RAPIER_WORKERS', 2), 'concurrency' => $concurrency];
     if ($concurrency > 0 && $queueTimeout > 0) {
         $options['queue_timeout'] = $queueTimeout;

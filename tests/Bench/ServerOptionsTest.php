@@ -39,7 +39,7 @@ final class ServerOptionsTest extends TestCase
     public function testDefaultsLimitToThePoolAndShedAndAdapt(): void
     {
         self::assertSame(
-            ['workers' => 2, 'concurrency' => 100, 'queue_timeout' => 1.0, 'latency_target' => 0.03],
+            ['workers' => 2, 'concurrency' => 100, 'queue_timeout' => 1.5, 'latency_target' => 0.03],
             bench_server_options(100),
         );
     }
@@ -56,7 +56,7 @@ final class ServerOptionsTest extends TestCase
     public function testOneAtATimeHasNothingToAdaptAndNoLimitHasNothingToShed(): void
     {
         putenv('BENCH_RAPIER_CONCURRENCY=1');
-        self::assertSame(['workers' => 2, 'concurrency' => 1, 'queue_timeout' => 1.0], bench_server_options(100));
+        self::assertSame(['workers' => 2, 'concurrency' => 1, 'queue_timeout' => 1.5], bench_server_options(100));
 
         putenv('BENCH_RAPIER_CONCURRENCY=0');
         self::assertSame(['workers' => 2, 'concurrency' => 0], bench_server_options(100));
