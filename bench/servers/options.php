@@ -46,7 +46,7 @@ function bench_server_options(int $concurrency): array
     // a request is refused only when it could hardly be answered before its
     // client gives up. 100 queries at 400 connections wait about a second
     // on either server (400 clients, about 400 answers a second); at 1 s
-    // Rapier refused 2-16% of them that php-fpm answered within 1.8 s, at
+    // Rapier refused 0.6-16% of them, which php-fpm answered within 1.8 s; at
     // 1.5 s none, and still no socket error at 10,000 connections.
     $queueTimeout = bench_seconds_env('BENCH_RAPIER_QUEUE_TIMEOUT', 1.5);
     $options = ['workers' => bench_int_env('BENCH_RAPIER_WORKERS', 2), 'concurrency' => $concurrency];
