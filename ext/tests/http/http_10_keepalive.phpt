@@ -11,7 +11,7 @@ $c->send("GET /a HTTP/1.0\r\nConnection: keep-alive\r\n\r\n");
 $r = $c->response();
 echo $r['version'], ' ', $r['status'], ' ', $r['body'], "\n";
 echo strtolower($r['headers']['connection'][0] ?? 'none'), "\n";
-var_dump($c->closedWithin(0.3));
+/* Still open: a second request on it is answered (waiting for a close that should not come would take the whole timeout). */
 $c->send("GET /b HTTP/1.0\r\n\r\n");
 $r = $c->response();
 echo $r['status'], ' ', $r['body'], "\n";
@@ -21,7 +21,6 @@ http_report_stop($srv);
 --EXPECT--
 HTTP/1.1 200 path /a
 keep-alive
-bool(false)
 200 path /b
 bool(true)
 exit: 0
