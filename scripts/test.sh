@@ -235,7 +235,7 @@ asan_stage() {
 	local -x UBSAN_OPTIONS=print_stacktrace=1:log_path=$logs/report
 	if [ "$stage" = asan ]; then
 		# run-tests.php's silence limit, 60 s, times three as its own --asan does.
-		run_phpt asan --set-timeout 180
+		run_phpt asan --set-timeout 180 -n
 	else
 		# No LeakSanitizer here: the framework apps end with objects in
 		# cycles held by static properties, which a release build of PHP
@@ -315,7 +315,12 @@ main() {
 		phpt) [ $ready = yes ] && run_phpt phpt ;;
 		# PCRE's JIT reads 16 bytes at a time past the end of subject strings,
 		# which memcheck reports as invalid reads in every test using preg_*.
-		valgrind) [ $ready = yes ] && run_phpt valgrind -m --show-mem -d pcre.jit=0 ;;
+		# -n (here and in asan): no php.ini, only the extensions a test names
+		# in --EXTENSIONS--, as the servers the tests start already run.
+		# Loading all of Debian's conf.d costs about a second per process
+		# under valgrind, a third of a short test; the phpt stage keeps it,
+		# so Rapier is still tested beside every extension a system has.
+		valgrind) [ $ready = yes ] && run_phpt valgrind -m --show-mem -n -d pcre.jit=0 ;;
 		phpunit) [ $ready = yes ] && stage_phpunit ;;
 		asan|asan-phpunit) [ $ready = yes ] && asan_stage "$stage" ;;
 		esac

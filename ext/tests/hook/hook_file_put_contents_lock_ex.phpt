@@ -2,6 +2,7 @@
 Hook: file_put_contents() with LOCK_EX in a coroutine waits for the lock in the loop: a coroutine of the same worker holding it across a wait no longer freezes the worker, a holder in another process lets the other coroutines run; it takes its turn with flock() waiters, hands the lock on when it is done, can be canceled; its answers and errors are stock PHP's; with HOOK_FLOCK off it blocks
 --EXTENSIONS--
 rapier
+posix
 --FILE--
 <?php
 require __DIR__ . '/flock.inc';
