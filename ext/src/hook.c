@@ -89,17 +89,18 @@ void rapier_hook_minit(void)
 	rebind_libraries();
 }
 
+/* In the reverse order of rapier_hook_minit(): fclose() is wrapped by more than one hook. */
 void rapier_hook_mshutdown(void)
 {
-	rapier_sleep_hook_mshutdown();
-	rapier_select_hook_mshutdown();
-	rapier_dns_hook_mshutdown();
-	rapier_proc_hook_mshutdown();
-	rapier_shell_hook_mshutdown();
-	rapier_flock_hook_mshutdown();
 	rapier_pgsql_hook_mshutdown();
 	rapier_sockets_hook_mshutdown();
 	rapier_libhook_mshutdown();
+	rapier_flock_hook_mshutdown();
+	rapier_shell_hook_mshutdown();
+	rapier_proc_hook_mshutdown();
+	rapier_dns_hook_mshutdown();
+	rapier_select_hook_mshutdown();
+	rapier_sleep_hook_mshutdown();
 }
 
 void rapier_hook_rinit(void)

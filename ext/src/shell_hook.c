@@ -22,9 +22,10 @@
  * line ends at "\n", whatever its length. The result code is the exit
  * status, or the raw wait status when a signal ended the command.
  *
- * A popen() stream remembers its child: pclose() closes the pipe, then
- * waits in the loop; fclose(), or the stream's last reference going away,
- * waits where it is, as libc's pclose() would.
+ * A popen() stream remembers its child: pclose() and fclose() close the
+ * pipe, then wait in the loop; the stream's last reference going away
+ * waits where it is, as libc's pclose() would (that close may run inside
+ * the garbage collector, where no coroutine may suspend).
  *
  * A coroutine canceled while its command runs kills the command (SIGKILL:
  * nobody is left to read its output or its status) and reaps it before
@@ -71,7 +72,7 @@ typedef struct {
 } running_command_t;
 
 static rapier_list_t running;
-static zif_handler stock_exec, stock_system, stock_passthru, stock_shell_exec, stock_popen, stock_pclose;
+static zif_handler stock_exec, stock_system, stock_passthru, stock_shell_exec, stock_popen, stock_pclose, stock_fclose;
 
 static bool may_yield(void)
 {
@@ -421,10 +422,11 @@ static pid_t take_popen_child(php_stream *stream)
 }
 
 /*
- * fclose(), the last reference going away, or the end of the request: the
- * stream layer waits for the command right here, as libc's pclose() does
- * in PHP (a close op must not suspend: the garbage collector may be the
- * caller). Its result is what pclose() then returns.
+ * The last reference going away, the end of the request, or pclose() and
+ * fclose() outside a coroutine: the stream layer waits for the command
+ * right here, as libc's pclose() does in PHP (a close op must not suspend:
+ * the garbage collector may be the caller). Its result is what pclose()
+ * then returns.
  */
 static int popen_close(php_stream *stream, int close_handle)
 {
@@ -526,6 +528,31 @@ static ZEND_NAMED_FUNCTION(hooked_pclose)
 	RETURN_LONG(reap(pid));
 }
 
+/*
+ * In a coroutine, fclose() of a stream popen() started here closes the pipe
+ * as PHP's fclose() does, then waits for the command in the loop, as
+ * pclose() does; the exit status is PHP's to drop.
+ */
+static ZEND_NAMED_FUNCTION(hooked_fclose)
+{
+	zval *arg = ZEND_NUM_ARGS() == 1 ? ZEND_CALL_ARG(execute_data, 1) : NULL;
+	php_stream *stream = rapier_hook_stream_of(arg);
+	pid_t pid;
+
+	/* PHP's fclose() frees every stream but those flagged NO_FCLOSE (STDIN and friends). */
+	if (stream == NULL || stream->ops != &popen_ops || (stream->flags & PHP_STREAM_FLAG_NO_FCLOSE)
+			|| !may_yield() || (pid = take_popen_child(stream)) == 0) {
+		stock_fclose(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	stock_fclose(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+	if (!rapier_proc_wait_exit(pid)) {
+		kill_and_reap(pid);
+		RETURN_THROWS();
+	}
+	reap(pid);
+}
+
 void rapier_shell_hook_minit(void)
 {
 	stock_exec = rapier_hook_replace_handler(ZEND_STRL("exec"), hooked_exec);
@@ -534,6 +561,7 @@ void rapier_shell_hook_minit(void)
 	stock_shell_exec = rapier_hook_replace_handler(ZEND_STRL("shell_exec"), hooked_shell_exec);
 	stock_popen = rapier_hook_replace_handler(ZEND_STRL("popen"), hooked_popen);
 	stock_pclose = rapier_hook_replace_handler(ZEND_STRL("pclose"), hooked_pclose);
+	stock_fclose = rapier_hook_replace_handler(ZEND_STRL("fclose"), hooked_fclose);
 	popen_ops = *rapier_proc_pipe_ops();
 	popen_ops.close = popen_close;
 	zend_hash_init(&popen_children, 8, NULL, NULL, 1);
@@ -547,6 +575,7 @@ void rapier_shell_hook_mshutdown(void)
 	rapier_hook_replace_handler(ZEND_STRL("shell_exec"), stock_shell_exec);
 	rapier_hook_replace_handler(ZEND_STRL("popen"), stock_popen);
 	rapier_hook_replace_handler(ZEND_STRL("pclose"), stock_pclose);
+	rapier_hook_replace_handler(ZEND_STRL("fclose"), stock_fclose);
 	zend_hash_destroy(&popen_children);
 }
 

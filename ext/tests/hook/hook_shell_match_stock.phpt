@@ -1,5 +1,5 @@
 --TEST--
-Hook: exec(), system(), passthru(), shell_exec() and backticks in a coroutine answer as stock PHP does outside one (lines, stripping, last line, result codes, signals, binary output, long lines, empty output, argument errors), and so do popen(), pclose() and fclose(); a cancel kills and reaps the command, while it reads, while it waits for the exit, or in pclose()
+Hook: exec(), system(), passthru(), shell_exec() and backticks in a coroutine answer as stock PHP does outside one (lines, stripping, last line, result codes, signals, binary output, long lines, empty output, argument errors), and so do popen(), pclose() and fclose(); a cancel kills and reaps the command, while it reads, while it waits for the exit, or in pclose() or fclose()
 --EXTENSIONS--
 rapier
 --FILE--
@@ -104,20 +104,26 @@ Rapier\run(function () use (&$pipe) {
     $pipe = popen('echo later; exit 8', 'r');
 });
 echo 'pclose outside the run: ', trim(fgets($pipe)), ' ', pclose($pipe), "\n";
+Rapier\run(function () use (&$pipe) {
+    $pipe = popen('echo later; exit 8', 'r');
+});
+echo 'fclose outside the run: ', trim(fgets($pipe)), ' ', var_export(fclose($pipe), true), "\n";
 
 /*
  * Cancels the coroutine running $command once the command has written its
  * pid to $pid_file; prints the exception (fd and pid made N) and whether
  * the command's process is gone (killed and reaped: not even a zombie).
+ * With $close (pclose or fclose) the coroutine closes a popen() of the
+ * command instead of running it with exec().
  */
-function cancel_while(string $command, string $pid_file, bool $pclose = false): void
+function cancel_while(string $command, string $pid_file, ?string $close = null): void
 {
     $pid = 0;
-    Rapier\run(function () use ($command, $pid_file, $pclose, &$pid) {
-        $runner = Rapier\go(function () use ($command, $pclose) {
+    Rapier\run(function () use ($command, $pid_file, $close, &$pid) {
+        $runner = Rapier\go(function () use ($command, $close) {
             try {
-                if ($pclose) {
-                    pclose(popen($command, 'r'));
+                if ($close !== null) {
+                    $close(popen($command, 'r'));
                 } else {
                     exec($command);
                 }
@@ -139,7 +145,8 @@ $pid_file = proc_test_flag('pid');
 $file = escapeshellarg($pid_file);
 cancel_while("echo \$\$ > $file.tmp; mv $file.tmp $file; exec sleep 30", $pid_file);
 cancel_while("exec >&-; echo \$\$ > $file.tmp; mv $file.tmp $file; exec sleep 30", $pid_file);
-cancel_while("echo \$\$ > $file.tmp; mv $file.tmp $file; exec sleep 30", $pid_file, pclose: true);
+cancel_while("echo \$\$ > $file.tmp; mv $file.tmp $file; exec sleep 30", $pid_file, close: 'pclose');
+cancel_while("echo \$\$ > $file.tmp; mv $file.tmp $file; exec sleep 30", $pid_file, close: 'fclose');
 
 ?>
 --EXPECT--
@@ -148,8 +155,12 @@ same: true
 popen same: true
 written, counted, pclose: [200000,"200000",4]
 pclose outside the run: later 8
+fclose outside the run: later true
 cancel: true
 Rapier\CanceledException: Coroutine was canceled while reading pipe fd N
+the command is gone: true
+cancel: true
+Rapier\CanceledException: Coroutine was canceled while waiting for process N to exit
 the command is gone: true
 cancel: true
 Rapier\CanceledException: Coroutine was canceled while waiting for process N to exit

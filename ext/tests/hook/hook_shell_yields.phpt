@@ -1,5 +1,5 @@
 --TEST--
-Hook: exec(), system(), passthru(), shell_exec(), backticks and pclose() suspend only their coroutine: commands that finish only once another coroutine (or another command) lets them, system() printing each line as it comes, a command that closes its output and exits later; with the flag off they block
+Hook: exec(), system(), passthru(), shell_exec(), backticks, and pclose() and fclose() of a popen() suspend only their coroutine: commands that finish only once another coroutine (or another command) lets them, system() printing each line as it comes, a command that closes its output and exits later; with the flag off they block
 --EXTENSIONS--
 rapier
 --FILE--
@@ -77,6 +77,17 @@ $code = while_waiting(function () use ($waits) {
 echo 'pclose: ', $code, "\n";
 unlink($flag);
 
+// So does fclose(): the command writes its input to a file only once let go, before fclose() returns.
+$copy = proc_test_flag('copy');
+$closed = while_waiting(function () use ($waits, $copy) {
+    $pipe = popen($waits('cat > ' . escapeshellarg($copy)), 'w');
+    fwrite($pipe, "input\n");
+    return fclose($pipe);
+}, $touch);
+echo 'fclose: ', json_encode([$closed, file_get_contents($copy)]), "\n";
+unlink($flag);
+unlink($copy);
+
 // Two commands at once, each let go by the other's: possible only if neither blocks the process.
 $other = proc_test_flag('other');
 $done = [];
@@ -111,5 +122,6 @@ shell_exec: "shell_exec\n"
 backticks: "backticks\n"
 closed output, later exit: ["early",5]
 pclose: 7
+fclose: [true,"input\n"]
 two at once: {"a":"a done","b":"b done"}
 HOOK_PROC off: ["",124]
