@@ -2,12 +2,6 @@
 Hostile: a client that never reads a large static file is freed after write_timeout; others are served meanwhile
 --EXTENSIONS--
 rapier
---SKIPIF--
-<?php
-/* openat2() is unknown to valgrind: its warning would land in the test's .mem file (run-tests.php -m). */
-require __DIR__ . '/../skipif.inc';
-if (rapier_test_under_valgrind()) die('skip static files use openat2(), which valgrind does not know');
-?>
 --FILE--
 <?php
 require __DIR__ . '/hostile.inc';
