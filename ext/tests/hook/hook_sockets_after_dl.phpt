@@ -26,8 +26,11 @@ Rapier\run(function () {
     echo "after dl(): ", socket_read($client, 100), "\n";
 });
 ');
-passthru(escapeshellarg(PHP_BINARY) . ' -n -d extension=' . escapeshellarg(http_test_extension_path())
-    . ' ' . escapeshellarg($script) . ' 2>&1');
+// Started without a shell, so that valgrind's stage traces this PHP (scripts/test.sh skips shells).
+$php = proc_open([PHP_BINARY, '-n', '-d', 'extension=' . http_test_extension_path(), $script],
+    [1 => ['pipe', 'w'], 2 => ['redirect', 1]], $pipes);
+echo stream_get_contents($pipes[1]);
+proc_close($php);
 unlink($script);
 ?>
 --EXPECT--

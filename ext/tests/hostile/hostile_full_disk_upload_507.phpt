@@ -4,10 +4,6 @@ Hostile: an upload that meets a full disk (upload_tmp_dir on a 1 MiB tmpfs) gets
 rapier
 --SKIPIF--
 <?php
-require __DIR__ . '/../skipif.inc';
-if (rapier_test_under_valgrind()) {
-    die('skip mount(8) is setuid, which valgrind cannot trace into; the asan stage runs this test');
-}
 /* The real thing: a small tmpfs, which takes root (CI and make test run as root on a fresh machine). */
 $dir = sys_get_temp_dir() . '/rapier-skipif-tmpfs-' . getmypid();
 @mkdir($dir);
