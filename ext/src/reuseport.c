@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <linux/filter.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 
 #ifndef SO_ATTACH_REUSEPORT_CBPF
@@ -34,8 +35,12 @@
 
 static int attach(int fd, struct sock_filter *code, unsigned short len)
 {
-	struct sock_fprog prog = { .len = len, .filter = code };
+	struct sock_fprog prog;
 
+	/* Zeroed whole: the padding after len is passed to the kernel too, and valgrind reports it unset. */
+	memset(&prog, 0, sizeof(prog));
+	prog.len = len;
+	prog.filter = code;
 	return setsockopt(fd, SOL_SOCKET, SO_ATTACH_REUSEPORT_CBPF, &prog, sizeof(prog)) == 0 ? 0 : -errno;
 }
 
