@@ -176,6 +176,34 @@ static HashTable *server_get_gc(zend_object *obj, zval **table, int *n)
 	return zend_std_get_properties(obj);
 }
 
+/*
+ * A server that has stopped calls none of its callbacks again (start() runs
+ * once): they go when start() ends, and with them what they captured. A
+ * callback that captured the server itself (use ($server)) would otherwise
+ * hold it in a cycle that PHP's end-of-script shutdown does not collect.
+ */
+static void release_callbacks(server_t *srv)
+{
+	zval handlers[EV_COUNT], user_processes;
+
+	/* Detached first: a destructor the release runs may call the server. */
+	memcpy(handlers, srv->handlers, sizeof(handlers));
+	ZVAL_COPY_VALUE(&user_processes, &srv->user_processes);
+	for (int i = 0; i < EV_COUNT; i++) {
+		ZVAL_UNDEF(&srv->handlers[i]);
+		srv->fcc[i] = empty_fcall_info_cache;
+	}
+	ZVAL_UNDEF(&srv->user_processes);
+	if (srv->user_process_fcc) {
+		efree(srv->user_process_fcc);
+		srv->user_process_fcc = NULL;
+	}
+	for (int i = 0; i < EV_COUNT; i++) {
+		zval_ptr_dtor(&handlers[i]);
+	}
+	zval_ptr_dtor(&user_processes);
+}
+
 /* Options */
 
 typedef enum { OPT_INT, OPT_SIZE, OPT_SECONDS, OPT_BOOL, OPT_STRING } option_kind_t;
@@ -1230,11 +1258,14 @@ ZEND_METHOD(Rapier_Http_Server, start)
 		srv->listen_fd = fd;
 		srv->worker_id = 0;
 		serve_worker(srv);
+		release_callbacks(srv);
 		return;
 	}
 	/* This probe is no slot's listener: the kernel would queue connections on it that nobody accepts. */
 	close(fd);
+	/* Returns in the master once the server has stopped, and in every child once it is done. */
 	run_master(srv);
+	release_callbacks(srv);
 }
 
 ZEND_METHOD(Rapier_Http_Server, task)
