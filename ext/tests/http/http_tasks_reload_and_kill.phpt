@@ -2,8 +2,6 @@
 HTTP tasks: SIGUSR2 replaces the task workers under load without a failed task (request workers stay); kill -9 of a task worker mid-task fails that task with an exception, and the replacement serves the next
 --EXTENSIONS--
 rapier
---SKIPIF--
-<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip forks several servers: too slow under valgrind'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';

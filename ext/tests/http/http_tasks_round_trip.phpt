@@ -2,8 +2,6 @@
 HTTP tasks: task() runs on a task worker process and returns its result; exceptions, timeouts and values that cannot be serialized reach the caller as exceptions; tasks run concurrently
 --EXTENSIONS--
 rapier
---SKIPIF--
-<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip forks several servers: too slow under valgrind; the task channel runs under valgrind in http_tasks_in_process.phpt'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';

@@ -2,8 +2,6 @@
 HTTP tasks: a task sent while the task worker drains (a task of the same request worker still running there) goes to its successor, and both callers get their results; a draining task worker killed mid-task fails only the task it ran
 --EXTENSIONS--
 rapier
---SKIPIF--
-<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip forks several servers: too slow under valgrind'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';

@@ -2,8 +2,6 @@
 HTTP workers: while a killed worker's replacement is still starting, new connections go to the worker that is ready (none wait in the empty slot's queue); once both are ready, both serve again
 --EXTENSIONS--
 rapier
---SKIPIF--
-<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip forks several servers: too slow under valgrind; the asan stage runs it'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';

@@ -2,8 +2,6 @@
 HTTP workers: SIGTERM to the master with a request in flight: the request completes, every process exits, the pid file and status socket are removed, exit code 0
 --EXTENSIONS--
 rapier
---SKIPIF--
-<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip forks several servers: too slow under valgrind; the asan stage runs it'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';

@@ -2,8 +2,6 @@
 HTTP workers: SIGHUP, SIGUSR1 and SIGUSR2 reaching a worker (sent to the whole process group, as a closed terminal does) do not kill it
 --EXTENSIONS--
 rapier
---SKIPIF--
-<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip forks several servers: too slow under valgrind; the asan stage runs it'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';

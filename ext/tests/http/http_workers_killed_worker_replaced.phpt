@@ -2,8 +2,6 @@
 HTTP workers: kill -9 of a worker mid-request: its client sees the connection close (no hang), the master starts a replacement (restarts 1), the other worker keeps serving throughout
 --EXTENSIONS--
 rapier
---SKIPIF--
-<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip forks several servers: too slow under valgrind; the asan stage runs it'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';

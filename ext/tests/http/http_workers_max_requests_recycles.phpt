@@ -2,8 +2,6 @@
 HTTP workers: with max_requests 20 and one worker, 100 requests (keep-alive and new connections) all succeed while the worker is recycled by successors; the status counts the recycles
 --EXTENSIONS--
 rapier
---SKIPIF--
-<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip forks several servers: too slow under valgrind; the asan stage runs it'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';

@@ -2,8 +2,6 @@
 HTTP workers: start() refuses to run when the pid file names a live server (Rapier\Exception, an error logged, no worker forked) and leaves that server's pid file and status socket alone
 --EXTENSIONS--
 rapier
---SKIPIF--
-<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip forks several servers: too slow under valgrind; the asan stage runs it'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';

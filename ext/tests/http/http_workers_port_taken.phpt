@@ -2,8 +2,6 @@
 HTTP workers: start() of a second server with workers on a port a multi-process server already serves throws Rapier\Exception, and the first server is untouched
 --EXTENSIONS--
 rapier
---SKIPIF--
-<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip forks several servers: too slow under valgrind; the asan stage runs it'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';

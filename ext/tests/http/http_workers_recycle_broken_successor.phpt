@@ -2,8 +2,6 @@
 HTTP workers: a worker past max_requests whose successors cannot start (broken code on disk) keeps serving every request; once the code is fixed a successor replaces it
 --EXTENSIONS--
 rapier
---SKIPIF--
-<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip forks several servers: too slow under valgrind; the asan stage runs it'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';

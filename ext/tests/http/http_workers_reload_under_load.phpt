@@ -3,7 +3,6 @@ HTTP workers: SIGUSR1 reloads the workers under continuous load without a single
 --EXTENSIONS--
 rapier
 --SKIPIF--
-<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip forks several servers: too slow under valgrind; the asan stage runs it'); ?>
 --INI--
 default_socket_timeout=5
 --FILE--

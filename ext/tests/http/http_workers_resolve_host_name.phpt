@@ -2,8 +2,6 @@
 HTTP workers: handlers resolve host names off the loop in forked workers, also when the master resolved one before forking them
 --EXTENSIONS--
 rapier
---SKIPIF--
-<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip forks workers: too slow under valgrind; the asan stage runs it'); ?>
 --FILE--
 <?php
 require __DIR__ . '/server.inc';

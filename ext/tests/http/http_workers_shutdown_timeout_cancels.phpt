@@ -2,8 +2,6 @@
 HTTP workers: SIGTERM to the master with a handler that outlasts shutdown_timeout: the worker cancels it, cuts its client off, runs workerStop and exits, before the master's SIGKILL (shutdown_timeout plus a grace period)
 --EXTENSIONS--
 rapier
---SKIPIF--
-<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip forks several servers: too slow under valgrind; the asan stage runs it'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';

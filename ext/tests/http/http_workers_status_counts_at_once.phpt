@@ -2,8 +2,6 @@
 HTTP workers: the status counts a response before its client can read it (handler responses, streamed responses, static files), and an open connection from its accept
 --EXTENSIONS--
 rapier
---SKIPIF--
-<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip forks a server: too slow under valgrind; the asan stage runs it'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';

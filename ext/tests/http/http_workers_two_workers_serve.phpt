@@ -2,8 +2,6 @@
 HTTP workers: two worker processes serve requests; the pid file holds the master's pid; the status socket lists both workers ready with their request counts
 --EXTENSIONS--
 rapier
---SKIPIF--
-<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip forks several servers: too slow under valgrind; the asan stage runs it'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';

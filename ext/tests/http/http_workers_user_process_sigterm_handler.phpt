@@ -3,8 +3,6 @@ HTTP workers: a user process runs with the hooks on, ignores SIGINT and SIGQUIT 
 --EXTENSIONS--
 rapier
 pcntl
---SKIPIF--
-<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip forks workers: too slow under valgrind; the asan stage runs it'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';

@@ -2,8 +2,6 @@
 HTTP workers: a user process waits for the stop's SIGTERM with Coroutine::waitSignal() while another coroutine waits on a channel, finishes its job and exits cleanly (exit 0, not restarted); in a worker, waiting for a signal the server owns throws and names workerStop
 --EXTENSIONS--
 rapier
---SKIPIF--
-<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip forks workers: too slow under valgrind; the asan stage runs it'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';

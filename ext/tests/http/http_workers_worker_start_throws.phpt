@@ -2,8 +2,6 @@
 HTTP workers: a workerStart that throws is never reported ready and serves nothing; a reload whose new workers throw is abandoned (reload_failures 1) while the old generation keeps serving
 --EXTENSIONS--
 rapier
---SKIPIF--
-<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip forks several servers: too slow under valgrind'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';
