@@ -2,6 +2,8 @@
 HTTP tasks: SIGUSR2 replaces the task workers under load without a failed task (request workers stay); kill -9 of a task worker mid-task fails that task with an exception, and the replacement serves the next
 --EXTENSIONS--
 rapier
+--SKIPIF--
+<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip too slow under valgrind for make test: task workers run under valgrind in http_tasks_round_trip and http_tasks_sent_while_draining; the asan stage runs it'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';

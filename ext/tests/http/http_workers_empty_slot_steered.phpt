@@ -2,6 +2,8 @@
 HTTP workers: while a killed worker's replacement is still starting, new connections go to the worker that is ready (none wait in the empty slot's queue); once both are ready, both serve again
 --EXTENSIONS--
 rapier
+--SKIPIF--
+<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip too slow under valgrind for make test: steering connections from an empty slot runs under valgrind whenever workers start (http_workers_two_workers_serve); the asan stage runs it'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';

@@ -2,6 +2,8 @@
 HTTP workers: after kill -9 of the master, a worker whose handler spins in a CPU loop (its loop never reads SIGTERM) still ends, shutdown_timeout plus the master's grace later, and frees the port; an idle worker drains at once
 --EXTENSIONS--
 rapier
+--SKIPIF--
+<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip too slow under valgrind for make test: its handler spins on the CPU until the orphaned worker ends; the asan stage runs it'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';

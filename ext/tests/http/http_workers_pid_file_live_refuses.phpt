@@ -2,6 +2,8 @@
 HTTP workers: start() refuses to run when the pid file names a live server (Rapier\Exception, an error logged, no worker forked) and leaves that server's pid file and status socket alone
 --EXTENSIONS--
 rapier
+--SKIPIF--
+<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip too slow under valgrind for make test: the pid file runs under valgrind in http_workers_two_workers_serve; the asan stage runs it'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';

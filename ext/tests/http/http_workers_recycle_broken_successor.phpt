@@ -2,6 +2,8 @@
 HTTP workers: a worker past max_requests whose successors cannot start (broken code on disk) keeps serving every request; once the code is fixed a successor replaces it
 --EXTENSIONS--
 rapier
+--SKIPIF--
+<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip too slow under valgrind for make test: recycling runs under valgrind in http_workers_max_requests_recycles; the asan stage runs it'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';

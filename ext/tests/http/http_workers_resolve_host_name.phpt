@@ -2,6 +2,8 @@
 HTTP workers: handlers resolve host names off the loop in forked workers, also when the master resolved one before forking them
 --EXTENSIONS--
 rapier
+--SKIPIF--
+<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip too slow under valgrind for make test: the resolver runs under valgrind in the single-process tests; the asan stage runs it'); ?>
 --FILE--
 <?php
 require __DIR__ . '/server.inc';

@@ -2,6 +2,8 @@
 HTTP workers: the status counts a response before its client can read it (handler responses, streamed responses, static files), and an open connection from its accept
 --EXTENSIONS--
 rapier
+--SKIPIF--
+<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip too slow under valgrind for make test: the status socket runs under valgrind in http_workers_two_workers_serve; the asan stage runs it'); ?>
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';
