@@ -124,17 +124,40 @@ static zend_object *server_create(zend_class_entry *ce)
 	return &srv->std;
 }
 
+/*
+ * A server that has stopped calls none of its callbacks again (start() runs
+ * once): they go when start() ends, or when a server never started is
+ * freed, and with them what they captured. A callback that captured the
+ * server itself (use ($server)) would otherwise hold it in a cycle that
+ * PHP's end-of-script shutdown does not collect.
+ */
+static void release_callbacks(server_t *srv)
+{
+	zval handlers[EV_COUNT], user_processes;
+
+	/* Detached first: a destructor the release runs may call the server. */
+	memcpy(handlers, srv->handlers, sizeof(handlers));
+	ZVAL_COPY_VALUE(&user_processes, &srv->user_processes);
+	for (int i = 0; i < EV_COUNT; i++) {
+		ZVAL_UNDEF(&srv->handlers[i]);
+		srv->fcc[i] = empty_fcall_info_cache;
+	}
+	ZVAL_UNDEF(&srv->user_processes);
+	if (srv->user_process_fcc) {
+		efree(srv->user_process_fcc);
+		srv->user_process_fcc = NULL;
+	}
+	for (int i = 0; i < EV_COUNT; i++) {
+		zval_ptr_dtor(&handlers[i]);
+	}
+	zval_ptr_dtor(&user_processes);
+}
+
 static void server_free(zend_object *obj)
 {
 	server_t *srv = server_from(obj);
 
-	for (int i = 0; i < EV_COUNT; i++) {
-		zval_ptr_dtor(&srv->handlers[i]);
-	}
-	zval_ptr_dtor(&srv->user_processes);
-	if (srv->user_process_fcc) {
-		efree(srv->user_process_fcc);
-	}
+	release_callbacks(srv);
 	if (srv->host) {
 		zend_string_release(srv->host);
 	}
@@ -174,34 +197,6 @@ static HashTable *server_get_gc(zend_object *obj, zval **table, int *n)
 	zend_get_gc_buffer_add_zval(buf, &srv->user_processes);
 	zend_get_gc_buffer_use(buf, table, n);
 	return zend_std_get_properties(obj);
-}
-
-/*
- * A server that has stopped calls none of its callbacks again (start() runs
- * once): they go when start() ends, and with them what they captured. A
- * callback that captured the server itself (use ($server)) would otherwise
- * hold it in a cycle that PHP's end-of-script shutdown does not collect.
- */
-static void release_callbacks(server_t *srv)
-{
-	zval handlers[EV_COUNT], user_processes;
-
-	/* Detached first: a destructor the release runs may call the server. */
-	memcpy(handlers, srv->handlers, sizeof(handlers));
-	ZVAL_COPY_VALUE(&user_processes, &srv->user_processes);
-	for (int i = 0; i < EV_COUNT; i++) {
-		ZVAL_UNDEF(&srv->handlers[i]);
-		srv->fcc[i] = empty_fcall_info_cache;
-	}
-	ZVAL_UNDEF(&srv->user_processes);
-	if (srv->user_process_fcc) {
-		efree(srv->user_process_fcc);
-		srv->user_process_fcc = NULL;
-	}
-	for (int i = 0; i < EV_COUNT; i++) {
-		zval_ptr_dtor(&handlers[i]);
-	}
-	zval_ptr_dtor(&user_processes);
 }
 
 /* Options */
