@@ -578,12 +578,17 @@ static void add_header_vars(zval *server, zval *headers)
 
 	ZEND_HASH_FOREACH_STR_KEY_VAL(Z_ARRVAL_P(headers), name, value) {
 		char key[256];
-		size_t len = ZSTR_LEN(name);
-		bool plain = (len == 12 && memcmp(ZSTR_VAL(name), "content-type", 12) == 0)
-			|| (len == 14 && memcmp(ZSTR_VAL(name), "content-length", 14) == 0);
-		size_t off = plain ? 0 : 5;
+		size_t len, off;
+		bool plain;
 
-		if (!name || len + off >= sizeof(key)) {
+		if (name == NULL) {
+			continue;
+		}
+		len = ZSTR_LEN(name);
+		plain = (len == 12 && memcmp(ZSTR_VAL(name), "content-type", 12) == 0)
+			|| (len == 14 && memcmp(ZSTR_VAL(name), "content-length", 14) == 0);
+		off = plain ? 0 : 5;
+		if (len + off >= sizeof(key)) {
 			continue;
 		}
 		if (!plain) {
