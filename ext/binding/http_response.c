@@ -149,21 +149,44 @@ static zend_string *json_exception_name(void)
 
 /* Sending */
 
-static bool respond(response_t *resp, const char *body, size_t len)
+/* 0, or -errno (the connection is closed): see rapier_http_conn_respond(). */
+static int respond(response_t *resp, const char *body, size_t len)
 {
 	const char *ctype = resp->content_type ? ZSTR_VAL(resp->content_type) : NULL;
 	size_t ctype_len = resp->content_type ? ZSTR_LEN(resp->content_type) : 0;
 
-	return rapier_http_conn_respond(resp->conn, &resp->head, ctype, ctype_len, body, len) == 0;
+	return rapier_http_conn_respond(resp->conn, &resp->head, ctype, ctype_len, body, len);
 }
 
-static bool finish(response_t *resp, const char *body, size_t len)
+static int finish(response_t *resp, const char *body, size_t len)
 {
 	if (resp->conn->response_started) {
-		bool ok = len == 0 || rapier_http_conn_write(resp->conn, &resp->head, NULL, 0, body, len) == 0;
-		return rapier_http_conn_end_stream(resp->conn) == 0 && ok;
+		int rc = len == 0 ? 0 : rapier_http_conn_write(resp->conn, &resp->head, NULL, 0, body, len);
+		int end_rc;
+
+		if (rc == -ECANCELED) {
+			return rc;
+		}
+		end_rc = rapier_http_conn_end_stream(resp->conn);
+		return rc < 0 ? rc : end_rc;
 	}
 	return respond(resp, body, len);
+}
+
+/*
+ * What a sending method returns: true when every byte went out, false when
+ * the client has gone or stopped reading. A cancel of the handler's
+ * coroutine (Coroutine::cancel(), shutdown_timeout) while it waited for the
+ * client throws instead, as in every other wait, so that the handler does
+ * not run on past it.
+ */
+static bool sent(int rc)
+{
+	if (rc == -ECANCELED) {
+		zend_throw_exception(rapier_ce_canceled_exception,
+			"Coroutine was canceled while writing the response; the connection is closed", 0);
+	}
+	return rc == 0;
 }
 
 void rapier_http_response_handler_done(zend_object *obj, zend_object *exception)
@@ -348,9 +371,9 @@ ZEND_METHOD(Rapier_Http_Response, write)
 	if (!require_open(resp, "write")) {
 		RETURN_THROWS();
 	}
-	RETURN_BOOL(rapier_http_conn_write(resp->conn, &resp->head,
+	RETURN_BOOL(sent(rapier_http_conn_write(resp->conn, &resp->head,
 		resp->content_type ? ZSTR_VAL(resp->content_type) : NULL, resp->content_type ? ZSTR_LEN(resp->content_type) : 0,
-		ZSTR_VAL(data), ZSTR_LEN(data)) == 0);
+		ZSTR_VAL(data), ZSTR_LEN(data))));
 }
 
 ZEND_METHOD(Rapier_Http_Response, end)
@@ -366,7 +389,7 @@ ZEND_METHOD(Rapier_Http_Response, end)
 	if (!require_open(resp, "end the response")) {
 		RETURN_THROWS();
 	}
-	RETURN_BOOL(finish(resp, body ? ZSTR_VAL(body) : "", body ? ZSTR_LEN(body) : 0));
+	RETURN_BOOL(sent(finish(resp, body ? ZSTR_VAL(body) : "", body ? ZSTR_LEN(body) : 0)));
 }
 
 ZEND_METHOD(Rapier_Http_Response, json)
@@ -375,7 +398,7 @@ ZEND_METHOD(Rapier_Http_Response, json)
 	zval *data;
 	zend_long status = 200, flags = 0;
 	smart_str json = {0};
-	bool ok;
+	int rc;
 
 	ZEND_PARSE_PARAMETERS_START(1, 3)
 		Z_PARAM_ZVAL(data)
@@ -407,9 +430,9 @@ ZEND_METHOD(Rapier_Http_Response, json)
 		smart_str_free(&json);
 		RETURN_THROWS();
 	}
-	ok = respond(resp, json.s ? ZSTR_VAL(json.s) : "", json.s ? ZSTR_LEN(json.s) : 0);
+	rc = respond(resp, json.s ? ZSTR_VAL(json.s) : "", json.s ? ZSTR_LEN(json.s) : 0);
 	smart_str_free(&json);
-	RETURN_BOOL(ok);
+	RETURN_BOOL(sent(rc));
 }
 
 ZEND_METHOD(Rapier_Http_Response, sendfile)
@@ -459,7 +482,7 @@ ZEND_METHOD(Rapier_Http_Response, sendfile)
 	}
 	rc = rapier_http_conn_sendfile(resp->conn, &resp->head, fd, (uint64_t) offset, (uint64_t) length);
 	close(fd);
-	RETURN_BOOL(rc == 0);
+	RETURN_BOOL(sent(rc));
 }
 
 ZEND_METHOD(Rapier_Http_Response, redirect)
@@ -485,7 +508,7 @@ ZEND_METHOD(Rapier_Http_Response, redirect)
 	if (!add_header(resp, ZEND_STRL("Location"), ZSTR_VAL(location), ZSTR_LEN(location), 1)) {
 		RETURN_THROWS();
 	}
-	RETURN_BOOL(respond(resp, "", 0));
+	RETURN_BOOL(sent(respond(resp, "", 0)));
 }
 
 ZEND_METHOD(Rapier_Http_Response, isWritable)

@@ -222,7 +222,9 @@ void rapier_http_conn_release(rapier_http_conn_t *conn);
  * Sends the whole response: head (with its status and application headers)
  * and body, gzip-compressed when the request allows it. May suspend the
  * calling coroutine while the socket is full. Returns 0, or -errno when the
- * client is gone (the connection is then closed).
+ * client is gone (the connection is then closed); -ECANCELED when the
+ * coroutine was canceled while it waited (the connection is closed too: the
+ * response cannot be completed).
  */
 int rapier_http_conn_respond(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *content_type,
 	size_t content_type_len, const char *body, size_t body_len);

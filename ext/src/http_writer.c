@@ -54,7 +54,10 @@ static int wait_writable(rapier_http_conn_t *conn)
 	return rapier_wake_errno(why, -EPIPE);
 }
 
-/* Writes every byte of iov, waiting while the socket is full. 0, or -errno (connection closed). */
+/*
+ * Writes every byte of iov, waiting while the socket is full. 0, or -errno
+ * with the connection closed: -ECANCELED when the wait was canceled.
+ */
 static int write_all(rapier_http_conn_t *conn, struct iovec *iov, int iovcnt)
 {
 	while (iovcnt > 0) {
@@ -66,13 +69,14 @@ static int write_all(rapier_http_conn_t *conn, struct iovec *iov, int iovcnt)
 		}
 		n = sendmsg(conn->fd, &msg, MSG_NOSIGNAL);
 		if (n < 0) {
-			int err = errno, rc;
-			if (err == EINTR) {
+			int rc = -errno;
+			if (rc == -EINTR) {
 				continue;
 			}
-			if (err != EAGAIN || (rc = wait_writable(conn)) < 0) {
+			/* -ETIMEDOUT, -EPIPE, or -ECANCELED: the caller's coroutine was canceled. */
+			if (rc != -EAGAIN || (rc = wait_writable(conn)) < 0) {
 				rapier__http_conn_close(conn);
-				return err == EAGAIN ? -ETIMEDOUT : -err;
+				return rc;
 			}
 			continue;
 		}
