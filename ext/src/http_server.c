@@ -479,6 +479,7 @@ void rapier__http_conn_close(rapier_http_conn_t *conn)
 		conn->writer = NULL;
 		rapier_coro_wake(writer, RAPIER_WAKE_CLOSED);
 	}
+	rapier__http_wake_queued_writers(conn);
 	rapier__http_gzip_stream_release(conn);
 	if (conn->file_fd >= 0) {
 		close(conn->file_fd);

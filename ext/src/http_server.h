@@ -93,6 +93,8 @@ struct rapier_http_conn_s {
 	uint64_t request_start_ns;     /* the request's first byte: the access log's duration, REQUEST_TIME_FLOAT */
 	rapier_gzip_t *gzip_stream;    /* streamed gzip body, or NULL */
 	rapier_coro_t *writer;         /* coroutine waiting for the socket to drain */
+	bool writing;                  /* a coroutine is writing (http_writer.c): others queue */
+	rapier_list_t write_queue;     /* coroutines waiting for their turn to write, oldest first */
 	char *wbuf;                    /* bytes the loop must still write (error answers) */
 	size_t wlen, wpos;
 	bool close_after_write;

@@ -13,6 +13,9 @@ void rapier__http_conn_close(rapier_http_conn_t *conn);
 /* Writes the access log line of the response that just ended, if there is an access log. */
 void rapier__http_log_access(rapier_http_conn_t *conn, int status, uint64_t bytes);
 
+/* Ends the wait of every coroutine queued to write on a closing connection (http_writer.c). */
+void rapier__http_wake_queued_writers(rapier_http_conn_t *conn);
+
 /* Gives a streamed response's compressor (if any) back to the pool, mid-stream or not (http_writer.c). */
 void rapier__http_gzip_stream_release(rapier_http_conn_t *conn);
 

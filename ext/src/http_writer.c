@@ -4,10 +4,15 @@
  *
  * Everything goes out with sendmsg(MSG_NOSIGNAL), so a vanished client is
  * an error, not SIGPIPE. When the socket is full the coroutine waits for it
- * to drain, bounded by write_timeout; outside a coroutine (or when another
- * coroutine already waits on the connection) the wait is a poll(). A
- * failed write closes the connection: the rest of a response that cannot
- * be delivered whole must not be taken for complete.
+ * to drain, bounded by write_timeout; outside a coroutine the wait is a
+ * poll(). A failed write closes the connection: the rest of a response that
+ * cannot be delivered whole must not be taken for complete.
+ *
+ * One coroutine writes to a connection at a time. A response may be written
+ * by several (a handler and the coroutines it starts, say a stream and its
+ * heartbeat); one that waits for the client holds the connection until its
+ * bytes are all out, and the others queue behind it in arrival order, so a
+ * chunk never lands in the middle of another.
  */
 #ifndef _GNU_SOURCE
 # define _GNU_SOURCE
@@ -40,7 +45,7 @@ static int wait_writable(rapier_http_conn_t *conn)
 {
 	rapier_wake_t why;
 
-	if (!rapier_coro_can_yield() || conn->writer) {
+	if (!rapier_coro_can_yield()) {
 		struct pollfd pfd = { .fd = conn->fd, .events = POLLOUT };
 		int ms = (int) (conn->server->cfg.write_timeout_ns / 1000000);
 		return poll(&pfd, 1, ms) > 0 ? 0 : -ETIMEDOUT;
@@ -54,11 +59,78 @@ static int wait_writable(rapier_http_conn_t *conn)
 	return rapier_wake_errno(why, -EPIPE);
 }
 
+/* A coroutine waiting for its turn to write. */
+typedef struct {
+	rapier_list_node_t link;       /* in conn->write_queue */
+	rapier_http_conn_t *conn;
+	rapier_coro_t *co;
+	bool served;                   /* handed the connection, or told it closed */
+} queued_writer_t;
+
+static void unlink_queued_writer(rapier_coro_t *co, void *data)
+{
+	queued_writer_t *w = data;
+
+	(void) co;
+	rapier_list_remove(&w->conn->write_queue, &w->link);
+}
+
 /*
- * Writes every byte of iov, waiting while the socket is full. 0, or -errno
- * with the connection closed: -ECANCELED when the wait was canceled.
+ * Takes the connection for writing, waiting behind the coroutines already
+ * writing to it. 0, or -errno: -EPIPE (it closed meanwhile), -ECANCELED, or
+ * -EBUSY where this caller cannot wait.
  */
-static int write_all(rapier_http_conn_t *conn, struct iovec *iov, int iovcnt)
+static int write_lock(rapier_http_conn_t *conn)
+{
+	queued_writer_t w = { .conn = conn };
+	rapier_wake_t why;
+
+	if (!conn->writing) {
+		conn->writing = true;
+		return 0;
+	}
+	if (!rapier_coro_can_yield()) {
+		return -EBUSY;
+	}
+	w.co = rapier_coro_current();
+	rapier_list_push(&conn->write_queue, &w.link);
+	/* No timeout of its own: the writer ahead is bounded by write_timeout, and a failure closes the connection. */
+	why = rapier_coro_wait(-1, unlink_queued_writer, &w, "its turn to write to a client");
+	/* A cancel already pending returns at once, still queued. */
+	rapier_list_remove(&conn->write_queue, &w.link);
+	if (w.served) {
+		return conn->state == RAPIER_HTTP_CONN_CLOSED ? -EPIPE : 0;
+	}
+	return rapier_wake_errno(why, -EPIPE);
+}
+
+/* Hands the connection straight to the next queued writer, so that none can slip in before it. */
+static void write_unlock(rapier_http_conn_t *conn)
+{
+	rapier_list_node_t *node = rapier_list_shift(&conn->write_queue);
+	queued_writer_t *next;
+
+	if (node == NULL) {
+		conn->writing = false;
+		return;
+	}
+	next = RAPIER_LIST_ENTRY(node, queued_writer_t, link);
+	next->served = true;
+	rapier_coro_wake(next->co, RAPIER_WAKE_OK);
+}
+
+void rapier__http_wake_queued_writers(rapier_http_conn_t *conn)
+{
+	rapier_list_node_t *node;
+
+	/* Each wakes owning nothing: the connection is gone. */
+	while ((node = rapier_list_shift(&conn->write_queue)) != NULL) {
+		rapier_coro_wake(RAPIER_LIST_ENTRY(node, queued_writer_t, link)->co, RAPIER_WAKE_CLOSED);
+	}
+}
+
+/* Writes every byte of iov, waiting while the socket is full; the caller holds the write lock. */
+static int write_iov(rapier_http_conn_t *conn, struct iovec *iov, int iovcnt)
 {
 	while (iovcnt > 0) {
 		struct msghdr msg = { .msg_iov = iov, .msg_iovlen = (size_t) iovcnt };
@@ -91,6 +163,25 @@ static int write_all(rapier_http_conn_t *conn, struct iovec *iov, int iovcnt)
 		}
 	}
 	return 0;
+}
+
+/*
+ * Writes every byte of iov in its turn, waiting while the socket is full.
+ * 0, or -errno with the connection closed: -ECANCELED when the wait was
+ * canceled, -EBUSY when another coroutine was writing and this caller could
+ * not wait (its bytes would have interleaved).
+ */
+static int write_all(rapier_http_conn_t *conn, struct iovec *iov, int iovcnt)
+{
+	int rc = write_lock(conn);
+
+	if (rc < 0) {
+		rapier__http_conn_close(conn);
+		return rc;
+	}
+	rc = write_iov(conn, iov, iovcnt);
+	write_unlock(conn);
+	return rc;
 }
 
 void rapier__http_fill_finish(rapier_http_conn_t *conn, rapier_http_finish_t *fin, uint64_t content_length)
@@ -308,23 +399,11 @@ int rapier_http_conn_end_stream(rapier_http_conn_t *conn)
 	return write_all(conn, &iov, 1);
 }
 
-int rapier_http_conn_sendfile(rapier_http_conn_t *conn, rapier_http_head_t *head, int fd, uint64_t offset,
-	uint64_t length)
+/* length bytes of fd from off with sendfile(); the caller holds the write lock. */
+static int send_file_body(rapier_http_conn_t *conn, int fd, off_t off, uint64_t length)
 {
-	rapier_http_finish_t fin;
-	struct iovec iov[2];
-	off_t off = (off_t) offset;
-	int rc;
+	int rc = 0;
 
-	rapier__http_fill_finish(conn, &fin, length);
-	if ((rc = rapier_http_head_finish(head, &fin, iov)) < 0) {
-		return rc;
-	}
-	conn->response_started = true;
-	response_finished(conn, head, length);
-	if ((rc = write_all(conn, iov, 2)) < 0 || !head->body_allowed) {
-		return rc;
-	}
 	while (length > 0) {
 		ssize_t n = sendfile(conn->fd, fd, &off, length > (1u << 30) ? (1u << 30) : (size_t) length);
 		if (n > 0) {
@@ -338,8 +417,34 @@ int rapier_http_conn_sendfile(rapier_http_conn_t *conn, rapier_http_head_t *head
 			continue;
 		}
 		/* The file shrank, the client left, or it stopped reading: the length promised cannot be kept. */
+		rc = n == 0 ? -EIO : (rc < 0 ? rc : -errno);
 		rapier__http_conn_close(conn);
-		return n == 0 ? -EIO : (rc < 0 ? rc : -errno);
+		return rc;
 	}
 	return 0;
+}
+
+int rapier_http_conn_sendfile(rapier_http_conn_t *conn, rapier_http_head_t *head, int fd, uint64_t offset,
+	uint64_t length)
+{
+	rapier_http_finish_t fin;
+	struct iovec iov[2];
+	int rc;
+
+	rapier__http_fill_finish(conn, &fin, length);
+	if ((rc = rapier_http_head_finish(head, &fin, iov)) < 0) {
+		return rc;
+	}
+	conn->response_started = true;
+	response_finished(conn, head, length);
+	/* Held to the last byte of the file, which is written outside write_iov(). */
+	if ((rc = write_lock(conn)) < 0) {
+		rapier__http_conn_close(conn);
+		return rc;
+	}
+	if ((rc = write_iov(conn, iov, 2)) == 0 && head->body_allowed) {
+		rc = send_file_body(conn, fd, (off_t) offset, length);
+	}
+	write_unlock(conn);
+	return rc;
 }
