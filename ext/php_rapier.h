@@ -48,6 +48,8 @@ extern zend_class_entry *rapier_ce_coroutine;
 void rapier_exceptions_minit(void);
 void rapier_coroutine_class_minit(void);
 void rapier_timer_class_minit(void);
+/* Clears every pending Timer::after() and Timer::tick(); returns how many there were. */
+uint32_t rapier_user_timers_clear(void);
 void rapier_runtime_class_minit(void);
 void rapier_channel_class_minit(void);
 void rapier_waitgroup_class_minit(void);

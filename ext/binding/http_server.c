@@ -649,19 +649,50 @@ static void call_handler(server_t *srv, int event)
 	zval_ptr_dtor(&args[0]);
 }
 
+/*
+ * The server is done and workerStop has returned, so what still runs was
+ * left behind: a ticker or a consumer started in workerStart, a coroutine a
+ * handler started and never waited for. It would keep start() from
+ * returning (a sleep loop, a pending Timer::tick()) or end it in a
+ * DeadlockException (a pop from a channel nobody pushes to). Pending timers
+ * are cleared and the rest is canceled: each wait throws
+ * CanceledException, and finally blocks run.
+ */
+static void end_leftovers(void)
+{
+	rapier_user_timers_clear();
+	rapier_coro_cancel_all();
+}
+
+static void on_worker_stop_done(rapier_coro_t *co, zval *retval, zend_object *exception, void *data)
+{
+	(void) retval;
+	(void) data;
+	if (exception) {
+		rapier_coro_report_uncaught(co, exception);
+		OBJ_RELEASE(exception);
+	}
+	end_leftovers();
+}
+
 static void worker_drained(server_t *srv)
 {
+	zval args[2];
 
 	rapier_timer_stop(rapier_sched_loop(), &srv->shutdown_timer);
 	rapier_timer_stop(rapier_sched_loop(), &srv->recycle_timer);
 	if (srv->signal_fd >= 0) {
 		rapier_io_stop(rapier_sched_loop(), &srv->signal_io);
 	}
-	if (Z_TYPE(srv->handlers[EV_WORKER_STOP]) != IS_UNDEF) {
-		zval args[2];
-		ZVAL_OBJ(&args[0], &srv->std);
-		ZVAL_LONG(&args[1], srv->worker_id);
-		rapier_coro_spawn(&srv->handlers[EV_WORKER_STOP], &srv->fcc[EV_WORKER_STOP], args, 2);
+	if (Z_TYPE(srv->handlers[EV_WORKER_STOP]) == IS_UNDEF) {
+		end_leftovers();
+		return;
+	}
+	ZVAL_OBJ(&args[0], &srv->std);
+	ZVAL_LONG(&args[1], srv->worker_id);
+	if (rapier_coro_spawn_ex(&srv->handlers[EV_WORKER_STOP], &srv->fcc[EV_WORKER_STOP], args, 2,
+			on_worker_stop_done, NULL) == NULL) {
+		end_leftovers();
 	}
 }
 

@@ -49,6 +49,18 @@ static void on_sched_stop(void)
 	}
 }
 
+uint32_t rapier_user_timers_clear(void)
+{
+	uint32_t count;
+
+	if (!entries_ready) {
+		return 0;
+	}
+	count = zend_hash_num_elements(&entries);
+	zend_hash_clean(&entries);
+	return count;
+}
+
 static void on_fire(rapier_timer_t *timer)
 {
 	timer_entry_t *entry = timer->data;

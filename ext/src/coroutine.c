@@ -379,6 +379,7 @@ rapier_coro_t *rapier_coro_spawn_ex(zval *callable, zend_fcall_info_cache *fcc, 
 	co->wake_reason = RAPIER_WAKE_OK; /* a pooled record keeps its last wait's */
 	co->started = false;
 	co->cancel_pending = false;
+	co->cancel_quiet = false;
 	co->on_finish = on_finish;
 	co->finish_data = finish_data;
 	ZVAL_COPY(&co->callable, callable);
@@ -399,6 +400,24 @@ rapier_coro_t *rapier_coro_spawn_ex(zval *callable, zend_fcall_info_cache *fcc, 
 rapier_coro_t *rapier_coro_find(zend_long id)
 {
 	return sched.running ? zend_hash_index_find_ptr(&sched.live, (zend_ulong) id) : NULL;
+}
+
+uint32_t rapier_coro_cancel_all(void)
+{
+	rapier_coro_t *co;
+	uint32_t canceled = 0;
+
+	if (!sched.running) {
+		return 0;
+	}
+	/* A cancel only queues the coroutine: the table does not change during the walk. */
+	ZEND_HASH_FOREACH_PTR(&sched.live, co) {
+		if (rapier_coro_cancel(co)) {
+			co->cancel_quiet = true;
+			canceled++;
+		}
+	} ZEND_HASH_FOREACH_END();
+	return canceled;
 }
 
 uint32_t rapier_coro_count(void)
@@ -467,6 +486,11 @@ static void report_uncaught(rapier_coro_t *co, zend_object *ex)
 		report_default(co, handler_ex);
 		OBJ_RELEASE(handler_ex);
 	}
+}
+
+void rapier_coro_report_uncaught(rapier_coro_t *co, zend_object *ex)
+{
+	report_uncaught(co, ex);
 }
 
 /* Catches what the running code threw; ownership passes to the caller. */
@@ -554,8 +578,10 @@ static bool run_body(rapier_coro_t *co)
 		sched.main_done = true;
 	} else {
 		zval_ptr_dtor(&retval);
-		if (ex) {
+		if (ex && !(co->cancel_quiet && instanceof_function(ex->ce, rapier_ce_canceled_exception))) {
 			report_uncaught(co, ex);
+		}
+		if (ex) {
 			OBJ_RELEASE(ex);
 		}
 	}

@@ -80,6 +80,7 @@ struct rapier_coro_s {
 	bool pooled;                     /* its fiber idles in the pool, ready for the next coroutine */
 	bool started;                    /* its callable has been called */
 	bool cancel_pending;             /* canceled before it started: its first wait is canceled at once */
+	bool cancel_quiet;               /* canceled by its owner's end: a CanceledException it lets out is not reported */
 
 	zval defers;                     /* array of callables, run last-in first-out; UNDEF when none */
 	zval context;                    /* ArrayObject from Coroutine::context(); UNDEF until asked for */
@@ -153,6 +154,16 @@ rapier_coro_t *rapier_coro_find(zend_long id);
  * ended, already canceled before it started, or its wait already answered.
  */
 bool rapier_coro_cancel(rapier_coro_t *co);
+
+/*
+ * Cancels every live coroutine but the running one, quietly: a
+ * CanceledException one of them lets out is not reported (the end of a
+ * server, which nobody's code asked for). Returns how many were canceled.
+ */
+uint32_t rapier_coro_cancel_all(void);
+
+/* Reports an uncaught exception of co as one of a go() coroutine is (the handler, or stderr); ex stays the caller's. */
+void rapier_coro_report_uncaught(rapier_coro_t *co, zend_object *ex);
 
 /* Number of live coroutines, and an array of their ids. */
 uint32_t rapier_coro_count(void);
