@@ -88,6 +88,8 @@ struct server_s {
 	rapier_http_server_t http;
 	bool http_ready;
 	bool stopping;
+	bool start_returned;            /* workerStart has returned */
+	bool stop_returned;             /* drained, and workerStop (if any) has returned */
 	int signal_fd;
 	rapier_io_t signal_io;
 	rapier_timer_t shutdown_timer;
@@ -650,29 +652,34 @@ static void call_handler(server_t *srv, int event)
 }
 
 /*
- * The server is done and workerStop has returned, so what still runs was
- * left behind: a ticker or a consumer started in workerStart, a coroutine a
- * handler started and never waited for. It would keep start() from
- * returning (a sleep loop, a pending Timer::tick()) or end it in a
+ * The server is done, and workerStart and workerStop have returned (a stop
+ * may drain the server while workerStart still waits on I/O), so what still
+ * runs was left behind: a ticker or a consumer started in workerStart, a
+ * coroutine a handler started and never waited for. It would keep start()
+ * from returning (a sleep loop, a pending Timer::tick()) or end it in a
  * DeadlockException (a pop from a channel nobody pushes to). Pending timers
  * are cleared and the rest is canceled: each wait throws
  * CanceledException, and finally blocks run.
  */
-static void end_leftovers(void)
+static void end_leftovers(server_t *srv)
 {
-	rapier_user_timers_clear();
-	rapier_coro_cancel_all();
+	if (srv->start_returned && srv->stop_returned) {
+		rapier_user_timers_clear();
+		rapier_coro_cancel_all();
+	}
 }
 
 static void on_worker_stop_done(rapier_coro_t *co, zval *retval, zend_object *exception, void *data)
 {
+	server_t *srv = data;
+
 	(void) retval;
-	(void) data;
 	if (exception) {
 		rapier_coro_report_uncaught(co, exception);
 		OBJ_RELEASE(exception);
 	}
-	end_leftovers();
+	srv->stop_returned = true;
+	end_leftovers(srv);
 }
 
 static void worker_drained(server_t *srv)
@@ -685,14 +692,16 @@ static void worker_drained(server_t *srv)
 		rapier_io_stop(rapier_sched_loop(), &srv->signal_io);
 	}
 	if (Z_TYPE(srv->handlers[EV_WORKER_STOP]) == IS_UNDEF) {
-		end_leftovers();
+		srv->stop_returned = true;
+		end_leftovers(srv);
 		return;
 	}
 	ZVAL_OBJ(&args[0], &srv->std);
 	ZVAL_LONG(&args[1], srv->worker_id);
 	if (rapier_coro_spawn_ex(&srv->handlers[EV_WORKER_STOP], &srv->fcc[EV_WORKER_STOP], args, 2,
-			on_worker_stop_done, NULL) == NULL) {
-		end_leftovers();
+			on_worker_stop_done, srv) == NULL) {
+		srv->stop_returned = true;
+		end_leftovers(srv);
 	}
 }
 
@@ -964,11 +973,14 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 		}
 		return;
 	}
+	srv->start_returned = true;
 	/*
 	 * Only now, with the application ready, are connections (or tasks)
 	 * taken: workerStart may have waited on I/O, and the loop ran meanwhile.
-	 * A stop that came during workerStart has already begun the drain.
+	 * A stop that came during workerStart has already begun the drain, and
+	 * may have finished it.
 	 */
+	end_leftovers(srv);
 	if (!srv->stopping) {
 		if (srv->is_task_worker) {
 			rapier_tasks_serve(&srv->tasks, srv->master.self.index);
