@@ -661,11 +661,16 @@ static void call_handler(server_t *srv, int event)
  * are cleared and the rest is canceled: each wait throws
  * CanceledException, and finally blocks run.
  */
+static void cancel_leftovers(void)
+{
+	rapier_user_timers_clear();
+	rapier_coro_cancel_all();
+}
+
 static void end_leftovers(server_t *srv)
 {
 	if (srv->start_returned && srv->stop_returned) {
-		rapier_user_timers_clear();
-		rapier_coro_cancel_all();
+		cancel_leftovers();
 	}
 }
 
@@ -971,6 +976,8 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 		} else {
 			rapier_http_server_abort(&srv->http);
 		}
+		/* What workerStart started before it failed would hold the exception back for ever. */
+		cancel_leftovers();
 		return;
 	}
 	srv->start_returned = true;
