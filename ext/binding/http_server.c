@@ -1072,7 +1072,8 @@ static void run_user_process(server_t *srv)
 	rapier_worker_ready(&srv->master.self);
 	ZVAL_OBJ_COPY(&args[0], &srv->std);
 	ZVAL_LONG(&args[1], (zend_long) index);
-	rapier_sched_run(callable, &srv->user_process_fcc[index], args, 2, &retval);
+	/* A callable that throws is restarted: what it started must not hold the exception back. */
+	rapier_sched_run_ex(callable, &srv->user_process_fcc[index], args, 2, &retval, cancel_leftovers);
 	zval_ptr_dtor(&args[0]);
 	zval_ptr_dtor(&retval);
 	/*

@@ -67,6 +67,7 @@ typedef struct {
 	zval main_result;
 	zend_object *main_exception;
 	bool main_done;
+	void (*on_main_exception)(void); /* rapier_sched_run_ex(): the main coroutine threw */
 	zval exception_handler;          /* UNDEF: report on stderr */
 	void (*stop_hooks[RAPIER_SCHED_MAX_STOP_HOOKS])(void);
 	int stop_hook_count;
@@ -576,6 +577,9 @@ static bool run_body(rapier_coro_t *co)
 		ZVAL_COPY_VALUE(&sched.main_result, &retval);
 		sched.main_exception = ex;
 		sched.main_done = true;
+		if (ex && sched.on_main_exception) {
+			sched.on_main_exception();
+		}
 	} else {
 		zval_ptr_dtor(&retval);
 		if (ex && !(co->cancel_quiet && instanceof_function(ex->ce, rapier_ce_canceled_exception))) {
@@ -929,6 +933,12 @@ void rapier_coroutine_rshutdown(void)
 
 void rapier_sched_run(zval *callable, zend_fcall_info_cache *fcc, zval *args, uint32_t argc, zval *return_value)
 {
+	rapier_sched_run_ex(callable, fcc, args, argc, return_value, NULL);
+}
+
+void rapier_sched_run_ex(zval *callable, zend_fcall_info_cache *fcc, zval *args, uint32_t argc, zval *return_value,
+	void (*on_main_exception)(void))
+{
 	rapier_coro_t *main_co;
 	/* Static, not a local: it is assigned between setjmp and a possible longjmp. */
 	static zend_object *deadlock;
@@ -939,6 +949,7 @@ void rapier_sched_run(zval *callable, zend_fcall_info_cache *fcc, zval *args, ui
 		return;
 	}
 	sched_start();
+	sched.on_main_exception = on_main_exception;
 	main_co = rapier_coro_spawn(callable, fcc, args, argc);
 	main_co->is_main = true;
 	deadlock = NULL;

@@ -175,6 +175,13 @@ void rapier_coro_list(zval *return_value);
  * exception (or a DeadlockException) is rethrown.
  */
 void rapier_sched_run(zval *callable, zend_fcall_info_cache *fcc, zval *args, uint32_t argc, zval *return_value);
+/*
+ * The same, calling on_main_exception (when not NULL) as soon as the main
+ * coroutine ends with an exception, which is rethrown only once the others
+ * have finished: a process that must end then cancels them there.
+ */
+void rapier_sched_run_ex(zval *callable, zend_fcall_info_cache *fcc, zval *args, uint32_t argc, zval *return_value,
+	void (*on_main_exception)(void));
 
 /*
  * Registers fn to run when the scheduler stops (normally, or abandoned by a

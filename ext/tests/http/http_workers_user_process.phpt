@@ -1,5 +1,5 @@
 --TEST--
-HTTP workers: addProcess() callables run in processes of their own, with coroutines; the master lists them, restarts one that is killed or throws (with PHP's uncaught-exception report), leaves them running across a reload, and stops them with the server
+HTTP workers: addProcess() callables run in processes of their own, with coroutines; the master lists them, restarts one that is killed or throws (with PHP's uncaught-exception report; a coroutine it started does not hold it up), leaves them running across a reload, and stops them with the server
 --EXTENSIONS--
 rapier
 --XLEAK--
@@ -37,6 +37,12 @@ final class Consumer
 $server->addProcess(function (Rapier\Http\Server $server, int $id) {
     if (!file_exists(' . var_export($flag, true) . ')) {
         touch(' . var_export($flag, true) . ');
+        /* A coroutine it started (canceled then) must not hold its exception, and the restart, back. */
+        Rapier\go(function () {
+            for (;;) {
+                Rapier\Coroutine::sleep(0.05);
+            }
+        });
         throw new RuntimeException("process $id failed");
     }
     echo "process $id pid " . getmypid() . " runs again\n";
