@@ -652,14 +652,11 @@ static void call_handler(server_t *srv, int event)
 }
 
 /*
- * The server is done, and workerStart and workerStop have returned (a stop
- * may drain the server while workerStart still waits on I/O), so what still
- * runs was left behind: a ticker or a consumer started in workerStart, a
- * coroutine a handler started and never waited for. It would keep start()
- * from returning (a sleep loop, a pending Timer::tick()) or end it in a
- * DeadlockException (a pop from a channel nobody pushes to). Pending timers
- * are cleared and the rest is canceled: each wait throws
- * CanceledException, and finally blocks run.
+ * Ends what the process's code left running: pending timers are cleared
+ * and every other coroutine is canceled (each wait throws
+ * CanceledException, finally blocks run). Left alone, a sleep loop or a
+ * Timer::tick() would keep the run from ending, and a pop from a channel
+ * nobody pushes to would end it in a DeadlockException.
  */
 static void cancel_leftovers(void)
 {
@@ -667,6 +664,12 @@ static void cancel_leftovers(void)
 	rapier_coro_cancel_all();
 }
 
+/*
+ * Once the server is done and both workerStart and workerStop have returned
+ * (a stop may drain the server while workerStart still waits on I/O), what
+ * still runs was left behind: a ticker or a consumer started in
+ * workerStart, a coroutine a handler started and never waited for.
+ */
 static void end_leftovers(server_t *srv)
 {
 	if (srv->start_returned && srv->stop_returned) {

@@ -13,7 +13,7 @@ require __DIR__ . '/server.inc';
  */
 $file = tempnam(sys_get_temp_dir(), 'rapier-sendfile-');
 $fh = fopen($file, 'w');
-ftruncate($fh, 64 << 20);
+ftruncate($fh, 16 << 20);
 fclose($fh);
 $srv = http_server_start('function ($req, $res) {
     $report = function (Rapier\CanceledException $e) use ($res) {
@@ -41,7 +41,7 @@ $srv = http_server_start('function ($req, $res) {
             }
         } elseif ($req->path === "/end") {
             echo "ending\n";
-            $sent = $res->end(str_repeat("y", 64 << 20));
+            $sent = $res->end(str_repeat("y", 16 << 20));
             echo "end() returned ", var_export($sent, true), "\n";
         } else {
             echo "sending the file\n";
@@ -83,7 +83,7 @@ $srv->signal(15);
 $r = $srv->stop(0, http_test_timeout(10));
 foreach ([$end, $sendfile] as $conn) {
     $got = $conn->readAll(http_test_timeout(10));
-    var_dump($conn->eof, strlen($got) < (64 << 20));
+    var_dump($conn->eof, strlen($got) < (16 << 20));
 }
 echo "exit: {$r['code']}\n", $r['out'];
 unlink($file);
