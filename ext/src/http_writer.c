@@ -64,7 +64,7 @@ typedef struct {
 	rapier_list_node_t link;       /* in conn->write_queue */
 	rapier_http_conn_t *conn;
 	rapier_coro_t *co;
-	bool served;                   /* handed the connection, or told it closed */
+	bool served;                   /* handed the connection by the writer before it */
 } queued_writer_t;
 
 static void unlink_queued_writer(rapier_coro_t *co, void *data)
@@ -73,35 +73,6 @@ static void unlink_queued_writer(rapier_coro_t *co, void *data)
 
 	(void) co;
 	rapier_list_remove(&w->conn->write_queue, &w->link);
-}
-
-/*
- * Takes the connection for writing, waiting behind the coroutines already
- * writing to it. 0, or -errno: -EPIPE (it closed meanwhile), -ECANCELED, or
- * -EBUSY where this caller cannot wait.
- */
-static int write_lock(rapier_http_conn_t *conn)
-{
-	queued_writer_t w = { .conn = conn };
-	rapier_wake_t why;
-
-	if (!conn->writing) {
-		conn->writing = true;
-		return 0;
-	}
-	if (!rapier_coro_can_yield()) {
-		return -EBUSY;
-	}
-	w.co = rapier_coro_current();
-	rapier_list_push(&conn->write_queue, &w.link);
-	/* No timeout of its own: the writer ahead is bounded by write_timeout, and a failure closes the connection. */
-	why = rapier_coro_wait(-1, unlink_queued_writer, &w, "its turn to write to a client");
-	/* A cancel already pending returns at once, still queued. */
-	rapier_list_remove(&conn->write_queue, &w.link);
-	if (w.served) {
-		return conn->state == RAPIER_HTTP_CONN_CLOSED ? -EPIPE : 0;
-	}
-	return rapier_wake_errno(why, -EPIPE);
 }
 
 /* Hands the connection straight to the next queued writer, so that none can slip in before it. */
@@ -117,6 +88,44 @@ static void write_unlock(rapier_http_conn_t *conn)
 	next = RAPIER_LIST_ENTRY(node, queued_writer_t, link);
 	next->served = true;
 	rapier_coro_wake(next->co, RAPIER_WAKE_OK);
+}
+
+/*
+ * Takes the connection for writing, waiting behind the coroutines already
+ * writing to it. 0, or -errno: -EPIPE (it closed meanwhile), -ECANCELED, or
+ * -EBUSY where this caller cannot wait.
+ */
+static int write_lock(rapier_http_conn_t *conn)
+{
+	queued_writer_t w = { .conn = conn };
+	rapier_wake_t why;
+
+	/* Nobody would wake a writer queued on a closed connection. */
+	if (conn->state == RAPIER_HTTP_CONN_CLOSED) {
+		return -EPIPE;
+	}
+	if (!conn->writing) {
+		conn->writing = true;
+		return 0;
+	}
+	if (!rapier_coro_can_yield()) {
+		return -EBUSY;
+	}
+	w.co = rapier_coro_current();
+	rapier_list_push(&conn->write_queue, &w.link);
+	/* No timeout of its own: the writer ahead is bounded by write_timeout, and a failure closes the connection. */
+	why = rapier_coro_wait(-1, unlink_queued_writer, &w, "its turn to write to a client");
+	/* A cancel already pending returns at once, still queued. */
+	rapier_list_remove(&conn->write_queue, &w.link);
+	if (w.served && conn->state == RAPIER_HTTP_CONN_CLOSED) {
+		/* Handed the connection, then it closed before this ran: let go of it. */
+		write_unlock(conn);
+		return -EPIPE;
+	}
+	if (w.served) {
+		return 0;
+	}
+	return rapier_wake_errno(why, -EPIPE);
 }
 
 void rapier__http_wake_queued_writers(rapier_http_conn_t *conn)
