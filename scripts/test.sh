@@ -242,17 +242,28 @@ asan_stage() {
 	# stage functions called from here, and vanish on return.
 	local php_bin=$root/scripts/asan/php ext_so=$asan_dir/rapier.so
 	local -x RAPIER_ASAN_BUILD=$asan_dir
-	local -x ASAN_OPTIONS=log_path=$logs/report:fast_unwind_on_malloc=0
+	local -x ASAN_OPTIONS=log_path=$logs/report
 	local -x UBSAN_OPTIONS=print_stacktrace=1:log_path=$logs/report
 	if [ "$stage" = asan ]; then
+		# Each allocation's stack is taken with the slow (DWARF) unwinder:
+		# PHP is built without frame pointers, and the fast one loses the
+		# Rapier function that called emalloc(), the one frame a leak
+		# report is read for. It also left a copy of a leaked pointer in
+		# TLS, where LeakSanitizer found it and so reported no leak (a
+		# leak planted in a coroutine, seen on this host).
 		# run-tests.php's silence limit, 60 s, times three as its own --asan does.
-		run_phpt asan --set-timeout 180 -n
+		ASAN_OPTIONS=$ASAN_OPTIONS:fast_unwind_on_malloc=0 run_phpt asan --set-timeout 180 -n
 	else
 		# No LeakSanitizer here: the framework apps end with objects in
 		# cycles held by static properties, which a release build of PHP
 		# leaves to its allocator (reported as leaks with it off, and the
-		# exit status changed). Leaks are the phpt stages' to find.
-		ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0 stage_phpunit asan-phpunit
+		# exit status changed). Leaks are the phpt stages' to find. So the
+		# fast unwinder will do: it costs a report frames of its allocated-by
+		# and freed-by stacks (the function that called emalloc(), and those
+		# past the first frame of PHP's own), while the stack of the bad
+		# access itself is still taken in full; and the stage takes a third
+		# of the time (1m11s against 3m16s). The hint below gets them back.
+		ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0:fast_unwind_on_malloc=1 stage_phpunit asan-phpunit
 	fi
 	# A sanitizer that died before checking for leaks is a failure too.
 	reports=$(grep -l -E 'ERROR: |runtime error: |LeakSanitizer has encountered a fatal error' "$logs"/report.* 2>/dev/null)
@@ -263,6 +274,9 @@ asan_stage() {
 		done
 		total_failed=$((total_failed + $(wc -w <<<"$reports")))
 		echo "== $stage: $(wc -w <<<"$reports") sanitizer reports (counted as failures)"
+		[ "$stage" = asan ] || echo "  full allocated-by and freed-by stacks: ASAN_OPTIONS=fast_unwind_on_malloc=0" \
+			"RAPIER_ASAN_BUILD=$asan_dir RAPIER_TEST_EXTENSION=$ext_so $root/scripts/asan/php -d extension=$ext_so" \
+			"$phpunit_bin -c $root/phpunit.xml.dist --filter TEST"
 	fi
 }
 
