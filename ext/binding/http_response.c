@@ -147,6 +147,23 @@ static zend_string *json_exception_name(void)
 	return json_exception_class_name;
 }
 
+/* As json_encode() with JSON_THROW_ON_ERROR: a JsonException with json_last_error_msg()'s words and code. */
+static void throw_json_error(void)
+{
+	zend_class_entry *ce = zend_lookup_class(json_exception_name());
+	zend_function *last_error_msg = zend_hash_str_find_ptr(EG(function_table), ZEND_STRL("json_last_error_msg"));
+	zval msg;
+
+	ZVAL_UNDEF(&msg);
+	if (last_error_msg != NULL) {
+		zend_call_known_function(last_error_msg, NULL, NULL, &msg, 0, NULL, NULL);
+	}
+	zend_throw_exception_ex(ce ? ce : rapier_ce_exception, JSON_G(error_code),
+		"Cannot encode the response as JSON: %s (json_last_error() code %d)",
+		Z_TYPE(msg) == IS_STRING ? Z_STRVAL(msg) : "unknown error", (int) JSON_G(error_code));
+	zval_ptr_dtor(&msg);
+}
+
 /* Sending */
 
 /* 0, or -errno (the connection is closed): see rapier_http_conn_respond(). */
@@ -418,18 +435,16 @@ ZEND_METHOD(Rapier_Http_Response, json)
 	php_json_encode(&json, data, (int) (flags & ~PHP_JSON_THROW_ON_ERROR));
 	if (JSON_G(error_code) != PHP_JSON_ERROR_NONE && !(flags & PHP_JSON_PARTIAL_OUTPUT_ON_ERROR)) {
 		/* As json_encode() with JSON_THROW_ON_ERROR. */
-		zend_class_entry *ce = zend_lookup_class(json_exception_name());
+		throw_json_error();
 		smart_str_free(&json);
-		zend_throw_exception_ex(ce ? ce : rapier_ce_exception, JSON_G(error_code),
-			"Cannot encode the response as JSON (json_last_error() code %d)", (int) JSON_G(error_code));
 		RETURN_THROWS();
 	}
 	smart_str_0(&json);
-	rapier_http_head_set_status(&resp->head, (int) status, NULL, 0);
 	if (!add_default_content_type(resp, ZEND_STRL("application/json"))) {
 		smart_str_free(&json);
 		RETURN_THROWS();
 	}
+	rapier_http_head_set_status(&resp->head, (int) status, NULL, 0);
 	rc = respond(resp, json.s ? ZSTR_VAL(json.s) : "", json.s ? ZSTR_LEN(json.s) : 0);
 	smart_str_free(&json);
 	RETURN_BOOL(sent(rc));
@@ -504,10 +519,11 @@ ZEND_METHOD(Rapier_Http_Response, redirect)
 	if (!require_unsent(resp, "redirect")) {
 		RETURN_THROWS();
 	}
-	rapier_http_head_set_status(&resp->head, (int) status, NULL, 0);
+	/* The Location first: a redirect() that throws leaves the status as it was. */
 	if (!add_header(resp, ZEND_STRL("Location"), ZSTR_VAL(location), ZSTR_LEN(location), 1)) {
 		RETURN_THROWS();
 	}
+	rapier_http_head_set_status(&resp->head, (int) status, NULL, 0);
 	RETURN_BOOL(sent(respond(resp, "", 0)));
 }
 

@@ -1,5 +1,5 @@
 --TEST--
-HTTP: Response::json() encodes with flags and status; an unencodable value throws JsonException before anything is sent
+HTTP: Response::json() encodes with flags and status; an unencodable value throws JsonException, with json_last_error_msg()'s words, before anything is sent or set
 --EXTENSIONS--
 rapier
 --FILE--
@@ -17,9 +17,9 @@ $srv = http_server_start('function ($req, $res) {
         case "/nan":
         case "/utf8":
             try {
-                $res->json(["x" => $req->path === "/nan" ? NAN : "\xff"]);
+                $res->json(["x" => $req->path === "/nan" ? NAN : "\xff"], 422);
             } catch (JsonException $e) {
-                $res->status(500)->end(get_class($e) . " " . $e->getCode());
+                $res->end(get_class($e) . " " . $e->getCode() . " " . $e->getMessage());
             }
             break;
         case "/partial":
@@ -37,7 +37,7 @@ http_report_stop($srv);
 --EXPECT--
 201 application/json {"url":"a/b","u":"é"}
 422 application/problem+json {"title":"nope"}
-500 (no type) JsonException 7
-500 (no type) JsonException 5
+200 (no type) JsonException 7 Cannot encode the response as JSON: Inf and NaN cannot be JSON encoded (json_last_error() code 7)
+200 (no type) JsonException 5 Cannot encode the response as JSON: Malformed UTF-8 characters, possibly incorrectly encoded (json_last_error() code 5)
 200 application/json {"x":0,"y":null,"z":1}
 exit: 0

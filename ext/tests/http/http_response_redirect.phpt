@@ -1,5 +1,5 @@
 --TEST--
-HTTP: Response::redirect() answers 302 (or the given 3xx) with Location and no body
+HTTP: Response::redirect() answers 302 (or the given 3xx) with Location and no body; one that throws leaves the response as it was
 --EXTENSIONS--
 rapier
 --FILE--
@@ -16,6 +16,12 @@ $srv = http_server_start('function ($req, $res) {
         } catch (ValueError $e) {
             $res->end($e->getMessage());
         }
+    } elseif ($req->path === "/bad-location") {
+        try {
+            $res->redirect("/x\r\nX-Evil: 1", 301);
+        } catch (ValueError $e) {
+            $res->end($e->getMessage());
+        }
     } else {
         $res->end("new page " . $req->uri);
     }
@@ -25,6 +31,9 @@ echo $r['status'], ' ', $r['headers']['location'][0], ' ', $r['headers']['conten
 $r = http_get($srv->port, '/moved');
 echo $r['status'], ' ', $r['reason'], ' ', $r['headers']['location'][0], "\n";
 echo http_get($srv->port, '/bad')['body'], "\n";
+$r = http_get($srv->port, '/bad-location');
+echo $r['status'], ' ', isset($r['headers']['location']) ? 'Location' : 'no Location', ' ',
+    isset($r['headers']['x-evil']) ? 'X-Evil' : 'no X-Evil', ' ', $r['body'], "\n";
 [$code, $out] = http_curl(['-L', "http://127.0.0.1:{$srv->port}/old"]);
 echo $out, "\n";
 http_report_stop($srv);
@@ -33,5 +42,6 @@ http_report_stop($srv);
 302 /new?x=1 0
 301 Moved Permanently https://example.test/
 Rapier\Http\Response::redirect(): Argument #2 ($status) must be a redirection status (300 to 399)
+200 no Location no X-Evil Rapier\Http\Response::redirect(): Argument #1 ($location) must not contain CR, LF, NUL or other control characters
 new page /new?x=1
 exit: 0
