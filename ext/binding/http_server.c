@@ -1365,6 +1365,65 @@ ZEND_METHOD(Rapier_Http_Server, runTask)
 	rapier_tasks_run(&srv->fcc[EV_TASK], payload, id, return_value);
 }
 
+/* Whether this process runs the server: a forked child of it, or the single process serving. */
+static bool require_running(const server_t *srv, const char *what)
+{
+	if (srv->in_child || srv->http_ready) {
+		return true;
+	}
+	zend_throw_exception_ex(rapier_ce_exception, 0,
+		"Cannot %s the server: it is not running in this process (call it from the server's callbacks once start() "
+		"has begun; a stopped server stays stopped)", what);
+	return false;
+}
+
+ZEND_METHOD(Rapier_Http_Server, shutdown)
+{
+	server_t *srv = server_from(Z_OBJ_P(ZEND_THIS));
+	int rc;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!require_running(srv, "shut down")) {
+		RETURN_THROWS();
+	}
+	if (!srv->in_child) {
+		begin_stop(srv);
+		return;
+	}
+	if ((rc = rapier_worker_request_stop(&srv->master.self)) < 0) {
+		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot ask the master process to stop the server: %s",
+			strerror(-rc));
+		RETURN_THROWS();
+	}
+}
+
+ZEND_METHOD(Rapier_Http_Server, reload)
+{
+	server_t *srv = server_from(Z_OBJ_P(ZEND_THIS));
+	bool tasks_only = false;
+	int rc;
+
+	ZEND_PARSE_PARAMETERS_START(0, 1)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_BOOL(tasks_only)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!require_running(srv, "reload")) {
+		RETURN_THROWS();
+	}
+	if (!srv->in_child) {
+		zend_throw_exception(rapier_ce_exception,
+			"Cannot reload a server that runs in one process (\"workers\" is 0): there are no workers to replace; "
+			"restart the process, or set \"workers\" to 1 or more", 0);
+		RETURN_THROWS();
+	}
+	if ((rc = rapier_worker_request_reload(&srv->master.self, tasks_only)) < 0) {
+		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot ask the master process for a reload: %s",
+			strerror(-rc));
+		RETURN_THROWS();
+	}
+}
+
 ZEND_METHOD(Rapier_Http_Server, stats)
 {
 	server_t *srv = server_from(Z_OBJ_P(ZEND_THIS));

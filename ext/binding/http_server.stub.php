@@ -51,6 +51,22 @@ namespace Rapier\Http {
          */
         public function task(mixed $data, float $timeout = -1): mixed {}
 
+        /**
+         * Stops the whole server gracefully, as SIGTERM to its master does: from a request handler, workerStart,
+         * a task or a user process of a running server. Returns at once; the stop runs on its own.
+         *
+         * @throws \Rapier\Exception when the server is not running (before start(), after it returned)
+         */
+        public function shutdown(): void {}
+
+        /**
+         * Replaces the workers and task workers with new ones, as SIGHUP to the master does (with $onlyTaskWorkers,
+         * the task workers alone, as SIGUSR2 does): zero-downtime, new code loaded. Returns at once.
+         *
+         * @throws \Rapier\Exception when the server is not running, or runs in one process ("workers" 0)
+         */
+        public function reload(bool $onlyTaskWorkers = false): void {}
+
         /** Counters of this worker: requests, connections, coroutines, memory. */
         public function stats(): array {}
 

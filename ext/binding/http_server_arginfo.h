@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: b5e20a6bdbae70e8dd67038a9f5d658b2c03e324 */
+ * Stub hash: 514efa3701e2aff9c7d049289ed81cb46bb95c0c */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Rapier_Http_Server___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, host, IS_STRING, 0, "\"127.0.0.1\"")
@@ -24,6 +24,12 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Server_task, 0
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, timeout, IS_DOUBLE, 0, "-1")
 ZEND_END_ARG_INFO()
 
+#define arginfo_class_Rapier_Http_Server_shutdown arginfo_class_Rapier_Http_Server_start
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Server_reload, 0, 0, IS_VOID, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, onlyTaskWorkers, _IS_BOOL, 0, "false")
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Server_stats, 0, 0, IS_ARRAY, 0)
 ZEND_END_ARG_INFO()
 
@@ -43,6 +49,8 @@ ZEND_METHOD(Rapier_Http_Server, on);
 ZEND_METHOD(Rapier_Http_Server, addProcess);
 ZEND_METHOD(Rapier_Http_Server, start);
 ZEND_METHOD(Rapier_Http_Server, task);
+ZEND_METHOD(Rapier_Http_Server, shutdown);
+ZEND_METHOD(Rapier_Http_Server, reload);
 ZEND_METHOD(Rapier_Http_Server, stats);
 ZEND_METHOD(Rapier_Http_Server, workerId);
 ZEND_METHOD(Rapier_Http_Server, workerMain);
@@ -55,6 +63,8 @@ static const zend_function_entry class_Rapier_Http_Server_methods[] = {
 	ZEND_ME(Rapier_Http_Server, addProcess, arginfo_class_Rapier_Http_Server_addProcess, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Server, start, arginfo_class_Rapier_Http_Server_start, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Server, task, arginfo_class_Rapier_Http_Server_task, ZEND_ACC_PUBLIC)
+	ZEND_ME(Rapier_Http_Server, shutdown, arginfo_class_Rapier_Http_Server_shutdown, ZEND_ACC_PUBLIC)
+	ZEND_ME(Rapier_Http_Server, reload, arginfo_class_Rapier_Http_Server_reload, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Server, stats, arginfo_class_Rapier_Http_Server_stats, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Server, workerId, arginfo_class_Rapier_Http_Server_workerId, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Server, workerMain, arginfo_class_Rapier_Http_Server_workerMain, ZEND_ACC_PRIVATE)

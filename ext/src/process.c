@@ -866,6 +866,17 @@ static void on_recycle(rapier_supervisor_t *sv, proc_t *p)
 	recycle(sv, p);
 }
 
+/* Server::shutdown() in a child: what SIGTERM to the master does. */
+static void on_stop_request(rapier_supervisor_t *sv, proc_t *p)
+{
+	if (sv->phase != PHASE_RUNNING) {
+		return;
+	}
+	rapier__process_log(sv, RAPIER_LOG_NOTICE, PROC_FMT " asked the server to stop: stopping gracefully (at most %u ms)",
+		PROC_ARGS(p), sv->cfg->shutdown_timeout_ms);
+	graceful_stop(sv);
+}
+
 static void on_notification(void *data, pid_t pid, rapier_notify_kind_t kind)
 {
 	rapier_supervisor_t *sv = data;
@@ -877,6 +888,15 @@ static void on_notification(void *data, pid_t pid, rapier_notify_kind_t kind)
 		on_recycle(sv, p);
 	} else if (p != NULL && kind == RAPIER_NOTIFY_FATAL && p->state == RAPIER_PROC_STARTING) {
 		p->fatal = true;
+	} else if (p != NULL && kind == RAPIER_NOTIFY_STOP) {
+		on_stop_request(sv, p);
+	} else if (p != NULL && (kind == RAPIER_NOTIFY_RELOAD || kind == RAPIER_NOTIFY_RELOAD_TASKS)) {
+		rapier__process_log(sv, RAPIER_LOG_NOTICE, PROC_FMT " asked for a reload of the %s", PROC_ARGS(p),
+			kind == RAPIER_NOTIFY_RELOAD ? "workers and task workers" : "task workers");
+		if (kind == RAPIER_NOTIFY_RELOAD) {
+			reload_begin(sv, RAPIER_ROLE_WORKER);
+		}
+		reload_begin(sv, RAPIER_ROLE_TASK_WORKER);
 	}
 }
 
@@ -951,4 +971,14 @@ int rapier_worker_recycle(const rapier_worker_self_t *self)
 int rapier_worker_fatal(const rapier_worker_self_t *self)
 {
 	return rapier_notify_send(self->notify_fd, RAPIER_NOTIFY_FATAL);
+}
+
+int rapier_worker_request_stop(const rapier_worker_self_t *self)
+{
+	return rapier_notify_send(self->notify_fd, RAPIER_NOTIFY_STOP);
+}
+
+int rapier_worker_request_reload(const rapier_worker_self_t *self, bool tasks_only)
+{
+	return rapier_notify_send(self->notify_fd, tasks_only ? RAPIER_NOTIFY_RELOAD_TASKS : RAPIER_NOTIFY_RELOAD);
 }

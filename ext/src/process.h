@@ -120,4 +120,14 @@ int rapier_worker_ready(const rapier_worker_self_t *self);
 int rapier_worker_recycle(const rapier_worker_self_t *self);
 int rapier_worker_fatal(const rapier_worker_self_t *self);
 
+/*
+ * From any child (worker, task worker, user process): ask the master to
+ * stop the whole server gracefully, as SIGTERM to it does, or to reload the
+ * workers and task workers (tasks_only: the task workers), as SIGHUP
+ * (SIGUSR2) does. Unlike a signal to the master's pid, a request can never
+ * reach another process: the pipe leads only to this child's own master.
+ */
+int rapier_worker_request_stop(const rapier_worker_self_t *self);
+int rapier_worker_request_reload(const rapier_worker_self_t *self, bool tasks_only);
+
 #endif

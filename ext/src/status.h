@@ -232,6 +232,9 @@ typedef enum {
 	RAPIER_NOTIFY_READY = 1,    /* listening and workerStart done */
 	RAPIER_NOTIFY_RECYCLE = 2,  /* please start my successor, then stop me */
 	RAPIER_NOTIFY_FATAL = 3,    /* I cannot start with this configuration: do not retry */
+	RAPIER_NOTIFY_STOP = 4,     /* stop the server gracefully, as SIGTERM does (Server::shutdown()) */
+	RAPIER_NOTIFY_RELOAD = 5,   /* reload the workers and task workers, as SIGHUP does (Server::reload()) */
+	RAPIER_NOTIFY_RELOAD_TASKS = 6, /* reload the task workers, as SIGUSR2 does (Server::reload(true)) */
 } rapier_notify_kind_t;
 
 typedef void (*rapier_notify_cb)(void *data, pid_t pid, rapier_notify_kind_t kind);

@@ -61,6 +61,8 @@ enum {
 	BEHAVE_EXIT_121,   /* ready, then exits 121 and 120 on later runs, as an application's exit() might */
 	BEHAVE_FATAL,      /* reports "cannot start" before ready, then exits 1 */
 	BEHAVE_HANG,       /* never reports ready */
+	BEHAVE_ASK_RELOAD, /* ready, asks for a reload of both roles (Server::reload()), then as normal */
+	BEHAVE_ASK_STOP,   /* ready, asks for a graceful stop (Server::shutdown()), then as normal */
 };
 
 typedef int (*plan_fn)(rapier_role_t role, unsigned index, uint32_t generation, int nth);
@@ -163,6 +165,10 @@ static void worker_main(rapier_master_t *m)
 	rapier_worker_ready(self);
 	if (behave == BEHAVE_RECYCLE) {
 		rapier_worker_recycle(self);
+	} else if (behave == BEHAVE_ASK_RELOAD) {
+		rapier_worker_request_reload(self, false);
+	} else if (behave == BEHAVE_ASK_STOP) {
+		rapier_worker_request_stop(self);
 	} else if (behave == BEHAVE_EXIT_121) {
 		_exit(nth == 0 ? 121 : 120);
 	}
@@ -1104,6 +1110,32 @@ static void test_start_timeout_kills_and_restarts(void)
 	CHECK(log_has(&run, "did not report ready within 200 ms"));
 }
 
+/* The worker's first process asks for a reload; its successor, once ready, asks for the stop. */
+static int plan_children_ask(rapier_role_t role, unsigned index, uint32_t generation, int nth)
+{
+	return generation == 1 ? BEHAVE_ASK_RELOAD : BEHAVE_ASK_STOP;
+}
+
+static void test_children_ask_for_reload_and_stop(void)
+{
+	run_t run;
+	rapier_master_config_t cfg;
+
+	run_prepare(&run);
+	plan = plan_children_ask;
+	base_config(&run, &cfg, 1, 0);
+	run_start(&run, &cfg);
+	CHECK(await(&run, 'R', RAPIER_ROLE_WORKER, 2, 1, 5000));
+	CHECK_EQ_INT(run_finish(&run, 5000).pid, 0);
+	/* A reload as any other: the successor was ready before its predecessor was told to stop. */
+	CHECK(last_index(&run, 'R', RAPIER_ROLE_WORKER, 2) < first_index(&run, 'T', RAPIER_ROLE_WORKER, 1));
+	CHECK_EQ_INT(count(&run, 'S', -1, -1), 2);
+	CHECK_EQ_INT(count(&run, 'T', -1, -1), 2);
+	CHECK(log_has(&run, "worker #0 (pid"));
+	CHECK(log_has(&run, "generation 1) asked for a reload of the workers and task workers"));
+	CHECK(log_has(&run, "generation 2) asked the server to stop: stopping gracefully"));
+}
+
 int main(void)
 {
 	uint64_t t0 = rapier_now_ns();
@@ -1135,6 +1167,7 @@ int main(void)
 	test_user_processes_are_supervised_not_reloaded();
 	test_failed_reload_keeps_old_generation();
 	test_recycle_starts_successor_first();
+	test_children_ask_for_reload_and_stop();
 	test_recycled_worker_serves_until_a_successor_is_ready();
 	test_exit_codes_of_a_ready_worker_are_crashes();
 	test_steering_refused_is_logged_once();
