@@ -83,10 +83,18 @@ void rapier_http_response_new(zval *out, rapier_http_conn_t *conn, bool debug)
 
 /* State checks */
 
+/* done: the handler has returned, which ended the response whatever else still holds it. */
+static void throw_handler_returned(const char *what)
+{
+	zend_throw_exception_ex(rapier_ce_exception, 0,
+		"Cannot %s: its request handler has returned, which ended the response (a coroutine writing it must be "
+		"waited for before the handler returns, with a Rapier\\WaitGroup for example)", what);
+}
+
 static bool require_unsent(response_t *resp, const char *what)
 {
 	if (resp->done) {
-		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot %s: the response has already ended", what);
+		throw_handler_returned(what);
 		return false;
 	}
 	if (resp->conn->response_started || resp->conn->response_ended) {
@@ -99,7 +107,11 @@ static bool require_unsent(response_t *resp, const char *what)
 
 static bool require_open(response_t *resp, const char *what)
 {
-	if (resp->done || resp->conn->response_ended) {
+	if (resp->done) {
+		throw_handler_returned(what);
+		return false;
+	}
+	if (resp->conn->response_ended) {
 		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot %s: the response has already ended", what);
 		return false;
 	}

@@ -39,5 +39,5 @@ http_report_stop($srv);
 --EXPECT--
 first
 HTTP/1.1 200 OK
-stale writable: false, Cannot write: the response has already ended, Cannot end the response: the response has already ended, Cannot set the status: the response has already ended
+stale writable: false, Cannot write: its request handler has returned, which ended the response (a coroutine writing it must be waited for before the handler returns, with a Rapier\WaitGroup for example), Cannot end the response: its request handler has returned, which ended the response (a coroutine writing it must be waited for before the handler returns, with a Rapier\WaitGroup for example), Cannot set the status: its request handler has returned, which ended the response (a coroutine writing it must be waited for before the handler returns, with a Rapier\WaitGroup for example)
 exit: 0
