@@ -274,7 +274,7 @@ asan_stage() {
 		done
 		total_failed=$((total_failed + $(wc -w <<<"$reports")))
 		echo "== $stage: $(wc -w <<<"$reports") sanitizer reports (counted as failures)"
-		[ "$stage" = asan ] || echo "  full allocated-by and freed-by stacks: ASAN_OPTIONS=fast_unwind_on_malloc=0" \
+		[ "$stage" = asan ] || echo "  full allocated-by and freed-by stacks: ASAN_OPTIONS=detect_leaks=0:fast_unwind_on_malloc=0" \
 			"RAPIER_ASAN_BUILD=$asan_dir RAPIER_TEST_EXTENSION=$ext_so $root/scripts/asan/php -d extension=$ext_so" \
 			"$phpunit_bin -c $root/phpunit.xml.dist --filter TEST"
 	fi
