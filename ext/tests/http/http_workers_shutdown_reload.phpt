@@ -28,12 +28,19 @@ $handler = 'function ($req, $res) use ($server) {
 }';
 $after = '$server->on("task", fn ($data) => getmypid());
 $server->addProcess(function () use ($server) {
-    while (!file_exists(' . var_export($flag, true) . ')) {
-        Rapier\Coroutine::sleep(0.02);
-    }
-    echo "user process asks for the stop\n";
-    $server->shutdown();
-    /* The master answers with the SIGTERM it sends every process at a stop. */
+    /*
+     * The master answers with the SIGTERM it sends every process at a stop,
+     * which can arrive as soon as shutdown() returns: SIGTERM is taken
+     * (the main coroutine waits for it) before the stop is asked, in a
+     * coroutine go() queues to run once the main one waits.
+     */
+    Rapier\go(function () use ($server) {
+        while (!file_exists(' . var_export($flag, true) . ')) {
+            Rapier\Coroutine::sleep(0.02);
+        }
+        echo "user process asks for the stop\n";
+        $server->shutdown();
+    });
     Rapier\Coroutine::waitSignal(15);
     echo "user process got SIGTERM\n";
 });';
