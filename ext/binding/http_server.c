@@ -298,7 +298,7 @@ static bool check_option(const option_t *opt, zval *value, zend_long *lval, doub
 		case OPT_SECONDS:
 			if ((Z_TYPE_P(value) != IS_LONG && Z_TYPE_P(value) != IS_DOUBLE) || zval_get_double(value) <= 0
 					|| zend_isnan(zval_get_double(value)) || zval_get_double(value) > 9e9) {
-				zend_argument_value_error(3, "option \"%s\" must be a number of seconds greater than 0", opt->name);
+				zend_argument_value_error(3, "option \"%s\" must be a number of seconds greater than 0 and at most 9e9", opt->name);
 				return false;
 			}
 			*dval = zval_get_double(value);

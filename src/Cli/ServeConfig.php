@@ -261,7 +261,7 @@ final class ServeConfig
                 $value = (float) $value;
             }
             if (!is_int($value) && !is_float($value) || !($value > 0) || $value > 9e9) {
-                throw $fail(sprintf('must be a number of seconds greater than 0, got %s',
+                throw $fail(sprintf('must be a number of seconds greater than 0 and at most 9e9, got %s',
                     is_scalar($value) ? var_export($value, true) : get_debug_type($value)));
             }
 

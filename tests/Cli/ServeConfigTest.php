@@ -100,9 +100,9 @@ final class ServeConfigTest extends TestCase
         yield 'two apps' => [['a.php', 'b.php'], 'serve takes one APP, got 2'];
         yield 'flag with a value' => [['app.php', '--watch=yes'], '--watch takes no value'];
         yield 'missing value' => [['app.php', '--port'], '--port needs a value'];
-        yield 'queue timeout of 0' => [['app.php', '--queue-timeout', '0'], '--queue-timeout must be a number of seconds greater than 0, got 0.0'];
-        yield 'latency target of 0' => [['app.php', '--latency-target', '0'], '--latency-target must be a number of seconds greater than 0, got 0.0'];
-        yield 'queue timeout not a number' => [['app.php', '--queue-timeout', '1s'], "--queue-timeout must be a number of seconds greater than 0, got '1s'"];
+        yield 'queue timeout of 0' => [['app.php', '--queue-timeout', '0'], '--queue-timeout must be a number of seconds greater than 0 and at most 9e9, got 0.0'];
+        yield 'latency target of 0' => [['app.php', '--latency-target', '0'], '--latency-target must be a number of seconds greater than 0 and at most 9e9, got 0.0'];
+        yield 'queue timeout not a number' => [['app.php', '--queue-timeout', '1s'], "--queue-timeout must be a number of seconds greater than 0 and at most 9e9, got '1s'"];
     }
 
     /**

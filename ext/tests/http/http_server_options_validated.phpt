@@ -13,7 +13,7 @@ $try = function (callable $fn) {
     }
 };
 foreach ([['nope' => 1], [5 => 1], ['workers' => -1], ['workers' => '2'], ['read_timeout' => 0], ['read_timeout' => NAN],
-    ['keepalive_timeout' => 0.25], ['gzip' => 1], ['gzip_level' => 10], ['document_root' => ''], ['max_header_size' => 100],
+    ['read_timeout' => INF],     ['keepalive_timeout' => 0.25], ['gzip' => 1], ['gzip_level' => 10], ['document_root' => ''], ['max_header_size' => 100],
     ['max_header_count' => 0], ['max_body_size' => -1], ['concurrency' => 1], ['server_name' => 'rapier-test'],
     ['queue_timeout' => 0.5], ['concurrency' => 4, 'queue_timeout' => 0.5], ['latency_target' => 0.1],
     ['concurrency' => 1, 'latency_target' => 0.1], ['concurrency' => 4, 'latency_target' => 0],
@@ -45,8 +45,9 @@ nope => 1: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options)
 5 => 1: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) contains an unknown option "(integer key)" (see docs/http-server.md)
 workers => -1: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "workers" must be an integer between 0 and 1024
 workers => '2': ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "workers" must be an integer between 0 and 1024
-read_timeout => 0: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "read_timeout" must be a number of seconds greater than 0
-read_timeout => NAN: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "read_timeout" must be a number of seconds greater than 0
+read_timeout => 0: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "read_timeout" must be a number of seconds greater than 0 and at most 9e9
+read_timeout => NAN: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "read_timeout" must be a number of seconds greater than 0 and at most 9e9
+read_timeout => INF: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "read_timeout" must be a number of seconds greater than 0 and at most 9e9
 keepalive_timeout => 0.25: no error
 gzip => 1: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "gzip" must be a bool
 gzip_level => 10: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "gzip_level" must be an integer between 1 and 9
@@ -60,7 +61,7 @@ queue_timeout => 0.5: ValueError: Rapier\Http\Server::__construct(): Argument #3
 concurrency => 4: no error
 latency_target => 0.1: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "latency_target" needs "concurrency" above 1: it adapts the limit on concurrent handlers between 1 and "concurrency"
 concurrency => 1: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "latency_target" needs "concurrency" above 1: it adapts the limit on concurrent handlers between 1 and "concurrency"
-concurrency => 4: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "latency_target" must be a number of seconds greater than 0
+concurrency => 4: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "latency_target" must be a number of seconds greater than 0 and at most 9e9
 concurrency => 4: no error
 ValueError: Rapier\Http\Server::__construct(): Argument #2 ($port) must be between 0 and 65535
 ValueError: Rapier\Http\Server::on(): Argument #1 ($event) must be one of "request", "workerStart", "workerStop" or "task"
