@@ -81,6 +81,7 @@ struct server_s {
 	zval user_processes;            /* callables of addProcess(), a list; UNDEF: none */
 	zend_fcall_info_cache *user_process_fcc; /* theirs, resolved where addProcess() was called */
 	bool started;
+	pid_t pid;                      /* the server's process this is, once started (a pcntl_fork() child is not one) */
 	zend_long worker_id;
 	int listen_fd;
 
@@ -1102,6 +1103,7 @@ static void child_main(server_t *srv)
 	int fd = index < srv->slot_count ? srv->slot_fds[index] : -EBADF;
 
 	srv->in_child = true;
+	srv->pid = getpid();
 	srv->worker_id = (zend_long) index;
 	/*
 	 * Signals meant for the master that reach the whole process group (a
@@ -1302,6 +1304,7 @@ ZEND_METHOD(Rapier_Http_Server, start)
 		RETURN_THROWS();
 	}
 	srv->started = true;
+	srv->pid = getpid();
 	if (srv->workers == 0) {
 		srv->tasks.count = (unsigned) srv->task_workers;
 		srv->listen_fd = fd;
@@ -1368,13 +1371,20 @@ ZEND_METHOD(Rapier_Http_Server, runTask)
 /* Whether this process runs the server: a forked child of it, or the single process serving. */
 static bool require_running(const server_t *srv, const char *what)
 {
-	if (srv->in_child || srv->http_ready) {
-		return true;
+	if (!srv->in_child && !srv->http_ready) {
+		zend_throw_exception_ex(rapier_ce_exception, 0,
+			"Cannot %s the server: it is not running in this process (call it from the server's callbacks once "
+			"start() has begun; a stopped server stays stopped)", what);
+		return false;
 	}
-	zend_throw_exception_ex(rapier_ce_exception, 0,
-		"Cannot %s the server: it is not running in this process (call it from the server's callbacks once start() "
-		"has begun; a stopped server stays stopped)", what);
-	return false;
+	if (srv->pid != getpid()) {
+		/* A stop begun there would stop only its copy, and the master ignores a record from a pid it did not start. */
+		zend_throw_exception_ex(rapier_ce_exception, 0,
+			"Cannot %s the server from a process forked from one of its processes (pcntl_fork()): "
+			"call it in the server's process, or signal the master", what);
+		return false;
+	}
+	return true;
 }
 
 ZEND_METHOD(Rapier_Http_Server, shutdown)

@@ -22,6 +22,25 @@ $handler = 'function ($req, $res) use ($server) {
             Rapier\Coroutine::sleep(1);
             $res->end("slow request completed");
             break;
+        case "/fork":
+            /* A process forked from a worker is not one of the server\'s: both calls throw there. */
+            $out = tempnam(sys_get_temp_dir(), "rapier-fork-");
+            $pid = pcntl_fork();
+            if ($pid === 0) {
+                foreach (["shutdown", "reload"] as $method) {
+                    try {
+                        $server->$method();
+                        file_put_contents($out, "$method(): no exception\n", FILE_APPEND);
+                    } catch (Rapier\Exception $e) {
+                        file_put_contents($out, "$method(): " . $e->getMessage() . "\n", FILE_APPEND);
+                    }
+                }
+                pcntl_exec("/bin/true");
+            }
+            pcntl_waitpid($pid, $status);
+            $res->end(file_get_contents($out));
+            unlink($out);
+            break;
         default:
             $res->json(["pid" => getmypid(), "task" => $server->task("pid")]);
     }
@@ -69,6 +88,7 @@ echo "old workers gone: ", var_export(http_test_poll(fn() => count(array_filter(
 $r = workers_get_json($srv->port);
 echo "served by the new generation: ", var_export(in_array($r['pid'], $workers2, true) && $r['task'] === $task2, true), "\n";
 
+echo http_get($srv->port, '/fork')['body'];
 echo http_get($srv->port, '/reload-tasks')['body'], "\n";
 $st = $srv->waitStatus(fn($st) => !in_array($taskPid($st), [null, $task2], true), 10, 'a new task worker');
 echo "request workers stayed: ", var_export($srv->readyPids($st) === $workers2, true), "\n";
@@ -101,6 +121,8 @@ served, task ran on the task worker: true
 reload asked
 old workers gone: true
 served by the new generation: true
+shutdown(): Cannot shut down the server from a process forked from one of its processes (pcntl_fork()): call it in the server's process, or signal the master
+reload(): Cannot reload the server from a process forked from one of its processes (pcntl_fork()): call it in the server's process, or signal the master
 task reload asked
 request workers stayed: true
 task served by the new task worker: true
