@@ -29,6 +29,8 @@
 #include "zend_interfaces.h"
 #include "zend_smart_str.h"
 
+#include <pthread.h>
+
 #include "coroutine.h"
 #include "exit.h"
 #include "hook.h"
@@ -84,8 +86,17 @@ static zend_string *entry_name;
 /* Records whose fibers were abandoned by a bailout, freed at request end. */
 static rapier_coro_t *abandoned;
 
+/* pthread_atfork() child handler: pcntl_fork() in a coroutine, or proc_open()'s fork. */
+static void sched_fork_child(void)
+{
+	if (sched.running) {
+		rapier_loop_fork_child(&sched.loop);
+	}
+}
+
 void rapier_coroutine_minit(void)
 {
+	pthread_atfork(NULL, NULL, sched_fork_child);
 	fiber_slot = zend_get_resource_handle("rapier");
 	fiber_start_fn = zend_hash_str_find_ptr(&zend_ce_fiber->function_table, ZEND_STRL("start"));
 	fiber_resume_fn = zend_hash_str_find_ptr(&zend_ce_fiber->function_table, ZEND_STRL("resume"));

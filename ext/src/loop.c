@@ -24,6 +24,7 @@
 #include "loop.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +78,42 @@ void rapier_loop_close(rapier_loop_t *loop)
 	free(loop->events);
 	loop->events = NULL;
 	rapier_timer_heap_free(&loop->timers);
+}
+
+/* Puts a fresh, empty epoll instance under the descriptor number fd. */
+static void renew_epoll_instance(int fd)
+{
+	int fresh = epoll_create1(EPOLL_CLOEXEC);
+
+	if (fresh >= 0) {
+		dup3(fresh, fd, O_CLOEXEC);
+		close(fresh);
+	}
+}
+
+/*
+ * A forked child shares its parent's epoll instances: the watchers it
+ * stopped (unwinding its copies of the parent's coroutines at exit(), say)
+ * would be taken out of the parent's set, and the parent would wait for
+ * them forever. The child gets empty instances of its own under the same
+ * descriptor numbers: what it watches from now on works there, and the
+ * parent's watchers stay the parent's (their copies never fire in the
+ * child). Only system calls: this runs in a pthread_atfork() child handler.
+ */
+void rapier_loop_fork_child(rapier_loop_t *loop)
+{
+	struct epoll_event ev;
+
+	if (loop->epoll_fd < 0) {
+		return;
+	}
+	renew_epoll_instance(loop->epoll_fd);
+	if (loop->low_epoll_fd >= 0) {
+		renew_epoll_instance(loop->low_epoll_fd);
+		ev.events = loop->low_io.events;
+		ev.data.ptr = &loop->low_io;
+		epoll_ctl(loop->epoll_fd, EPOLL_CTL_ADD, loop->low_epoll_fd, &ev);
+	}
 }
 
 bool rapier_loop_alive(const rapier_loop_t *loop)
@@ -161,7 +198,9 @@ int rapier_io_start(rapier_loop_t *loop, rapier_io_t *io, uint32_t events)
 	}
 	ev.events = events;
 	ev.data.ptr = io;
-	if (epoll_ctl(epoll_fd, io->active ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, io->fd, &ev) < 0) {
+	if (epoll_ctl(epoll_fd, io->active ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, io->fd, &ev) < 0
+			/* A watcher a forked child copied from its parent: not in the child's fresh set (rapier_loop_fork_child). */
+			&& !(errno == ENOENT && io->active && epoll_ctl(epoll_fd, EPOLL_CTL_ADD, io->fd, &ev) == 0)) {
 		return -errno;
 	}
 	if (!io->active && !io->unref) {

@@ -57,6 +57,13 @@ struct rapier_loop_s {
 int rapier_loop_init(rapier_loop_t *loop);
 void rapier_loop_close(rapier_loop_t *loop);
 
+/*
+ * In a child forked while the loop runs (a pthread_atfork() child handler):
+ * gives the child epoll sets of its own, so that nothing it does to its
+ * watchers reaches the parent's. Copies of the parent's watchers do not fire.
+ */
+void rapier_loop_fork_child(rapier_loop_t *loop);
+
 /* True while a ref'd watcher or timer is active. */
 bool rapier_loop_alive(const rapier_loop_t *loop);
 
