@@ -25,6 +25,7 @@
 
 #include "child_signals.h"
 #include "coroutine.h"
+#include "hook.h"
 #include "http.h"
 #include "process.h"
 #include "sigwait.h"
@@ -920,6 +921,35 @@ static void ignore_tasks_drained(rapier_tasks_t *tasks)
 	(void) tasks;
 }
 
+static zif_handler stock_pcntl_fork;
+
+/*
+ * pcntl_fork() in a process that serves: the child would be a second copy
+ * of the worker, whose timers fire there too, whose copies of the handlers
+ * go on and write to the worker's clients, and whose exit() ends their
+ * requests. Refused, as under php-fpm (no pcntl there) and Swoole (no fork
+ * inside a coroutine); outside serving, pcntl_fork() is PHP's.
+ */
+static ZEND_NAMED_FUNCTION(guarded_pcntl_fork)
+{
+	if (worker_server != NULL) {
+		zend_throw_exception(rapier_ce_exception,
+			"Cannot pcntl_fork() a process of the server while it serves: the child would be a second copy of it, "
+			"with its connections, coroutines and timers. Run a command with proc_open() or exec(), and work in "
+			"the background with Server::task() or a user process (Server::addProcess())", 0);
+		RETURN_THROWS();
+	}
+	stock_pcntl_fork(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+}
+
+/* Once per process, when it first serves: ext/pcntl may be loaded after Rapier. */
+static void guard_pcntl_fork(void)
+{
+	if (stock_pcntl_fork == NULL) {
+		stock_pcntl_fork = rapier_hook_replace_handler(ZEND_STRL("pcntl_fork"), guarded_pcntl_fork);
+	}
+}
+
 /* A worker's main coroutine. */
 ZEND_METHOD(Rapier_Http_Server, workerMain)
 {
@@ -962,6 +992,7 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 	}
 	srv->http_ready = true;
 	worker_server = srv;
+	guard_pcntl_fork();
 	rapier_sched_on_stop(on_sched_stop);
 	rapier_timer_init(&srv->shutdown_timer, on_shutdown_timeout, srv);
 	rapier_timer_init(&srv->recycle_timer, on_recycle_timer, srv);

@@ -1,7 +1,8 @@
 --TEST--
-HTTP workers: Server::reload() from a handler replaces the workers and task workers (reload(true) the task workers alone), and Server::shutdown() from a user process stops the whole server gracefully, a request in flight completing
+HTTP workers: Server::reload() from a handler replaces the workers and task workers (reload(true) the task workers alone), and Server::shutdown() from a user process stops the whole server gracefully, a request in flight completing; in a process a user process forked both throw
 --EXTENSIONS--
 rapier
+pcntl
 --FILE--
 <?php
 require __DIR__ . '/workers.inc';
@@ -23,30 +24,34 @@ $handler = 'function ($req, $res) use ($server) {
             $res->end("slow request completed");
             break;
         case "/fork":
-            /* A process forked from a worker is not one of the server\'s: both calls throw there. */
-            $out = tempnam(sys_get_temp_dir(), "rapier-fork-");
-            $pid = pcntl_fork();
-            if ($pid === 0) {
-                foreach (["shutdown", "reload"] as $method) {
-                    try {
-                        $server->$method();
-                        file_put_contents($out, "$method(): no exception\n", FILE_APPEND);
-                    } catch (Rapier\Exception $e) {
-                        file_put_contents($out, "$method(): " . $e->getMessage() . "\n", FILE_APPEND);
-                    }
-                }
-                pcntl_exec("/bin/true");
+            try {
+                pcntl_fork();
+            } catch (Rapier\Exception $e) {
+                $res->end(get_class($e) . "\n");
             }
-            pcntl_waitpid($pid, $status);
-            $res->end(file_get_contents($out));
-            unlink($out);
             break;
         default:
             $res->json(["pid" => getmypid(), "task" => $server->task("pid")]);
     }
 }';
+$forkOut = tempnam(sys_get_temp_dir(), 'rapier-fork-');
 $after = '$server->on("task", fn ($data) => getmypid());
 $server->addProcess(function () use ($server) {
+    /* A process forked from one of the server\'s (a user process may fork) is none of its own. */
+    $pid = pcntl_fork();
+    if ($pid === 0) {
+        foreach (["shutdown", "reload"] as $method) {
+            try {
+                $server->$method();
+                $result = "no exception";
+            } catch (Rapier\Exception $e) {
+                $result = $e->getMessage();
+            }
+            file_put_contents(' . var_export($forkOut, true) . ', "forked from the user process, $method(): $result\n", FILE_APPEND);
+        }
+        pcntl_exec("/bin/true");
+    }
+    pcntl_waitpid($pid, $status);
     /*
      * The master answers with the SIGTERM it sends every process at a stop,
      * which can arrive as soon as shutdown() returns: SIGTERM is taken
@@ -88,7 +93,7 @@ echo "old workers gone: ", var_export(http_test_poll(fn() => count(array_filter(
 $r = workers_get_json($srv->port);
 echo "served by the new generation: ", var_export(in_array($r['pid'], $workers2, true) && $r['task'] === $task2, true), "\n";
 
-echo http_get($srv->port, '/fork')['body'];
+echo "pcntl_fork() in a handler: ", http_get($srv->port, '/fork')['body'];
 echo http_get($srv->port, '/reload-tasks')['body'], "\n";
 $st = $srv->waitStatus(fn($st) => !in_array($taskPid($st), [null, $task2], true), 10, 'a new task worker');
 echo "request workers stayed: ", var_export($srv->readyPids($st) === $workers2, true), "\n";
@@ -115,14 +120,15 @@ echo preg_match('~user process #0 \(pid \d+, generation 1\) asked the server to 
 echo preg_match('~worker #\d \(pid (?:' . implode('|', $workers) . '), generation 1\) asked for a reload of the workers and task workers~', $res['err'])
     ? "the master logged the reload" : "stderr:\n{$res['err']}", "\n";
 echo "pid file: ", file_exists($srv->pidFile) ? "still there" : "removed", "\n";
+echo file_get_contents($forkOut);
+unlink($forkOut);
 ?>
 --EXPECT--
 served, task ran on the task worker: true
 reload asked
 old workers gone: true
 served by the new generation: true
-shutdown(): Cannot shut down the server from a process forked from one of its processes (pcntl_fork()): call it in the server's process, or signal the master
-reload(): Cannot reload the server from a process forked from one of its processes (pcntl_fork()): call it in the server's process, or signal the master
+pcntl_fork() in a handler: Rapier\Exception
 task reload asked
 request workers stayed: true
 task served by the new task worker: true
@@ -133,3 +139,5 @@ user process asked: 1, then got SIGTERM: 1
 the master logged who asked
 the master logged the reload
 pid file: removed
+forked from the user process, shutdown(): Cannot shut down the server from a process forked from one of its processes (pcntl_fork()): call it in the server's process, or signal the master
+forked from the user process, reload(): Cannot reload the server from a process forked from one of its processes (pcntl_fork()): call it in the server's process, or signal the master
