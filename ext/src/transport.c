@@ -961,6 +961,81 @@ static void hook_fclose(bool on)
 	}
 }
 
+/* stream_socket_pair() */
+
+static zif_handler stock_stream_socket_pair;
+
+/* One end of a pair: what php_stream_sock_open_from_socket() makes, with our ops. */
+static php_stream *pair_end(int fd, xport_kind_t kind)
+{
+	xsock_t *sock = ecalloc(1, sizeof(*sock));
+	php_stream *stream;
+
+	sock->net.socket = fd;
+	sock->net.is_blocked = 1;
+	sock->net.timeout.tv_sec = FG(default_socket_timeout);
+	sock->kind = kind;
+	sock->hook_flag = xports[kind].flag;
+	sock->connect_timeout = sock->net.timeout;
+	stream = php_stream_alloc(kind_ops[kind], sock, NULL, "r+");
+	if (stream == NULL) {
+		efree(sock);
+		return NULL;
+	}
+	stream->flags |= PHP_STREAM_FLAG_AVOID_BLOCKING;
+	return stream;
+}
+
+/*
+ * While unix:// (udg:// for datagrams) is ours, a Unix socket pair is made
+ * of our streams too, so that coroutines talking over it wait in the loop.
+ * Anything else (another domain or type, the hook off) is PHP's, whose
+ * warnings and results ours repeat.
+ */
+static ZEND_NAMED_FUNCTION(hooked_stream_socket_pair)
+{
+	zend_long domain, type, protocol;
+	xport_kind_t kind;
+	php_stream *ends[2];
+	int pair[2];
+
+	ZEND_PARSE_PARAMETERS_START(3, 3)
+		Z_PARAM_LONG(domain)
+		Z_PARAM_LONG(type)
+		Z_PARAM_LONG(protocol)
+	ZEND_PARSE_PARAMETERS_END();
+
+	kind = type == SOCK_DGRAM ? XPORT_UDG : XPORT_UNIX;
+	if (domain != AF_UNIX || (type != SOCK_STREAM && type != SOCK_DGRAM) || !xports[kind].installed) {
+		stock_stream_socket_pair(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	if (socketpair(AF_UNIX, (int) type | SOCK_NONBLOCK, (int) protocol, pair) != 0) {
+		char errbuf[256];
+		php_error_docref(NULL, E_WARNING, "Failed to create sockets: [%d]: %s",
+			php_socket_errno(), php_socket_strerror(php_socket_errno(), errbuf, sizeof(errbuf)));
+		RETURN_FALSE;
+	}
+	ends[0] = pair_end(pair[0], kind);
+	ends[1] = ends[0] ? pair_end(pair[1], kind) : NULL;
+	if (ends[1] == NULL) {
+		if (ends[0]) {
+			php_stream_free(ends[0], PHP_STREAM_FREE_CLOSE);
+		} else {
+			close(pair[0]);
+		}
+		close(pair[1]);
+		php_error_docref(NULL, E_WARNING, "Failed to open stream from socketpair");
+		RETURN_FALSE;
+	}
+	array_init(return_value);
+	/* As PHP does: add_next_index_resource() does not mark them exposed, php_stream_to_zval() would. */
+	php_stream_auto_cleanup(ends[0]);
+	php_stream_auto_cleanup(ends[1]);
+	add_next_index_resource(return_value, ends[0]->res);
+	add_next_index_resource(return_value, ends[1]->res);
+}
+
 /* Installing */
 
 void rapier_transport_minit(void)
@@ -970,12 +1045,15 @@ void rapier_transport_minit(void)
 	}
 	/* Our streams only ever exist once installed, and then only a busy one changes fclose(). */
 	hook_fclose(true);
+	/* PHP's own unless unix:// or udg:// is ours (a run with the hook on). */
+	stock_stream_socket_pair = rapier_hook_replace_handler(ZEND_STRL("stream_socket_pair"), hooked_stream_socket_pair);
 }
 
 void rapier_transport_mshutdown(void)
 {
 	rapier_transport_uninstall();
 	hook_fclose(false);
+	rapier_hook_replace_handler(ZEND_STRL("stream_socket_pair"), stock_stream_socket_pair);
 	rapier_socket_mshutdown();
 	rapier_resolve_mshutdown();
 }
