@@ -36,7 +36,8 @@ ZEND_METHOD(Rapier_Coroutine, sleep)
 		Z_PARAM_DOUBLE(seconds)
 	ZEND_PARSE_PARAMETERS_END();
 
-	if (zend_isnan(seconds) || seconds < 0) {
+	/* NAN is not below 0: rapier_timeout_arg_ns() names it. */
+	if (seconds < 0) {
 		zend_argument_value_error(1, "must be greater than or equal to 0");
 		RETURN_THROWS();
 	}

@@ -91,7 +91,8 @@ static void add_timer(INTERNAL_FUNCTION_PARAMETERS, bool repeat)
 		Z_PARAM_VARIADIC('*', args, argc)
 	ZEND_PARSE_PARAMETERS_END();
 
-	if (zend_isnan(seconds) || seconds < 0 || (repeat && seconds == 0)) {
+	/* NAN is neither: rapier_timeout_arg_ns() names it. */
+	if (seconds < 0 || (repeat && seconds == 0)) {
 		zend_argument_value_error(1, repeat ? "must be greater than 0" : "must be greater than or equal to 0");
 		RETURN_THROWS();
 	}

@@ -16,4 +16,4 @@ Rapier\run(function () {
 ?>
 --EXPECTF--
 Rapier\Coroutine::sleep(): Argument #1 ($seconds) must be greater than or equal to 0
-Rapier\Coroutine::sleep(): Argument #1 ($seconds) must be greater than or equal to 0
+Rapier\Coroutine::sleep(): Argument #1 ($seconds) must not be NAN
