@@ -51,6 +51,7 @@
 #include "proc_hook.h"
 #include "sleep.h"
 #include "socket.h"
+#include "transport.h"
 
 /* A stream a coroutine is waiting on, on that coroutine's stack. */
 typedef struct {
@@ -221,9 +222,16 @@ static ZEND_NAMED_FUNCTION(hooked_proc_open)
 	php_process_handle *proc;
 
 	stock_proc_open(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-	if (may_yield() && (proc = process_of(return_value)) != NULL) {
-		for (int i = 0; i < proc->npipes; i++) {
-			rapier_proc_hook_pipe(rapier_hook_stream_of_res(proc->pipes[i]));
+	if ((proc = process_of(return_value)) == NULL) {
+		return;
+	}
+	for (int i = 0; i < proc->npipes; i++) {
+		php_stream *stream = rapier_hook_stream_of_res(proc->pipes[i]);
+
+		/* A "socket" descriptor: a Unix socket pair, ours while unix:// is. */
+		rapier_transport_adopt(stream);
+		if (may_yield()) {
+			rapier_proc_hook_pipe(stream);
 		}
 	}
 }
@@ -232,7 +240,9 @@ static ZEND_NAMED_FUNCTION(hooked_proc_open)
 static bool close_pipes(php_process_handle *proc)
 {
 	for (int i = 0; i < proc->npipes; i++) {
-		if (rapier_proc_pipe_close_refused(rapier_hook_stream_of_res(proc->pipes[i]))) {
+		php_stream *stream = rapier_hook_stream_of_res(proc->pipes[i]);
+
+		if (rapier_proc_pipe_close_refused(stream) || rapier_transport_close_refused(stream)) {
 			return false;
 		}
 	}

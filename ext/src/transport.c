@@ -932,18 +932,29 @@ static bool is_ours(const php_stream *stream)
  * clear error, because PHP would free the stream under that coroutine (see
  * pin()). stream_socket_shutdown() is the way to interrupt a reader.
  */
+bool rapier_transport_close_refused(php_stream *stream)
+{
+	int fd;
+	zend_long reader, id;
+
+	if (stream == NULL || !is_ours(stream) || stream->abstract == NULL || !((xsock_t *) stream->abstract)->busy) {
+		return false;
+	}
+	fd = ((xsock_t *) stream->abstract)->net.socket;
+	reader = rapier_socket_waiter_id(fd, RAPIER_IO_READ);
+	id = reader ? reader : rapier_socket_waiter_id(fd, RAPIER_IO_WRITE);
+	zend_throw_exception_ex(rapier_ce_exception, 0,
+		"Cannot close socket fd %d: coroutine #" ZEND_LONG_FMT " is %s it; "
+		"use stream_socket_shutdown() to interrupt it", fd, id, reader ? "reading from" : "using");
+	return true;
+}
+
 static ZEND_NAMED_FUNCTION(hooked_fclose)
 {
 	zval *arg = ZEND_NUM_ARGS() == 1 ? ZEND_CALL_ARG(execute_data, 1) : NULL;
 	php_stream *stream = rapier_hook_stream_of(arg);
 
-	if (stream && is_ours(stream) && stream->abstract && ((xsock_t *) stream->abstract)->busy) {
-		int fd = ((xsock_t *) stream->abstract)->net.socket;
-		zend_long reader = rapier_socket_waiter_id(fd, RAPIER_IO_READ);
-		zend_long id = reader ? reader : rapier_socket_waiter_id(fd, RAPIER_IO_WRITE);
-		zend_throw_exception_ex(rapier_ce_exception, 0,
-			"Cannot close socket fd %d: coroutine #" ZEND_LONG_FMT " is %s it; "
-			"use stream_socket_shutdown() to interrupt it", fd, id, reader ? "reading from" : "using");
+	if (rapier_transport_close_refused(stream)) {
 		RETURN_THROWS();
 	}
 	if (stream && rapier_proc_pipe_close_refused(stream)) {
@@ -961,79 +972,62 @@ static void hook_fclose(bool on)
 	}
 }
 
-/* stream_socket_pair() */
+/* Sockets PHP opens from a descriptor */
+
+/*
+ * php_stream_sock_open_from_socket() makes the ends of stream_socket_pair()
+ * and the parent's ends of proc_open()'s "socket" descriptors, with generic
+ * socket ops that block (their table is not exported: its label tells it).
+ * While unix:// (udg:// for datagrams) is ours, such a stream of a Unix
+ * socket becomes one of ours in place: our ops, a non-blocking descriptor,
+ * and PHP's settings for it (blocking, default_socket_timeout) kept.
+ */
+void rapier_transport_adopt(php_stream *stream)
+{
+	php_netstream_data_t *net;
+	xsock_t *sock;
+	xport_kind_t kind;
+	int domain, type, flags;
+	socklen_t len = sizeof(domain);
+
+	if (stream == NULL || strcmp(stream->ops->label, "generic_socket") != 0 || php_stream_is_persistent(stream)) {
+		return;
+	}
+	net = stream->abstract;
+	if (getsockopt(net->socket, SOL_SOCKET, SO_DOMAIN, &domain, &len) != 0 || domain != AF_UNIX) {
+		return;
+	}
+	len = sizeof(type);
+	if (getsockopt(net->socket, SOL_SOCKET, SO_TYPE, &type, &len) != 0 || (type != SOCK_STREAM && type != SOCK_DGRAM)) {
+		return;
+	}
+	kind = type == SOCK_DGRAM ? XPORT_UDG : XPORT_UNIX;
+	if (!xports[kind].installed || (flags = fcntl(net->socket, F_GETFL)) < 0
+			|| fcntl(net->socket, F_SETFL, flags | O_NONBLOCK) < 0) {
+		return;
+	}
+	sock = ecalloc(1, sizeof(*sock));
+	sock->net = *net;
+	sock->kind = kind;
+	sock->hook_flag = xports[kind].flag;
+	sock->connect_timeout = net->timeout;
+	efree(net);
+	stream->abstract = sock;
+	stream->ops = kind_ops[kind];
+}
 
 static zif_handler stock_stream_socket_pair;
 
-/* One end of a pair: what php_stream_sock_open_from_socket() makes, with our ops. */
-static php_stream *pair_end(int fd, xport_kind_t kind)
-{
-	xsock_t *sock = ecalloc(1, sizeof(*sock));
-	php_stream *stream;
-
-	sock->net.socket = fd;
-	sock->net.is_blocked = 1;
-	sock->net.timeout.tv_sec = FG(default_socket_timeout);
-	sock->kind = kind;
-	sock->hook_flag = xports[kind].flag;
-	sock->connect_timeout = sock->net.timeout;
-	stream = php_stream_alloc(kind_ops[kind], sock, NULL, "r+");
-	if (stream == NULL) {
-		efree(sock);
-		return NULL;
-	}
-	stream->flags |= PHP_STREAM_FLAG_AVOID_BLOCKING;
-	return stream;
-}
-
-/*
- * While unix:// (udg:// for datagrams) is ours, a Unix socket pair is made
- * of our streams too, so that coroutines talking over it wait in the loop.
- * Anything else (another domain or type, the hook off) is PHP's, whose
- * warnings and results ours repeat.
- */
 static ZEND_NAMED_FUNCTION(hooked_stream_socket_pair)
 {
-	zend_long domain, type, protocol;
-	xport_kind_t kind;
-	php_stream *ends[2];
-	int pair[2];
+	zval *end;
 
-	ZEND_PARSE_PARAMETERS_START(3, 3)
-		Z_PARAM_LONG(domain)
-		Z_PARAM_LONG(type)
-		Z_PARAM_LONG(protocol)
-	ZEND_PARSE_PARAMETERS_END();
-
-	kind = type == SOCK_DGRAM ? XPORT_UDG : XPORT_UNIX;
-	if (domain != AF_UNIX || (type != SOCK_STREAM && type != SOCK_DGRAM) || !xports[kind].installed) {
-		stock_stream_socket_pair(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-		return;
+	stock_stream_socket_pair(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+	if (Z_TYPE_P(return_value) == IS_ARRAY) {
+		ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(return_value), end) {
+			rapier_transport_adopt(rapier_hook_stream_of(end));
+		} ZEND_HASH_FOREACH_END();
 	}
-	if (socketpair(AF_UNIX, (int) type | SOCK_NONBLOCK, (int) protocol, pair) != 0) {
-		char errbuf[256];
-		php_error_docref(NULL, E_WARNING, "Failed to create sockets: [%d]: %s",
-			php_socket_errno(), php_socket_strerror(php_socket_errno(), errbuf, sizeof(errbuf)));
-		RETURN_FALSE;
-	}
-	ends[0] = pair_end(pair[0], kind);
-	ends[1] = ends[0] ? pair_end(pair[1], kind) : NULL;
-	if (ends[1] == NULL) {
-		if (ends[0]) {
-			php_stream_free(ends[0], PHP_STREAM_FREE_CLOSE);
-		} else {
-			close(pair[0]);
-		}
-		close(pair[1]);
-		php_error_docref(NULL, E_WARNING, "Failed to open stream from socketpair");
-		RETURN_FALSE;
-	}
-	array_init(return_value);
-	/* As PHP does: add_next_index_resource() does not mark them exposed, php_stream_to_zval() would. */
-	php_stream_auto_cleanup(ends[0]);
-	php_stream_auto_cleanup(ends[1]);
-	add_next_index_resource(return_value, ends[0]->res);
-	add_next_index_resource(return_value, ends[1]->res);
 }
 
 /* Installing */
