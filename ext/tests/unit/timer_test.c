@@ -1,4 +1,5 @@
 /* Unit tests for the timer heap and the loop's timer phase. */
+#define _GNU_SOURCE  /* before the first system header: dup3() in loop.c */
 #include "unit.h"
 
 #include "timer.c"
