@@ -925,10 +925,11 @@ static zif_handler stock_pcntl_fork;
 
 /*
  * pcntl_fork() in a process that serves: the child would be a second copy
- * of the worker, whose timers fire there too, whose copies of the handlers
- * go on and write to the worker's clients, and whose exit() ends their
- * requests. Refused, as under php-fpm (no pcntl there) and Swoole (no fork
- * inside a coroutine); outside serving, pcntl_fork() is PHP's.
+ * of the worker holding its connections, and the child's end (its handler
+ * returning, exit(), its run's end) would answer and close the requests it
+ * copied while the worker still serves them. Refused, as under php-fpm (no
+ * pcntl there) and Swoole (no fork inside a coroutine); outside serving,
+ * pcntl_fork() is PHP's.
  */
 static ZEND_NAMED_FUNCTION(guarded_pcntl_fork)
 {

@@ -86,12 +86,40 @@ static zend_string *entry_name;
 /* Records whose fibers were abandoned by a bailout, freed at request end. */
 static rapier_coro_t *abandoned;
 
-/* pthread_atfork() child handler: pcntl_fork() in a coroutine, or proc_open()'s fork. */
+/*
+ * pthread_atfork() child handler: pcntl_fork() in a coroutine (or
+ * proc_open()'s fork, which execs at once). As fork() keeps only the calling
+ * thread, the child keeps only the calling coroutine: the others are its
+ * parent's, and their copies never run in the child (nothing wakes them,
+ * rapier_loop_fork_child() forgets their watchers and timers); they are
+ * unwound when the child's run ends. Memory writes and system calls only.
+ */
 static void sched_fork_child(void)
 {
-	if (sched.running) {
-		rapier_loop_fork_child(&sched.loop);
+	rapier_coro_t *co, *self;
+
+	if (!sched.running) {
+		return;
 	}
+	rapier_loop_fork_child(&sched.loop);
+	self = rapier_coro_current();
+	ZEND_HASH_FOREACH_PTR(&sched.live, co) {
+		co->inherited = co != self;
+	} ZEND_HASH_FOREACH_END();
+	sched.ready_head = sched.ready_tail = NULL;
+}
+
+/* Whether every live coroutine is a copy a forked child inherited. */
+static bool only_inherited_live(void)
+{
+	rapier_coro_t *co;
+
+	ZEND_HASH_FOREACH_PTR(&sched.live, co) {
+		if (!co->inherited) {
+			return false;
+		}
+	} ZEND_HASH_FOREACH_END();
+	return true;
 }
 
 void rapier_coroutine_minit(void)
@@ -191,6 +219,9 @@ void rapier_coro_wake(rapier_coro_t *co, rapier_wake_t reason)
 		return;
 	}
 	end_wait(co);
+	if (UNEXPECTED(co->inherited)) {
+		return; /* the parent's: it stays suspended here until the run ends */
+	}
 	co->wake_reason = reason;
 	ready_push(co);
 }
@@ -392,6 +423,7 @@ rapier_coro_t *rapier_coro_spawn_ex(zval *callable, zend_fcall_info_cache *fcc, 
 	co->started = false;
 	co->cancel_pending = false;
 	co->cancel_quiet = false;
+	co->inherited = false;
 	co->on_finish = on_finish;
 	co->finish_data = finish_data;
 	ZVAL_COPY(&co->callable, callable);
@@ -967,9 +999,9 @@ void rapier_sched_run_ex(zval *callable, zend_fcall_info_cache *fcc, zval *args,
 
 	zend_try {
 		drive();
-		if (EG(exception)) {
+		if (EG(exception) || only_inherited_live()) {
 			unwind_live();
-		} else if (zend_hash_num_elements(&sched.live) > 0) {
+		} else {
 			deadlock = break_deadlock();
 		}
 	} zend_catch {

@@ -81,6 +81,7 @@ struct rapier_coro_s {
 	bool started;                    /* its callable has been called */
 	bool cancel_pending;             /* canceled before it started: its first wait is canceled at once */
 	bool cancel_quiet;               /* canceled by its owner's end: a CanceledException it lets out is not reported */
+	bool inherited;                  /* a forked child's copy of its parent's coroutine: never runs there */
 
 	zval defers;                     /* array of callables, run last-in first-out; UNDEF when none */
 	zval context;                    /* ArrayObject from Coroutine::context(); UNDEF until asked for */

@@ -108,11 +108,33 @@ void rapier_loop_fork_child(rapier_loop_t *loop)
 		return;
 	}
 	renew_epoll_instance(loop->epoll_fd);
+	/* Every watcher registered so far is the parent's (see inherited()). */
+	loop->generation++;
+	loop->io_ref_count = 0;
+	/* The rest of a batch the parent was dispatching is the parent's too. */
+	loop->event_count = loop->event_index = 0;
+	loop->low_ready = false;
+	rapier_timer_heap_forget(&loop->timers);
 	if (loop->low_epoll_fd >= 0) {
 		renew_epoll_instance(loop->low_epoll_fd);
 		ev.events = loop->low_io.events;
 		ev.data.ptr = &loop->low_io;
 		epoll_ctl(loop->epoll_fd, EPOLL_CTL_ADD, loop->low_epoll_fd, &ev);
+		loop->low_io.generation = loop->generation;
+	}
+}
+
+/*
+ * A forked child's copy of a watcher its parent registered: in no epoll set
+ * of the child's and counted nowhere, so it is stopped here without a
+ * system call, and a start registers it afresh.
+ */
+static void forget_if_inherited(const rapier_loop_t *loop, rapier_io_t *io)
+{
+	if (io->active && io->generation != loop->generation) {
+		io->active = false;
+		io->paused = false;
+		io->events = 0;
 	}
 }
 
@@ -129,6 +151,7 @@ void rapier_io_init(rapier_io_t *io, int fd, rapier_io_cb cb, void *data)
 	io->unref = false;
 	io->paused = false;
 	io->low_priority = false;
+	io->generation = 0;
 	io->cb = cb;
 	io->data = data;
 }
@@ -179,6 +202,7 @@ int rapier_io_start(rapier_loop_t *loop, rapier_io_t *io, uint32_t events)
 	struct epoll_event ev;
 	int epoll_fd;
 
+	forget_if_inherited(loop, io);
 	if (events == 0) {
 		rapier_io_stop(loop, io);
 		return 0;
@@ -198,11 +222,10 @@ int rapier_io_start(rapier_loop_t *loop, rapier_io_t *io, uint32_t events)
 	}
 	ev.events = events;
 	ev.data.ptr = io;
-	if (epoll_ctl(epoll_fd, io->active ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, io->fd, &ev) < 0
-			/* A watcher a forked child copied from its parent: not in the child's fresh set (rapier_loop_fork_child). */
-			&& !(errno == ENOENT && io->active && epoll_ctl(epoll_fd, EPOLL_CTL_ADD, io->fd, &ev) == 0)) {
+	if (epoll_ctl(epoll_fd, io->active ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, io->fd, &ev) < 0) {
 		return -errno;
 	}
+	io->generation = loop->generation;
 	if (!io->active && !io->unref) {
 		loop->io_ref_count++;
 	}
@@ -222,6 +245,7 @@ static void forget_pending_events(rapier_loop_t *loop, rapier_io_t *io)
 
 void rapier_io_stop(rapier_loop_t *loop, rapier_io_t *io)
 {
+	forget_if_inherited(loop, io);
 	if (!io->active) {
 		return;
 	}
@@ -238,6 +262,7 @@ void rapier_io_stop(rapier_loop_t *loop, rapier_io_t *io)
 
 void rapier_io_pause(rapier_loop_t *loop, rapier_io_t *io)
 {
+	forget_if_inherited(loop, io);
 	if (!io->active || io->paused) {
 		return;
 	}
@@ -250,6 +275,7 @@ void rapier_io_pause(rapier_loop_t *loop, rapier_io_t *io)
 
 void rapier_io_set_unref(rapier_loop_t *loop, rapier_io_t *io, bool unref)
 {
+	forget_if_inherited(loop, io);
 	if (io->unref == unref) {
 		return;
 	}

@@ -31,6 +31,7 @@ struct rapier_io_s {
 	bool unref;           /* does not keep the loop alive (a listener idling between requests) */
 	bool paused;          /* stopped for the caller, still registered with epoll (rapier_io_pause) */
 	bool low_priority;    /* in the loop's second epoll set (rapier_io_set_low_priority) */
+	uint32_t generation;  /* the loop's when last started: an older one is a forked child's copy */
 	rapier_io_cb cb;
 	void *data;
 };
@@ -44,6 +45,7 @@ struct rapier_loop_s {
 	int epoll_fd;
 	bool epoll_pwait2_missing;   /* kernel older than 5.11: millisecond waits */
 	uint32_t io_ref_count;       /* active, ref'd watchers */
+	uint32_t generation;         /* bumped in a forked child (rapier_loop_fork_child) */
 	rapier_timer_heap_t timers;
 	uint64_t now_ns;             /* cached at the start of each poll */
 	int low_epoll_fd;            /* low-priority watchers, created on first use; -1 before */
@@ -60,7 +62,9 @@ void rapier_loop_close(rapier_loop_t *loop);
 /*
  * In a child forked while the loop runs (a pthread_atfork() child handler):
  * gives the child epoll sets of its own, so that nothing it does to its
- * watchers reaches the parent's. Copies of the parent's watchers do not fire.
+ * watchers reaches the parent's, and forgets the parent's watchers and
+ * timers there: their copies never fire in the child and do not keep its
+ * loop alive; one started again is the child's own from then on.
  */
 void rapier_loop_fork_child(rapier_loop_t *loop);
 

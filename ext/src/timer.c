@@ -150,3 +150,12 @@ rapier_timer_t *rapier_timer_heap_peek(const rapier_timer_heap_t *heap)
 {
 	return heap->count ? heap->nodes[0] : NULL;
 }
+
+void rapier_timer_heap_forget(rapier_timer_heap_t *heap)
+{
+	for (size_t i = 0; i < heap->count; i++) {
+		heap->nodes[i]->heap_index = RAPIER_TIMER_INACTIVE;
+	}
+	heap->count = 0;
+	heap->ref_count = 0;
+}

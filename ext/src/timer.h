@@ -51,5 +51,7 @@ void rapier_timer_heap_free(rapier_timer_heap_t *heap);
 int rapier_timer_heap_add(rapier_timer_heap_t *heap, rapier_timer_t *timer, uint64_t due_ns);
 void rapier_timer_heap_remove(rapier_timer_heap_t *heap, rapier_timer_t *timer);
 rapier_timer_t *rapier_timer_heap_peek(const rapier_timer_heap_t *heap);
+/* Stops every timer at once, without calling anything: a forked child's copies of its parent's. */
+void rapier_timer_heap_forget(rapier_timer_heap_t *heap);
 
 #endif

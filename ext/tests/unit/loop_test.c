@@ -176,13 +176,29 @@ static void test_low_priority_only_when_stopped(void)
 }
 
 /* The child's side of test_fork_child_has_own_sets(): its exit status says what failed. */
+static int timer_calls;
+
+static void on_timer(rapier_timer_t *timer)
+{
+	(void) timer;
+	timer_calls++;
+}
+
 static int fork_child_checks(rapier_loop_t *loop, rapier_io_t *normal, rapier_io_t *low, rapier_io_t *copied,
-	int copied_wr)
+	int copied_wr, rapier_timer_t *timer)
 {
 	rapier_io_t fresh;
 	int fresh_fds[2];
 
 	rapier_loop_fork_child(loop);
+	/* The parent's watchers and timer are forgotten: they keep nothing alive, and the due timer does not fire. */
+	if (rapier_loop_alive(loop) || rapier_timer_is_active(timer)) {
+		return 9;
+	}
+	usleep(2000);
+	if (rapier_loop_poll(loop, 0) != 0 || timer_calls != 0) {
+		return 8;
+	}
 	/* What a child's exit() does to its copies of the parent's watchers. */
 	rapier_io_stop(loop, normal);
 	rapier_io_stop(loop, low);
@@ -201,18 +217,30 @@ static int fork_child_checks(rapier_loop_t *loop, rapier_io_t *normal, rapier_io
 			|| rapier_loop_poll(loop, 0) != 1 || calls != 2) {
 		return 13;
 	}
+	/* Only what the child started keeps its loop alive; a copy started again is its own. */
+	rapier_io_stop(loop, &fresh);
+	rapier_io_stop(loop, copied);
+	if (rapier_loop_alive(loop) || rapier_timer_start(loop, timer, 0, 0) != 0 || !rapier_loop_alive(loop)
+			|| rapier_loop_poll(loop, 0) != 1 || timer_calls != 1) {
+		return 14;
+	}
 	return 0;
 }
 
-/* A forked child gets epoll sets of its own: stopping its copies leaves the parent's watchers registered. */
+/*
+ * A forked child gets epoll sets of its own and forgets the parent's watchers
+ * and timers: stopping its copies leaves the parent's registered, and its
+ * copies neither fire nor keep its loop alive.
+ */
 static void test_fork_child_has_own_sets(void)
 {
 	rapier_loop_t loop;
 	rapier_io_t normal, low, copied;
+	rapier_timer_t timer;
 	int normal_fds[2], low_fds[2], copied_fds[2], status = -1;
 	pid_t pid;
 
-	calls = 0;
+	calls = timer_calls = 0;
 	CHECK_EQ_INT(rapier_loop_init(&loop), 0);
 	CHECK_EQ_INT(pipe(normal_fds), 0);
 	CHECK_EQ_INT(pipe(low_fds), 0);
@@ -224,19 +252,23 @@ static void test_fork_child_has_own_sets(void)
 	CHECK_EQ_INT(rapier_io_start(&loop, &normal, RAPIER_IO_READ), 0);
 	CHECK_EQ_INT(rapier_io_start(&loop, &low, RAPIER_IO_READ), 0);
 	CHECK_EQ_INT(rapier_io_start(&loop, &copied, RAPIER_IO_READ), 0);
+	rapier_timer_init(&timer, on_timer, NULL);
+	CHECK_EQ_INT(rapier_timer_start(&loop, &timer, 1000000, 0), 0);
 	pid = fork();
 	CHECK(pid >= 0);
 	if (pid == 0) {
-		_exit(fork_child_checks(&loop, &normal, &low, &copied, copied_fds[1]));
+		_exit(fork_child_checks(&loop, &normal, &low, &copied, copied_fds[1], &timer));
 	}
 	CHECK_EQ_INT((int) waitpid(pid, &status, 0), (int) pid);
 	CHECK(WIFEXITED(status));
 	CHECK_EQ_INT(WEXITSTATUS(status), 0);
-	/* The child read the copied pipe's byte; the parent's watchers of the other two still fire. */
+	/* The child read the copied pipe's byte; the parent's watchers of the other two, and its timer, still fire. */
 	CHECK_EQ_INT((int) write(normal_fds[1], "x", 1), 1);
 	CHECK_EQ_INT((int) write(low_fds[1], "x", 1), 1);
-	CHECK_EQ_INT(rapier_loop_poll(&loop, 0), 2);
+	usleep(2000);
+	CHECK_EQ_INT(rapier_loop_poll(&loop, 0), 3);
 	CHECK_EQ_INT(calls, 2);
+	CHECK_EQ_INT(timer_calls, 1);
 	rapier_io_stop(&loop, &normal);
 	rapier_io_stop(&loop, &low);
 	rapier_io_stop(&loop, &copied);
