@@ -32,6 +32,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -483,6 +484,21 @@ int rapier_socket_connect(int fd, const struct sockaddr *addr, socklen_t addrlen
 
 int rapier_socket_accept(int fd, struct sockaddr *addr, socklen_t *addrlen, int flags, int64_t timeout_ns, bool may_yield)
 {
+	int mode = fcntl(fd, F_GETFL);
+
+	/*
+	 * A listener PHP made ours without O_NONBLOCK (socket_export_stream()):
+	 * accept() has no MSG_DONTWAIT, so wait for a client first, as PHP's
+	 * own transports do.
+	 */
+	if (mode >= 0 && !(mode & O_NONBLOCK)) {
+		int err = timeout_ns == 0 ? rapier_socket_poll(fd, RAPIER_IO_READ, 0)
+			: wait_for(fd, RAPIER_IO_READ, timeout_ns, may_yield);
+
+		if (err < 0) {
+			return err;
+		}
+	}
 	for (;;) {
 		int client = accept4(fd, addr, addrlen, flags | SOCK_NONBLOCK);
 		int err;
@@ -523,7 +539,8 @@ ssize_t rapier_socket_recvfrom(int fd, void *buf, size_t len, int flags, struct 
 	int64_t timeout_ns, bool may_yield)
 {
 	for (;;) {
-		ssize_t n = recvfrom(fd, buf, len, flags, addr, addrlen);
+		/* MSG_DONTWAIT: a descriptor PHP made ours without O_NONBLOCK (socket_export_stream()) must not block. */
+		ssize_t n = recvfrom(fd, buf, len, flags | MSG_DONTWAIT, addr, addrlen);
 		int err;
 
 		if (n >= 0) {
@@ -539,7 +556,7 @@ ssize_t rapier_socket_sendto(int fd, const void *buf, size_t len, int flags, con
 	socklen_t addrlen, int64_t timeout_ns, bool may_yield)
 {
 	for (;;) {
-		ssize_t n = sendto(fd, buf, len, flags | MSG_NOSIGNAL, addr, addr ? addrlen : 0);
+		ssize_t n = sendto(fd, buf, len, flags | MSG_NOSIGNAL | MSG_DONTWAIT, addr, addr ? addrlen : 0);
 		int err;
 
 		if (n >= 0) {
@@ -573,7 +590,7 @@ bool rapier_socket_alive(int fd, int64_t timeout_ns, bool may_yield)
 	if (err < 0) {
 		return true;         /* nothing to read within the timeout: nothing says it died */
 	}
-	n = recv(fd, &byte, 1, MSG_PEEK);
+	n = recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
 	/* 0: orderly shutdown by the peer; an error other than "nothing yet": dead. */
 	return !(n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EMSGSIZE));
 }
