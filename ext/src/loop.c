@@ -97,8 +97,9 @@ static void renew_epoll_instance(int fd)
  * would be taken out of the parent's set, and the parent would wait for
  * them forever. The child gets empty instances of its own under the same
  * descriptor numbers: what it watches from now on works there, and the
- * parent's watchers stay the parent's (their copies never fire in the
- * child). Only system calls: this runs in a pthread_atfork() child handler.
+ * parent's watchers and timers stay the parent's (their copies never fire
+ * in the child, nor keep its loop alive). System calls and memory writes
+ * only: this runs in a pthread_atfork() child handler.
  */
 void rapier_loop_fork_child(rapier_loop_t *loop)
 {
@@ -108,7 +109,7 @@ void rapier_loop_fork_child(rapier_loop_t *loop)
 		return;
 	}
 	renew_epoll_instance(loop->epoll_fd);
-	/* Every watcher registered so far is the parent's (see inherited()). */
+	/* Every watcher registered so far is the parent's (forget_if_inherited()). */
 	loop->generation++;
 	loop->io_ref_count = 0;
 	/* The rest of a batch the parent was dispatching is the parent's too. */
