@@ -55,7 +55,8 @@ namespace Rapier\Http {
          * Stops the whole server gracefully, as SIGTERM to its master does: from a request handler, workerStart,
          * a task or a user process of a running server. Returns at once; the stop runs on its own.
          *
-         * @throws \Rapier\Exception when the server is not running (before start(), after it returned)
+         * @throws \Rapier\Exception when the server is not running (before start(), after it returned), or in a
+         *         process forked from one of its processes (pcntl_fork())
          */
         public function shutdown(): void {}
 
@@ -63,7 +64,8 @@ namespace Rapier\Http {
          * Replaces the workers and task workers with new ones, as SIGHUP to the master does (with $onlyTaskWorkers,
          * the task workers alone, as SIGUSR2 does): zero-downtime, new code loaded. Returns at once.
          *
-         * @throws \Rapier\Exception when the server is not running, or runs in one process ("workers" 0)
+         * @throws \Rapier\Exception when the server is not running, runs in one process ("workers" 0), or the
+         *         caller is a process forked from one of its processes (pcntl_fork())
          */
         public function reload(bool $onlyTaskWorkers = false): void {}
 
