@@ -12,6 +12,7 @@
 #include "libhook.h"
 #include "pgsql_hook.h"
 #include "plt.h"
+#include "pipe.h"
 #include "proc_hook.h"
 #include "shell_hook.h"
 #include "select.h"
@@ -147,7 +148,7 @@ void rapier_hook_on_run_end(void)
 {
 	rapier_libhook_on_run_end();
 	rapier_pgsql_hook_on_run_end();
-	rapier_proc_hook_on_run_end();
+	rapier_pipe_on_run_end();
 	rapier_shell_hook_on_run_end();
 	if (transports_installed) {
 		rapier_transport_uninstall();

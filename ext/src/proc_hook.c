@@ -3,22 +3,10 @@
  *
  * The pipes of proc_open() stay PHP's own stdio streams; only their ops
  * table changes, at creation, to a copy of PHP's whose read and write first
- * wait in the loop (shell_hook.c gives popen()'s pipes and the output of
- * exec() and its kin the same ops). A pipe keeps the mode its owner gave
- * it: on a blocking pipe a read waits until there is something to read and
- * then reads what is there, as read(2) would; a write waits until the pipe
- * has room and writes at most PIPE_BUF bytes, which a writable pipe always
- * takes at once (the stream layer loops for the rest). A pipe made
- * non-blocking gets PHP's answer, and so does every pipe outside a
- * coroutine. The copy's label is PHP's ("STDIO"); only a C caller asking
- * php_stream_is(stream, PHP_STREAM_IS_STDIO) can tell, and none does for a
- * pipe.
- *
- * While a coroutine waits on a pipe its stream is pinned (in_free, PHP's
- * own guard in _php_stream_free(), as transport.c does for sockets), and
- * fclose(), pclose() and proc_close() of it throw instead of freeing the
- * stream under the waiter. Closing a pipe wakes a stream_select() that
- * watches it among others, as closing a socket does.
+ * wait in the loop (pipe.h; shell_hook.c gives popen()'s pipes and the
+ * output of exec() and its kin the same ops). While a coroutine waits on a
+ * pipe, fclose(), pclose() and proc_close() of it throw instead of freeing
+ * the stream under the waiter.
  *
  * proc_close() closes the pipes first, as PHP does (a child blocked on a
  * full pipe would never exit), then waits for the child to exit on a pidfd
@@ -29,14 +17,10 @@
 # include "config.h"   /* HAVE_VALGRIND_VALGRIND_H */
 #endif
 #include "php_rapier.h"
-#include "php_network.h"
 #include "ext/standard/proc_open.h"
 #include "zend_exceptions.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <poll.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -47,19 +31,12 @@
 
 #include "coroutine.h"
 #include "hook.h"
-#include "list.h"
+#include "pipe.h"
 #include "proc_hook.h"
 #include "sleep.h"
 #include "socket.h"
 #include "transport.h"
 
-/* A stream a coroutine is waiting on, on that coroutine's stack. */
-typedef struct {
-	php_stream *stream;
-	rapier_list_node_t link;
-} pinned_pipe_t;
-
-static rapier_list_t pinned;
 static php_stream_ops pipe_ops;
 static int le_proc;
 static zif_handler stock_proc_open, stock_proc_close;
@@ -69,106 +46,14 @@ static bool may_yield(void)
 	return rapier_hook_enabled(RAPIER_HOOK_PROC) && rapier_coro_can_yield();
 }
 
-/* The pipe's descriptor when it is in blocking mode, else -1 (PHP's own call is then the answer). */
-static int blocking_fd(php_stream *stream)
-{
-	php_socket_t fd = -1;
-	int flags;
-
-	if (php_stream_cast(stream, PHP_STREAM_AS_FD_FOR_SELECT | PHP_STREAM_CAST_INTERNAL, (void **) &fd, 0) != SUCCESS
-			|| fd < 0 || (flags = fcntl(fd, F_GETFL)) < 0 || (flags & O_NONBLOCK)) {
-		return -1;
-	}
-	return fd;
-}
-
-static bool ready_now(int fd, short events)
-{
-	struct pollfd pfd = { .fd = fd, .events = events };
-
-	return poll(&pfd, 1, 0) != 0;
-}
-
-static void pin(pinned_pipe_t *pin)
-{
-	pin->stream->in_free++;
-	rapier_list_push(&pinned, &pin->link);
-}
-
-static void unpin(pinned_pipe_t *pin)
-{
-	pin->stream->in_free--;
-	rapier_list_remove(&pinned, &pin->link);
-}
-
-/* Waits until fd can be read (or written) without blocking. False with an exception thrown. */
-static bool wait_pipe(php_stream *stream, int fd, uint32_t direction)
-{
-	const char *doing = direction == RAPIER_IO_READ ? "reading" : "writing";
-	pinned_pipe_t pinning = { .stream = stream };
-	int acquired = rapier_socket_acquire(fd, direction);
-	int err;
-
-	if (acquired == -EBUSY) {
-		zend_throw_exception_ex(rapier_ce_exception, 0,
-			"Cannot %s pipe fd %d: coroutine #" ZEND_LONG_FMT " is already %s it; use one coroutine per pipe end",
-			direction == RAPIER_IO_READ ? "read" : "write", fd, rapier_socket_waiter_id(fd, direction), doing);
-		return false;
-	}
-	if (acquired < 0) {
-		return true;   /* out of memory for the record: PHP's call blocks instead */
-	}
-	pin(&pinning);
-	err = rapier_socket_wait(fd, direction, -1);
-	unpin(&pinning);
-	rapier_socket_release(fd, direction);
-	/* PHP closes the pipe with close(), which the loop would never hear of. */
-	rapier_socket_unwatch(fd);
-	if (err == -ECANCELED) {
-		if (!EG(exception)) {
-			zend_throw_exception_ex(rapier_ce_canceled_exception, 0,
-				"Coroutine was canceled while %s pipe fd %d", doing, fd);
-		}
-		return false;
-	}
-	return true;
-}
-
 static ssize_t pipe_read(php_stream *stream, char *buf, size_t count)
 {
-	int fd;
-
-	if (may_yield() && (fd = blocking_fd(stream)) >= 0 && !ready_now(fd, POLLIN)
-			&& !wait_pipe(stream, fd, RAPIER_IO_READ)) {
-		return -1;
-	}
-	return php_stream_stdio_ops.read(stream, buf, count);
+	return rapier_pipe_read(stream, buf, count, may_yield(), RAPIER_PIPE_CHILD);
 }
 
 static ssize_t pipe_write(php_stream *stream, const char *buf, size_t count)
 {
-	int fd;
-
-	if (may_yield() && (fd = blocking_fd(stream)) >= 0) {
-		if (!ready_now(fd, POLLOUT) && !wait_pipe(stream, fd, RAPIER_IO_WRITE)) {
-			return -1;
-		}
-		/* A writable pipe has room for PIPE_BUF bytes; a longer write could block. */
-		count = MIN(count, PIPE_BUF);
-	}
-	return php_stream_stdio_ops.write(stream, buf, count);
-}
-
-/* A stream_select() in another coroutine may watch the pipe; one waiting on the pipe alone pins it. */
-static int pipe_close(php_stream *stream, int close_handle)
-{
-	php_socket_t fd = -1;
-
-	if (close_handle && php_stream_stdio_ops.cast(stream, PHP_STREAM_AS_FD_FOR_SELECT, (void **) &fd) == SUCCESS
-			&& fd >= 0) {
-		rapier_socket_closing(fd);
-	}
-	return php_stream_stdio_ops.close(stream, close_handle);
+	return rapier_pipe_write(stream, buf, count, may_yield(), RAPIER_PIPE_CHILD);
 }
 
 const php_stream_ops *rapier_proc_pipe_ops(void)
@@ -181,34 +66,6 @@ void rapier_proc_hook_pipe(php_stream *stream)
 	if (stream != NULL && stream->ops == &php_stream_stdio_ops) {
 		stream->ops = &pipe_ops;
 	}
-}
-
-/* The coroutine waiting on a hooked pipe, or 0. */
-static zend_long pipe_waiter(php_stream *stream, php_socket_t *fd)
-{
-	zend_long id;
-
-	if (stream->ops->read != pipe_read || stream->in_free == 0
-			|| php_stream_cast(stream, PHP_STREAM_AS_FD_FOR_SELECT | PHP_STREAM_CAST_INTERNAL, (void **) fd, 0)
-				!= SUCCESS) {
-		return 0;
-	}
-	id = rapier_socket_waiter_id(*fd, RAPIER_IO_READ);
-	return id != 0 ? id : rapier_socket_waiter_id(*fd, RAPIER_IO_WRITE);
-}
-
-bool rapier_proc_pipe_close_refused(php_stream *stream)
-{
-	php_socket_t fd = -1;
-	zend_long id;
-
-	if (stream == NULL || (id = pipe_waiter(stream, &fd)) == 0) {
-		return false;
-	}
-	zend_throw_exception_ex(rapier_ce_exception, 0,
-		"Cannot close pipe fd %d: coroutine #" ZEND_LONG_FMT " is waiting on it; "
-		"let that coroutine close it, or end the process (proc_terminate()) so that it sees end of file", fd, id);
-	return true;
 }
 
 static php_process_handle *process_of(zval *arg)
@@ -242,7 +99,7 @@ static bool close_pipes(php_process_handle *proc)
 	for (int i = 0; i < proc->npipes; i++) {
 		php_stream *stream = rapier_hook_stream_of_res(proc->pipes[i]);
 
-		if (rapier_proc_pipe_close_refused(stream) || rapier_transport_close_refused(stream)) {
+		if (rapier_pipe_close_refused(stream) || rapier_transport_close_refused(stream)) {
 			return false;
 		}
 	}
@@ -336,7 +193,7 @@ void rapier_proc_hook_minit(void)
 	pipe_ops = php_stream_stdio_ops;
 	pipe_ops.read = pipe_read;
 	pipe_ops.write = pipe_write;
-	pipe_ops.close = pipe_close;
+	pipe_ops.close = rapier_pipe_close;
 	le_proc = zend_fetch_list_dtor_id("process");
 	stock_proc_open = rapier_hook_replace_handler(ZEND_STRL("proc_open"), hooked_proc_open);
 	stock_proc_close = rapier_hook_replace_handler(ZEND_STRL("proc_close"), hooked_proc_close);
@@ -346,12 +203,4 @@ void rapier_proc_hook_mshutdown(void)
 {
 	rapier_hook_replace_handler(ZEND_STRL("proc_open"), stock_proc_open);
 	rapier_hook_replace_handler(ZEND_STRL("proc_close"), stock_proc_close);
-}
-
-void rapier_proc_hook_on_run_end(void)
-{
-	/* Only a bailout leaves waiters behind; their coroutines will never return to unpin. */
-	while (!rapier_list_is_empty(&pinned)) {
-		unpin(RAPIER_LIST_ENTRY(pinned.head, pinned_pipe_t, link));
-	}
 }

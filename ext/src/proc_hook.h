@@ -13,22 +13,11 @@
 void rapier_proc_hook_minit(void);
 void rapier_proc_hook_mshutdown(void);
 
-/* A run ended: after a bailout, lets go of the pipes its abandoned coroutines were waiting on. */
-void rapier_proc_hook_on_run_end(void);
-
-/*
- * Throws a Rapier\Exception and returns true when stream is a hooked pipe
- * a coroutine is waiting on: closing it would free the stream under that
- * coroutine. fclose() (transport.c), pclose() and proc_close() ask first.
- */
-bool rapier_proc_pipe_close_refused(php_stream *stream);
-
 /*
  * Gives stream, a pipe among PHP's stdio streams, reads and writes that
  * wait in the loop inside a coroutine (proc_open()'s pipes get them, and
  * shell_hook.c's). rapier_proc_pipe_ops() is that ops table, for a copy
- * with a close of its own: a stream whose read is the table's counts as a
- * hooked pipe.
+ * with a close of its own.
  */
 void rapier_proc_hook_pipe(php_stream *stream);
 const php_stream_ops *rapier_proc_pipe_ops(void);

@@ -39,7 +39,7 @@
 #include "coroutine.h"
 #include "hook.h"
 #include "list.h"
-#include "proc_hook.h"
+#include "pipe.h"
 #include "resolve.h"
 #include "socket.h"
 #include "tls.h"
@@ -957,7 +957,7 @@ static ZEND_NAMED_FUNCTION(hooked_fclose)
 	if (rapier_transport_close_refused(stream)) {
 		RETURN_THROWS();
 	}
-	if (stream && rapier_proc_pipe_close_refused(stream)) {
+	if (stream && rapier_pipe_close_refused(stream)) {
 		RETURN_THROWS();
 	}
 	stock_fclose(INTERNAL_FUNCTION_PARAM_PASSTHRU);

@@ -1,0 +1,190 @@
+/*
+ * Waits on PHP's stdio streams (see pipe.h).
+ *
+ * A pipe keeps the mode its owner gave it: Rapier never sets O_NONBLOCK on
+ * a descriptor it did not open (the other end of a standard stream is often
+ * a shell or a terminal that shares its file status flags). So a read first
+ * asks poll() whether the pipe has something and, if not, waits in the loop
+ * before PHP's blocking read; a write asks whether it has room and writes
+ * at most PIPE_BUF bytes, which a pipe with room takes without blocking. A
+ * pipe made non-blocking gets PHP's answer, and so does every pipe where
+ * the caller may not yield. The copied ops tables keep PHP's label
+ * ("STDIO"); only a C caller asking php_stream_is(stream,
+ * PHP_STREAM_IS_STDIO) can tell, and none does for a pipe or a terminal.
+ *
+ * Closing a pipe wakes a stream_select() that watches it among others, as
+ * closing a socket does; one waiting on it alone has pinned it.
+ */
+#include "php_rapier.h"
+#include "php_network.h"
+#include "zend_exceptions.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+
+#include "pipe.h"
+#include "socket.h"
+
+static rapier_list_t pinned;
+
+/* "pipe fd 3", or "fd 0 (STDIN)": how messages name fd. */
+static const char *describe(char *buf, size_t len, int fd, rapier_pipe_kind_t kind)
+{
+	static const char *const standard[] = { "STDIN", "STDOUT", "STDERR" };
+
+	if (kind == RAPIER_PIPE_CHILD) {
+		snprintf(buf, len, "pipe fd %d", fd);
+	} else if (fd >= 0 && fd <= 2) {
+		snprintf(buf, len, "fd %d (%s)", fd, standard[fd]);
+	} else {
+		snprintf(buf, len, "fd %d", fd);
+	}
+	return buf;
+}
+
+void rapier_pipe_pin(rapier_pipe_pin_t *pin, php_stream *stream, rapier_pipe_kind_t kind)
+{
+	pin->stream = stream;
+	pin->co = rapier_coro_current();
+	pin->kind = kind;
+	stream->in_free++;
+	rapier_list_push(&pinned, &pin->link);
+}
+
+void rapier_pipe_unpin(rapier_pipe_pin_t *pin)
+{
+	pin->stream->in_free--;
+	rapier_list_remove(&pinned, &pin->link);
+}
+
+int rapier_pipe_blocking_fd(php_stream *stream)
+{
+	php_socket_t fd = -1;
+	int flags;
+
+	if (php_stream_cast(stream, PHP_STREAM_AS_FD_FOR_SELECT | PHP_STREAM_CAST_INTERNAL, (void **) &fd, 0) != SUCCESS
+			|| fd < 0 || (flags = fcntl(fd, F_GETFL)) < 0 || (flags & O_NONBLOCK)) {
+		return -1;
+	}
+	return fd;
+}
+
+bool rapier_pipe_ready_now(int fd, short events)
+{
+	struct pollfd pfd = { .fd = fd, .events = events };
+
+	return poll(&pfd, 1, 0) != 0;
+}
+
+static void throw_busy(int fd, uint32_t direction, rapier_pipe_kind_t kind)
+{
+	bool reading = direction == RAPIER_IO_READ;
+	char name[32];
+
+	zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot %s %s: coroutine #" ZEND_LONG_FMT " is already %s it; %s",
+		reading ? "read" : "write", describe(name, sizeof(name), fd, kind), rapier_socket_waiter_id(fd, direction),
+		reading ? "reading" : "writing",
+		kind == RAPIER_PIPE_CHILD ? "use one coroutine per pipe end"
+			: "read it in one coroutine and pass what it reads on (a Rapier\\Channel)");
+}
+
+bool rapier_pipe_wait(php_stream *stream, int fd, uint32_t direction, rapier_pipe_kind_t kind)
+{
+	rapier_pipe_pin_t pin;
+	int acquired = rapier_socket_acquire(fd, direction);
+	int err;
+
+	if (acquired == -EBUSY) {
+		throw_busy(fd, direction, kind);
+		return false;
+	}
+	if (acquired < 0) {
+		return true;   /* out of memory for the record: PHP's call blocks instead */
+	}
+	rapier_pipe_pin(&pin, stream, kind);
+	err = rapier_socket_wait(fd, direction, -1);
+	rapier_pipe_unpin(&pin);
+	rapier_socket_release(fd, direction);
+	/* PHP closes the pipe with close(), which the loop would never hear of. */
+	rapier_socket_unwatch(fd);
+	if (err == -ECANCELED) {
+		if (!EG(exception)) {
+			char name[32];
+
+			zend_throw_exception_ex(rapier_ce_canceled_exception, 0, "Coroutine was canceled while %s %s",
+				direction == RAPIER_IO_READ ? "reading" : "writing", describe(name, sizeof(name), fd, kind));
+		}
+		return false;
+	}
+	return true;
+}
+
+ssize_t rapier_pipe_read(php_stream *stream, char *buf, size_t count, bool may_yield, rapier_pipe_kind_t kind)
+{
+	int fd;
+
+	if (may_yield && (fd = rapier_pipe_blocking_fd(stream)) >= 0 && !rapier_pipe_ready_now(fd, POLLIN)
+			&& !rapier_pipe_wait(stream, fd, RAPIER_IO_READ, kind)) {
+		return -1;
+	}
+	return php_stream_stdio_ops.read(stream, buf, count);
+}
+
+ssize_t rapier_pipe_write(php_stream *stream, const char *buf, size_t count, bool may_yield,
+	rapier_pipe_kind_t kind)
+{
+	int fd;
+
+	if (may_yield && (fd = rapier_pipe_blocking_fd(stream)) >= 0) {
+		if (!rapier_pipe_ready_now(fd, POLLOUT) && !rapier_pipe_wait(stream, fd, RAPIER_IO_WRITE, kind)) {
+			return -1;
+		}
+		/* A writable pipe has room for PIPE_BUF bytes; a longer write could block. */
+		count = MIN(count, PIPE_BUF);
+	}
+	return php_stream_stdio_ops.write(stream, buf, count);
+}
+
+int rapier_pipe_close(php_stream *stream, int close_handle)
+{
+	php_socket_t fd = -1;
+
+	if (close_handle && php_stream_stdio_ops.cast(stream, PHP_STREAM_AS_FD_FOR_SELECT, (void **) &fd) == SUCCESS
+			&& fd >= 0) {
+		rapier_socket_closing(fd);
+	}
+	return php_stream_stdio_ops.close(stream, close_handle);
+}
+
+bool rapier_pipe_close_refused(php_stream *stream)
+{
+	rapier_pipe_pin_t *pin = NULL;
+	php_socket_t fd = -1;
+	char name[32];
+
+	for (rapier_list_node_t *node = pinned.head; node && stream; node = node->next) {
+		if (RAPIER_LIST_ENTRY(node, rapier_pipe_pin_t, link)->stream == stream) {
+			pin = RAPIER_LIST_ENTRY(node, rapier_pipe_pin_t, link);
+			break;
+		}
+	}
+	if (pin == NULL) {
+		return false;
+	}
+	php_stream_stdio_ops.cast(stream, PHP_STREAM_AS_FD_FOR_SELECT, (void **) &fd);
+	zend_throw_exception_ex(rapier_ce_exception, 0,
+		"Cannot close %s: coroutine #" ZEND_LONG_FMT " is waiting on it; let that coroutine close it%s",
+		describe(name, sizeof(name), fd, pin->kind), pin->co->id,
+		pin->kind == RAPIER_PIPE_CHILD ? ", or end the process (proc_terminate()) so that it sees end of file" : "");
+	return true;
+}
+
+void rapier_pipe_on_run_end(void)
+{
+	/* Only a bailout leaves waiters behind; their coroutines will never return to unpin. */
+	while (!rapier_list_is_empty(&pinned)) {
+		rapier_pipe_unpin(RAPIER_LIST_ENTRY(pinned.head, rapier_pipe_pin_t, link));
+	}
+}
