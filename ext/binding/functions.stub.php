@@ -70,6 +70,11 @@ namespace Rapier {
     const HOOK_FLOCK = UNKNOWN;
     /**
      * @var int
+     * @cvalue RAPIER_HOOK_STDIO
+     */
+    const HOOK_STDIO = UNKNOWN;
+    /**
+     * @var int
      * @cvalue RAPIER_HOOK_ALL
      */
     const HOOK_ALL = UNKNOWN;

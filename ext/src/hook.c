@@ -18,6 +18,7 @@
 #include "select.h"
 #include "sleep.h"
 #include "sockets_hook.h"
+#include "stdio_hook.h"
 #include "transport.h"
 
 static zend_long hook_flags = RAPIER_HOOK_ALL;
@@ -87,6 +88,7 @@ void rapier_hook_minit(void)
 	rapier_proc_hook_minit();
 	rapier_shell_hook_minit();
 	rapier_flock_hook_minit();
+	rapier_stdio_hook_minit();
 	rebind_libraries();
 }
 
@@ -96,6 +98,7 @@ void rapier_hook_mshutdown(void)
 	rapier_pgsql_hook_mshutdown();
 	rapier_sockets_hook_mshutdown();
 	rapier_libhook_mshutdown();
+	rapier_stdio_hook_mshutdown();
 	rapier_flock_hook_mshutdown();
 	rapier_shell_hook_mshutdown();
 	rapier_proc_hook_mshutdown();
@@ -149,6 +152,7 @@ void rapier_hook_on_run_end(void)
 	rapier_libhook_on_run_end();
 	rapier_pgsql_hook_on_run_end();
 	rapier_pipe_on_run_end();
+	rapier_stdio_hook_on_run_end();
 	rapier_shell_hook_on_run_end();
 	if (transports_installed) {
 		rapier_transport_uninstall();
