@@ -60,6 +60,7 @@ typedef struct {
 	bool running;
 	zend_long next_id;
 	HashTable live;                  /* id => rapier_coro_t*, every coroutine not yet finished */
+	uint32_t inherited;              /* of them, a forked child's copies of its parent's */
 	rapier_coro_t *ready_head;
 	rapier_coro_t *ready_tail;
 	rapier_coro_t *pool;             /* finished records whose fiber idles */
@@ -103,8 +104,10 @@ static void sched_fork_child(void)
 	}
 	rapier_loop_fork_child(&sched.loop);
 	self = rapier_coro_current();
+	sched.inherited = 0;
 	ZEND_HASH_FOREACH_PTR(&sched.live, co) {
 		co->inherited = co != self;
+		sched.inherited += co->inherited;
 	} ZEND_HASH_FOREACH_END();
 	sched.ready_head = sched.ready_tail = NULL;
 }
@@ -112,14 +115,7 @@ static void sched_fork_child(void)
 /* Whether every live coroutine is a copy a forked child inherited. */
 static bool only_inherited_live(void)
 {
-	rapier_coro_t *co;
-
-	ZEND_HASH_FOREACH_PTR(&sched.live, co) {
-		if (!co->inherited) {
-			return false;
-		}
-	} ZEND_HASH_FOREACH_END();
-	return true;
+	return zend_hash_num_elements(&sched.live) == sched.inherited;
 }
 
 void rapier_coroutine_minit(void)
@@ -443,7 +439,10 @@ rapier_coro_t *rapier_coro_spawn_ex(zval *callable, zend_fcall_info_cache *fcc, 
 
 rapier_coro_t *rapier_coro_find(zend_long id)
 {
-	return sched.running ? zend_hash_index_find_ptr(&sched.live, (zend_ulong) id) : NULL;
+	rapier_coro_t *co = sched.running ? zend_hash_index_find_ptr(&sched.live, (zend_ulong) id) : NULL;
+
+	/* A forked child's copy of its parent's coroutine is not one of the child's. */
+	return co != NULL && !co->inherited ? co : NULL;
 }
 
 uint32_t rapier_coro_cancel_all(void)
@@ -466,19 +465,21 @@ uint32_t rapier_coro_cancel_all(void)
 
 uint32_t rapier_coro_count(void)
 {
-	return sched.running ? zend_hash_num_elements(&sched.live) : 0;
+	return sched.running ? zend_hash_num_elements(&sched.live) - sched.inherited : 0;
 }
 
 void rapier_coro_list(zval *return_value)
 {
-	zend_ulong id;
+	rapier_coro_t *co;
 
 	array_init_size(return_value, rapier_coro_count());
 	if (!sched.running) {
 		return;
 	}
-	ZEND_HASH_FOREACH_NUM_KEY(&sched.live, id) {
-		add_next_index_long(return_value, (zend_long) id);
+	ZEND_HASH_FOREACH_PTR(&sched.live, co) {
+		if (!co->inherited) {
+			add_next_index_long(return_value, co->id);
+		}
 	} ZEND_HASH_FOREACH_END();
 }
 
@@ -638,6 +639,7 @@ static bool run_body(rapier_coro_t *co)
 static void finish(rapier_coro_t *co)
 {
 	zend_hash_index_del(&sched.live, (zend_ulong) co->id);
+	sched.inherited -= co->inherited;
 	record_clear_job(co);
 	co->state = RAPIER_CORO_DONE;
 }
@@ -748,6 +750,10 @@ static void describe_stuck(smart_str *msg, uint32_t stuck)
 	zend_hash_init(&by_what, 8, NULL, NULL, 0);
 	ZEND_HASH_FOREACH_PTR(&sched.live, co) {
 		const char *w = co->wait_what ? co->wait_what : "something that never comes";
+
+		if (co->inherited) {
+			continue;   /* the parent's: they never run here, whatever they wait on */
+		}
 		count = zend_hash_str_find(&by_what, w, strlen(w));
 		if (count) {
 			Z_LVAL_P(count)++;
@@ -784,6 +790,7 @@ static void unwind_pass(void)
 		victims[i++] = co;
 	} ZEND_HASH_FOREACH_END();
 	zend_hash_clean(&sched.live);
+	sched.inherited = 0;
 
 	for (i = 0; i < count; i++) {
 		zend_object *pending = EG(exception);
@@ -828,7 +835,7 @@ static zend_object *break_deadlock(void)
 {
 	smart_str msg = {0};
 
-	describe_stuck(&msg, zend_hash_num_elements(&sched.live));
+	describe_stuck(&msg, zend_hash_num_elements(&sched.live) - sched.inherited);
 	zend_throw_exception(rapier_ce_deadlock_exception, ZSTR_VAL(msg.s), 0);
 	smart_str_free(&msg);
 	zend_object *ex = take_exception();
@@ -881,6 +888,7 @@ static void sched_start(void)
 	memset(&sched.loop, 0, sizeof(sched.loop));
 	rapier_loop_init(&sched.loop);
 	zend_hash_init(&sched.live, 64, NULL, NULL, 0);
+	sched.inherited = 0;
 	sched.next_id = 0;
 	sched.ready_head = sched.ready_tail = NULL;
 	sched.pool = NULL;

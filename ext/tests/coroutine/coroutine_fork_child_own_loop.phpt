@@ -1,5 +1,5 @@
 --TEST--
-pcntl_fork() in a coroutine: the child keeps only the forking coroutine (copies of the others are never woken there, not by their sockets nor by their timers, and are unwound when its run ends); it gets an event loop of its own, and nothing it does reaches the parent's
+pcntl_fork() in a coroutine: the child keeps only the forking coroutine (copies of the others are never woken there, not by their sockets nor by their timers, are not counted, listed, found or canceled there, and are unwound when its run ends); it gets an event loop of its own, and nothing it does reaches the parent's
 --EXTENSIONS--
 rapier
 pcntl
@@ -24,7 +24,7 @@ Rapier\run(function () use ($say, $log) {
     $refusing = stream_socket_get_name($closed, false);
     fclose($closed);
 
-    Rapier\go(function () use ($reader, $say) {
+    $readerId = Rapier\go(function () use ($reader, $say) {
         try {
             $got = fread($reader, 100);
             $say("reader got: $got");
@@ -36,9 +36,15 @@ Rapier\run(function () use ($say, $log) {
         Rapier\Coroutine::sleep(0.1);
         $say("sleeper woke");
     });
-    Rapier\go(function () use ($writer, $refusing, $say, $log) {
+    Rapier\go(function () use ($writer, $refusing, $say, $log, $readerId) {
         $pid = pcntl_fork();
         if ($pid === 0) {
+            /* The parent's coroutines are not the child's to count, list, find or cancel. */
+            $say(sprintf('coroutines: %d, listed: %s, the reader exists: %s, cancel(reader): %s',
+                Rapier\Coroutine::count(),
+                Rapier\Coroutine::list() === [Rapier\Coroutine::id()] ? 'itself only' : json_encode(Rapier\Coroutine::list()),
+                var_export(Rapier\Coroutine::exists($readerId), true),
+                var_export(Rapier\Coroutine::cancel($readerId), true)));
             /* Outlives the sleeper's timer: its copy must not wake here. */
             Rapier\Coroutine::sleep(0.3);
             $c = @stream_socket_client("tcp://$refusing", $errno, $errstr, 1);
@@ -61,6 +67,7 @@ if (getmypid() === $parent) {
 --EXPECT--
 sleeper woke
 child exited with 0, and wrote:
+  coroutines: 1, listed: itself only, the reader exists: false, cancel(reader): false (child)
   slept, connect refused: true (child)
   reader's finally (child)
   run returned (child)
