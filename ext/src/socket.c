@@ -154,6 +154,20 @@ static socket_waiter_t *slot(socket_record_t *rec, uint32_t events)
 	return (events & RAPIER_IO_READ) ? &rec->reader : &rec->writer;
 }
 
+/*
+ * In a child forked inside a coroutine, a direction may still be owned by a
+ * copy of one of the parent's coroutines, which never runs there: it is
+ * free for the child's own.
+ */
+static void free_if_inherited(socket_waiter_t *w)
+{
+	if (w->co != NULL && w->co->inherited) {
+		w->co = NULL;
+		w->holds = 0;
+		w->waiting = false;
+	}
+}
+
 int rapier_socket_acquire(int fd, uint32_t events)
 {
 	socket_record_t *rec;
@@ -167,6 +181,7 @@ int rapier_socket_acquire(int fd, uint32_t events)
 		return -ENOMEM;
 	}
 	w = slot(rec, events);
+	free_if_inherited(w);
 	if (w->co && w->co != co) {
 		return -EBUSY;
 	}
@@ -201,6 +216,7 @@ int rapier_socket_wait(int fd, uint32_t events, int64_t timeout_ns)
 	}
 	co = rapier_coro_current();
 	w = slot(rec, events);
+	free_if_inherited(w);
 	if (w->co && w->co != co) {
 		return -EBUSY;
 	}
@@ -265,7 +281,7 @@ zend_long rapier_socket_waiter_id(int fd, uint32_t events)
 		return 0;
 	}
 	w = slot(rec, events);
-	return w->co ? w->co->id : 0;
+	return w->co && !w->co->inherited ? w->co->id : 0;
 }
 
 static void clear_slots(socket_record_t *rec)
