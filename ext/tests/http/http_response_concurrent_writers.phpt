@@ -1,5 +1,5 @@
 --TEST--
-HTTP: coroutines writing one response take turns: every chunk arrives whole, gzip or not, and a queued writer can be canceled
+HTTP: coroutines writing one response take turns: every chunk arrives whole, gzip or not, a queued writer can be canceled, and one handed the turn just before the connection closes gets false and lets go
 --EXTENSIONS--
 rapier
 sockets
@@ -35,6 +35,21 @@ $srv = http_server_start('function ($req, $res) {
         Rapier\Coroutine::sleep(0.2);
         echo "handler: writable ", var_export($res->isWritable(), true), "\n";
         return;
+    }
+    if ($req->path === "/ok") {
+        $res->end("ok");
+        return;
+    }
+    if ($req->path === "/handed-then-closed") {
+        /* Starts once the write below waits for the client, and queues behind it. */
+        Rapier\go(function () use ($res) {
+            $sent = $res->write("b");
+            echo "queued: write() returned ", var_export($sent, true), ", writable ", var_export($res->isWritable(), true), "\n";
+        });
+        $sent = $res->write(str_repeat("a", 4 << 20));
+        echo "first: write() returned ", var_export($sent, true), "\n";
+        /* The turn is the queued writer\'s now, but it has not run: this closes the connection first. */
+        throw new DomainException("handler fails after part of its body");
     }
     $wg = new Rapier\WaitGroup();
     foreach (["a", "b"] as $letter) {
@@ -130,6 +145,11 @@ foreach (['identity' => '', 'gzip' => "Accept-Encoding: gzip\r\n"] as $coding =>
 
 $got = slow_client($srv->port, "GET /cancel-queued HTTP/1.1\r\nHost: x\r\n\r\n");
 var_dump(str_starts_with($got, "HTTP/1.1 200 OK\r\n"), strlen($got) < (16 << 20));
+/* A writer handed the turn just before the connection closed lets go of it and gets false. */
+$got = slow_client($srv->port, "GET /handed-then-closed HTTP/1.1\r\nHost: x\r\n\r\n");
+[$head, $body] = explode("\r\n\r\n", $got, 2) + [1 => ''];
+echo "handed-then-closed: ", strlen($body) >= 4 << 20 && !str_contains($body, "b") ? "the first write only" : "unexpected body", "\n";
+echo "next request: ", file_get_contents("http://127.0.0.1:{$srv->port}/ok"), "\n";
 $r = $srv->stop();
 echo $r['out'];
 ?>
@@ -140,9 +160,13 @@ bool(true)
 gzip: all 16 writes whole and in order
 bool(true)
 bool(true)
+handed-then-closed: the first write only
+next request: ok
 ready
 bool(true)
 second: Coroutine was canceled while writing the response; the connection is closed
 first: write() returned false
 handler: writable false
+first: write() returned true
+queued: write() returned false, writable false
 start() returned
