@@ -152,7 +152,6 @@ void rapier_hook_on_run_end(void)
 	rapier_libhook_on_run_end();
 	rapier_pgsql_hook_on_run_end();
 	rapier_pipe_on_run_end();
-	rapier_stdio_hook_on_run_end();
 	rapier_shell_hook_on_run_end();
 	if (transports_installed) {
 		rapier_transport_uninstall();

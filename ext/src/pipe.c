@@ -8,7 +8,14 @@
  * before PHP's blocking read; a write asks whether it has room and writes
  * at most PIPE_BUF bytes, which a pipe with room takes without blocking. A
  * pipe made non-blocking gets PHP's answer, and so does every pipe where
- * the caller may not yield. The copied ops tables keep PHP's label
+ * the caller may not yield.
+ *
+ * Writers take turns. A coroutine's fwrite() to a pipe is written whole
+ * before another coroutine's write to that descriptor starts, as in a
+ * process of plain PHP: a writer that finds the pipe full keeps its turn
+ * while it waits in the loop, and the others queue behind it in arrival
+ * order, so no log line is cut by another. Two coroutines reading one pipe
+ * is an error: they would share its bytes at random. The copied ops tables keep PHP's label
  * ("STDIO"); only a C caller asking php_stream_is(stream,
  * PHP_STREAM_IS_STDIO) can tell, and none does for a pipe or a terminal.
  *
@@ -27,7 +34,16 @@
 #include "pipe.h"
 #include "socket.h"
 
+/* A coroutine writing to a pipe, or queued to, on its stack. */
+typedef struct {
+	rapier_list_node_t link;
+	rapier_coro_t *co;
+	int fd;
+	bool writing;        /* its turn: the first writer of fd, or handed the turn */
+} rapier_pipe_writer_t;
+
 static rapier_list_t pinned;
+static rapier_list_t writers;    /* in arrival order: the first of each descriptor writes */
 
 /* "pipe fd 3", or "fd 0 (STDIN)": how messages name fd. */
 static const char *describe(char *buf, size_t len, int fd, rapier_pipe_kind_t kind)
@@ -132,19 +148,99 @@ ssize_t rapier_pipe_read(php_stream *stream, char *buf, size_t count, bool may_y
 	return php_stream_stdio_ops.read(stream, buf, count);
 }
 
+/* The first writer of fd, or NULL. A forked child's copies of its parent's writers never write: forgotten. */
+static rapier_pipe_writer_t *first_writer_of(int fd)
+{
+	rapier_list_node_t *node = writers.head;
+
+	while (node != NULL) {
+		rapier_pipe_writer_t *w = RAPIER_LIST_ENTRY(node, rapier_pipe_writer_t, link);
+
+		node = node->next;
+		if (w->co->inherited) {
+			rapier_list_remove(&writers, &w->link);
+		} else if (w->fd == fd) {
+			return w;
+		}
+	}
+	return NULL;
+}
+
+static void unlink_writer(rapier_coro_t *co, void *data)
+{
+	rapier_pipe_writer_t *w = data;
+
+	(void) co;
+	rapier_list_remove(&writers, &w->link);
+}
+
+/* Waits until it is w's turn to write to w->fd. False, with CanceledException thrown, when canceled meanwhile. */
+static bool take_turn(rapier_pipe_writer_t *w, php_stream *stream, rapier_pipe_kind_t kind)
+{
+	rapier_pipe_pin_t pin;
+	char name[32];
+
+	w->co = rapier_coro_current();
+	w->writing = first_writer_of(w->fd) == NULL;
+	rapier_list_push(&writers, &w->link);
+	if (w->writing) {
+		return true;
+	}
+	rapier_pipe_pin(&pin, stream, kind);
+	rapier_coro_wait(-1, unlink_writer, w, "its turn to write to a pipe");
+	rapier_pipe_unpin(&pin);
+	if (w->writing) {
+		return true;
+	}
+	/* Canceled (one already pending returns at once, still queued). */
+	rapier_list_remove(&writers, &w->link);
+	if (!EG(exception)) {
+		zend_throw_exception_ex(rapier_ce_canceled_exception, 0,
+			"Coroutine was canceled while waiting for its turn to write to %s", describe(name, sizeof(name), w->fd, kind));
+	}
+	return false;
+}
+
+/* Hands the turn straight to the next writer of w->fd, so that no later one can slip in before it. */
+static void pass_turn(rapier_pipe_writer_t *w)
+{
+	rapier_pipe_writer_t *next;
+
+	rapier_list_remove(&writers, &w->link);
+	if ((next = first_writer_of(w->fd)) != NULL) {
+		next->writing = true;
+		rapier_coro_wake(next->co, RAPIER_WAKE_OK);
+	}
+}
+
 ssize_t rapier_pipe_write(php_stream *stream, const char *buf, size_t count, bool may_yield,
 	rapier_pipe_kind_t kind)
 {
-	int fd;
+	rapier_pipe_writer_t w = { 0 };
+	size_t written = 0;
+	ssize_t n = 0;
 
-	if (may_yield && (fd = rapier_pipe_blocking_fd(stream)) >= 0) {
-		if (!rapier_pipe_ready_now(fd, POLLOUT) && !rapier_pipe_wait(stream, fd, RAPIER_IO_WRITE, kind)) {
-			return -1;
+	if (!may_yield || (w.fd = rapier_pipe_blocking_fd(stream)) < 0) {
+		return php_stream_stdio_ops.write(stream, buf, count);
+	}
+	if (!take_turn(&w, stream, kind)) {
+		return -1;
+	}
+	while (written < count) {
+		if (!rapier_pipe_ready_now(w.fd, POLLOUT) && !rapier_pipe_wait(stream, w.fd, RAPIER_IO_WRITE, kind)) {
+			written = 0;   /* canceled: the exception is the answer */
+			n = -1;
+			break;
 		}
 		/* A writable pipe has room for PIPE_BUF bytes; a longer write could block. */
-		count = MIN(count, PIPE_BUF);
+		n = php_stream_stdio_ops.write(stream, buf + written, MIN(count - written, PIPE_BUF));
+		if (n <= 0) {
+			break;
+		}
+		written += (size_t) n;
 	}
-	return php_stream_stdio_ops.write(stream, buf, count);
+	pass_turn(&w);
+	return written > 0 ? (ssize_t) written : n;
 }
 
 int rapier_pipe_close(php_stream *stream, int close_handle)
@@ -183,8 +279,9 @@ bool rapier_pipe_close_refused(php_stream *stream)
 
 void rapier_pipe_on_run_end(void)
 {
-	/* Only a bailout leaves waiters behind; their coroutines will never return to unpin. */
+	/* Only a bailout leaves waiters behind; their coroutines will never return to unpin or pass the turn. */
 	while (!rapier_list_is_empty(&pinned)) {
 		rapier_pipe_unpin(RAPIER_LIST_ENTRY(pinned.head, rapier_pipe_pin_t, link));
 	}
+	writers.head = writers.tail = NULL;
 }

@@ -51,10 +51,13 @@ bool rapier_pipe_wait(php_stream *stream, int fd, uint32_t direction, rapier_pip
 /*
  * The ops of a hooked pipe. read: when may_yield and the pipe blocks, waits
  * until there is something to read, then reads what is there, as read(2)
- * would. write: waits until the pipe has room, then writes at most
- * PIPE_BUF bytes, which a writable pipe always takes at once (the stream
- * layer loops for the rest). Otherwise, and on a non-blocking pipe, PHP's
- * answer. close: PHP's, after waking a stream_select() that watches fd.
+ * would. write: when may_yield and the pipe blocks, waits for this
+ * coroutine's turn among the writers of the descriptor, then writes all of
+ * buf, PIPE_BUF bytes at a time (what a writable pipe takes without
+ * blocking), waiting whenever the pipe is full; a failure after some bytes
+ * returns those, and the stream layer's next call gets PHP's error.
+ * Otherwise, and on a non-blocking pipe, PHP's answer. close: PHP's, after
+ * waking a stream_select() that watches the descriptor.
  */
 ssize_t rapier_pipe_read(php_stream *stream, char *buf, size_t count, bool may_yield, rapier_pipe_kind_t kind);
 ssize_t rapier_pipe_write(php_stream *stream, const char *buf, size_t count, bool may_yield,
@@ -68,7 +71,7 @@ int rapier_pipe_close(php_stream *stream, int close_handle);
  */
 bool rapier_pipe_close_refused(php_stream *stream);
 
-/* A run ended: after a bailout, lets go of the streams its abandoned coroutines were waiting on. */
+/* A run ended: after a bailout, lets go of the streams and turns its abandoned coroutines left behind. */
 void rapier_pipe_on_run_end(void);
 
 #endif

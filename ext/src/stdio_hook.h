@@ -12,7 +12,4 @@
 void rapier_stdio_hook_minit(void);
 void rapier_stdio_hook_mshutdown(void);
 
-/* A run ended: after a bailout, forgets the writers its abandoned coroutines left queued. */
-void rapier_stdio_hook_on_run_end(void);
-
 #endif

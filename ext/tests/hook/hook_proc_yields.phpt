@@ -1,5 +1,5 @@
 --TEST--
-Hook: proc_open() pipes, popen() and proc_close() suspend only their coroutine: a child answered only by another coroutine, 1 MB through cat while another coroutine reads it, proc_close() and popen() of children that another coroutine lets finish
+Hook: proc_open() pipes, popen() and proc_close() suspend only their coroutine: a child answered only by another coroutine, 1 MB through cat while another coroutine reads it, three coroutines writing one pipe in turns (each line whole), proc_close() and popen() of children that another coroutine lets finish
 --EXTENSIONS--
 rapier
 --FILE--
@@ -33,6 +33,30 @@ Rapier\run(function () use (&$log) {
     $wg->wait();
     $log[] = 'read back intact: ' . var_export($read === $data, true);
     $log[] = 'cat exit code: ' . proc_close($proc);
+
+    // Three coroutines writing 100 KB lines to one pipe take turns: cat gives every line back whole.
+    $proc = proc_open(proc_test_bounded('cat'), [0 => ['pipe', 'r'], 1 => ['pipe', 'w']], $pipes);
+    $writers = new Rapier\WaitGroup();
+    foreach (['a', 'b', 'c'] as $letter) {
+        $writers->add();
+        Rapier\go(function () use ($pipes, $letter, $writers) {
+            for ($i = 0; $i < 4; $i++) {
+                fwrite($pipes[0], str_repeat($letter, 100000) . "\n");
+            }
+            $writers->done();
+        });
+    }
+    Rapier\go(function () use ($pipes, $writers) {
+        $writers->wait();
+        fclose($pipes[0]);
+    });
+    $whole = ['a' => 0, 'b' => 0, 'c' => 0];
+    $cut = 0;
+    while (($line = fgets($pipes[1])) !== false) {
+        strlen($line) === 100001 && strspn($line, $line[0]) === 100000 ? $whole[$line[0]]++ : $cut++;
+    }
+    $log[] = 'lines from three writers: ' . json_encode($whole) . ", cut: $cut";
+    proc_close($proc);
 
     // proc_close() waits for a child that exits only once another coroutine lets it.
     $flag = proc_test_flag('close');
@@ -81,6 +105,7 @@ exit code: 0
 written: 1048576
 read back intact: true
 cat exit code: 0
+lines from three writers: {"a":4,"b":4,"c":4}, cut: 0
 proc_close: 7
 popen: popen done
 pclose: 0
