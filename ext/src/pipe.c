@@ -6,18 +6,18 @@
  * a shell or a terminal that shares its file status flags). So a read first
  * asks poll() whether the pipe has something and, if not, waits in the loop
  * before PHP's blocking read; a write asks whether it has room and writes
- * at most PIPE_BUF bytes, which a pipe with room takes without blocking. A
- * pipe made non-blocking gets PHP's answer, and so does every pipe where
- * the caller may not yield.
+ * PIPE_BUF bytes at most at a time, which a pipe with room takes without
+ * blocking. A pipe made non-blocking gets PHP's answer, and so does every
+ * pipe where the caller may not yield. The copied ops tables keep PHP's
+ * label ("STDIO"); only a C caller asking php_stream_is(stream,
+ * PHP_STREAM_IS_STDIO) can tell, and none does for a pipe or a terminal.
  *
  * Writers take turns. A coroutine's fwrite() to a pipe is written whole
  * before another coroutine's write to that descriptor starts, as in a
  * process of plain PHP: a writer that finds the pipe full keeps its turn
  * while it waits in the loop, and the others queue behind it in arrival
  * order, so no log line is cut by another. Two coroutines reading one pipe
- * is an error: they would share its bytes at random. The copied ops tables keep PHP's label
- * ("STDIO"); only a C caller asking php_stream_is(stream,
- * PHP_STREAM_IS_STDIO) can tell, and none does for a pipe or a terminal.
+ * is an error: they would share its bytes at random.
  *
  * Closing a pipe wakes a stream_select() that watches it among others, as
  * closing a socket does; one waiting on it alone has pinned it.

@@ -66,7 +66,8 @@ int rapier_pipe_close(php_stream *stream, int close_handle);
 
 /*
  * Throws a Rapier\Exception and returns true when a coroutine waits on
- * stream: closing it would free the stream under that coroutine.
+ * stream (to read, for room, or for its turn to write): closing it would
+ * free the stream under that coroutine.
  * fclose() (transport.c), pclose() and proc_close() ask first.
  */
 bool rapier_pipe_close_refused(php_stream *stream);

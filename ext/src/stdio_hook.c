@@ -18,7 +18,6 @@
 #include "php_network.h"
 #include "ext/standard/php_fopen_wrappers.h"
 
-#include <errno.h>
 #include <strings.h>
 #include <sys/stat.h>
 
