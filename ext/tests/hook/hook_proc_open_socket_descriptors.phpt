@@ -17,19 +17,22 @@ Rapier\run(function () use ($command, $spec) {
     echo "in a run: ", stream_get_meta_data($pipes[0])['stream_type'], ", ",
         stream_get_meta_data($pipes[1])['stream_type'], "\n";
     $ticks = 0;
-    Rapier\go(function () use (&$ticks) {
-        for ($i = 0; $i < 10; $i++) {
+    $read = false;
+    /* Ticks until the reader below has its line, however slow the machine. */
+    Rapier\go(function () use (&$ticks, &$read) {
+        while (!$read) {
             $ticks++;
             Rapier\Coroutine::sleep(0.02);
         }
     });
     fwrite($pipes[0], "y\n");
     echo fgets($pipes[1]);
-    Rapier\go(function () use ($pipes, &$ticks) {
+    Rapier\go(function () use ($pipes, &$ticks, &$read) {
         $before = $ticks;
         $line = fgets($pipes[1]);
-        /* Blocking here would have held up the ticker for the child's 0.2 s. */
-        echo "reader: ", trim($line), ", the ticker ran meanwhile: ", var_export($ticks - $before >= 5, true), "\n";
+        $read = true;
+        /* Blocking here would have held up the ticker for the child's 0.2 s (about 10 ticks). */
+        echo "reader: ", trim($line), ", the ticker ran meanwhile: ", var_export($ticks - $before >= 3, true), "\n";
     });
     Rapier\Coroutine::sleep(0.01);
     try {
@@ -37,7 +40,9 @@ Rapier\run(function () use ($command, $spec) {
     } catch (Rapier\Exception $e) {
         echo "proc_close() under a reader: ", preg_replace('~fd \d+~', 'fd N', $e->getMessage()), "\n";
     }
-    Rapier\Coroutine::sleep(0.4);
+    while (!$read) {
+        Rapier\Coroutine::sleep(0.05);
+    }
     echo "exit: ", proc_close($p), "\n";
 });
 ?>

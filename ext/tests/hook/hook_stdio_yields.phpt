@@ -151,11 +151,12 @@ Rapier\run(function () use ($child, &$proc, &$pipes, &$said, &$stdout) {
     });
     while (($line = fgets($pipes[2])) !== false) {
         if (str_starts_with($line, 'want ')) {
-            Rapier\Coroutine::sleep(0.05);
+            /* Long enough for the child's ticker to tick however loaded the machine. */
+            Rapier\Coroutine::sleep(0.2);
             fwrite($pipes[0], substr($line, 5));
         } elseif ($line === "drain\n") {
             Rapier\go(function () use ($drain) {
-                Rapier\Coroutine::sleep(0.05);
+                Rapier\Coroutine::sleep(0.2);
                 $drain->push(true);
             });
         } else {
