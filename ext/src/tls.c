@@ -1,8 +1,10 @@
 /*
  * TLS sessions for the coroutine-aware transports.
  *
- * The socket stays non-blocking underneath; OpenSSL reports
- * SSL_ERROR_WANT_READ or SSL_ERROR_WANT_WRITE and we wait for exactly that
+ * OpenSSL never blocks: it reads and writes the socket through a BIO of
+ * ours that passes MSG_DONTWAIT (the descriptor may be in blocking mode:
+ * ext/sockets keeps the one socket_export_stream() hands over so), reports
+ * SSL_ERROR_WANT_READ or SSL_ERROR_WANT_WRITE, and we wait for exactly that
  * with socket.h (suspending inside a coroutine), then call it again. Either
  * operation can want either direction: a read can need a write during a
  * renegotiation or a TLS 1.3 key update, and the reverse.
@@ -25,6 +27,9 @@
 #include "socket.h"
 
 #include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <openssl/bio.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
@@ -47,6 +52,83 @@ struct rapier_tls_s {
 	bool persistent;
 	char *peer_name;           /* expected name; NULL: none known */
 };
+
+static BIO_METHOD *socket_method;
+
+/*
+ * The BIO's read and write: OpenSSL's socket BIO with MSG_DONTWAIT (and
+ * MSG_NOSIGNAL: a reset peer is an error, not SIGPIPE). Its create, destroy
+ * and ctrl are the socket BIO's own, so the descriptor lives where
+ * BIO_get_fd() and SSL_get_fd() look for it.
+ */
+static int socket_bio_read(BIO *bio, char *buf, int len)
+{
+	int fd = -1;
+	ssize_t n;
+
+	BIO_get_fd(bio, &fd);
+	BIO_clear_retry_flags(bio);
+	errno = 0;   /* BIO_sock_should_retry() reads errno for a 0 too */
+	n = recv(fd, buf, (size_t) len, MSG_DONTWAIT);
+	if (n <= 0 && BIO_sock_should_retry((int) n)) {
+		BIO_set_retry_read(bio);
+	} else if (n == 0) {
+		BIO_set_flags(bio, BIO_FLAGS_IN_EOF);
+	}
+	return (int) n;
+}
+
+static int socket_bio_write(BIO *bio, const char *buf, int len)
+{
+	int fd = -1;
+	ssize_t n;
+
+	BIO_get_fd(bio, &fd);
+	BIO_clear_retry_flags(bio);
+	errno = 0;
+	n = send(fd, buf, (size_t) len, MSG_DONTWAIT | MSG_NOSIGNAL);
+	if (n <= 0 && BIO_sock_should_retry((int) n)) {
+		BIO_set_retry_write(bio);
+	}
+	return (int) n;
+}
+
+static int socket_bio_puts(BIO *bio, const char *str)
+{
+	return socket_bio_write(bio, str, (int) strlen(str));
+}
+
+/* A BIO on fd (left open when the BIO goes), or NULL. */
+static BIO *socket_bio_new(int fd)
+{
+	BIO *bio;
+
+	if (socket_method == NULL) {
+		const BIO_METHOD *stock = BIO_s_socket();
+		BIO_METHOD *method = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK | BIO_TYPE_DESCRIPTOR,
+			"rapier socket");
+
+		if (method == NULL || !BIO_meth_set_read(method, socket_bio_read)
+				|| !BIO_meth_set_write(method, socket_bio_write) || !BIO_meth_set_puts(method, socket_bio_puts)
+				|| !BIO_meth_set_ctrl(method, BIO_meth_get_ctrl(stock))
+				|| !BIO_meth_set_create(method, BIO_meth_get_create(stock))
+				|| !BIO_meth_set_destroy(method, BIO_meth_get_destroy(stock))) {
+			BIO_meth_free(method);
+			return NULL;
+		}
+		socket_method = method;
+	}
+	if ((bio = BIO_new(socket_method)) != NULL) {
+		BIO_set_fd(bio, fd, BIO_NOCLOSE);
+	}
+	return bio;
+}
+
+void rapier_tls_mshutdown(void)
+{
+	BIO_meth_free(socket_method);
+	socket_method = NULL;
+}
 
 static zval *ssl_option(php_stream_context *context, const char *name)
 {
@@ -266,6 +348,7 @@ rapier_tls_t *rapier_tls_new(php_stream_context *context, int fd, int method, co
 {
 	rapier_tls_t *tls = pecalloc(1, sizeof(*tls), persistent);
 	const char *peer_name = ssl_option_string(context, "peer_name");
+	BIO *bio;
 
 	tls->persistent = persistent;
 	tls->client = (method & 1) != 0;
@@ -281,10 +364,11 @@ rapier_tls_t *rapier_tls_new(php_stream_context *context, int fd, int method, co
 		goto fail;
 	}
 	tls->ssl = SSL_new(tls->ctx);
-	if (tls->ssl == NULL || !SSL_set_fd(tls->ssl, fd)) {
+	if (tls->ssl == NULL || (bio = socket_bio_new(fd)) == NULL) {
 		php_error_docref(NULL, E_WARNING, "SSL handle creation failure");
 		goto fail;
 	}
+	SSL_set_bio(tls->ssl, bio, bio);
 	SSL_set_app_data(tls->ssl, tls);
 	if (tls->client) {
 		SSL_set_connect_state(tls->ssl);

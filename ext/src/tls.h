@@ -66,4 +66,7 @@ void rapier_tls_shutdown(rapier_tls_t *tls);
 /* Sends close_notify if it can without waiting, then frees the session. */
 void rapier_tls_free(rapier_tls_t *tls);
 
+/* Frees what the sessions share, before the module is unloaded. */
+void rapier_tls_mshutdown(void);
+
 #endif

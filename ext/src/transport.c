@@ -1050,6 +1050,7 @@ void rapier_transport_mshutdown(void)
 	rapier_hook_replace_handler(ZEND_STRL("stream_socket_pair"), stock_stream_socket_pair);
 	rapier_socket_mshutdown();
 	rapier_resolve_mshutdown();
+	rapier_tls_mshutdown();
 }
 
 void rapier_transport_install(zend_long flags)
