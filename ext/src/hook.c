@@ -85,6 +85,7 @@ void rapier_hook_minit(void)
 	rapier_sleep_hook_minit();
 	rapier_select_hook_minit();
 	rapier_dns_hook_minit();
+	rapier_pipe_minit();
 	rapier_proc_hook_minit();
 	rapier_shell_hook_minit();
 	rapier_flock_hook_minit();

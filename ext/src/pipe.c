@@ -31,8 +31,23 @@
 #include <limits.h>
 #include <poll.h>
 
+#include "coroutine.h"
+#include "hook.h"
+#include "list.h"
 #include "pipe.h"
 #include "socket.h"
+
+/*
+ * A coroutine that waits on a stream, on that coroutine's stack: while it
+ * is pinned the stream cannot be freed (in_free, PHP's own guard in
+ * _php_stream_free()), and fclose(), pclose() and proc_close() of it throw.
+ */
+typedef struct {
+	php_stream *stream;
+	rapier_coro_t *co;
+	rapier_pipe_kind_t kind;
+	rapier_list_node_t link;
+} pipe_pin_t;
 
 /* A coroutine writing to a pipe, or queued to, on its stack. */
 typedef struct {
@@ -40,8 +55,9 @@ typedef struct {
 	rapier_coro_t *co;
 	int fd;
 	bool writing;        /* its turn: the first writer of fd, or handed the turn */
-} rapier_pipe_writer_t;
+} pipe_writer_t;
 
+static php_stream_ops ops[2];     /* by rapier_pipe_kind_t */
 static rapier_list_t pinned;
 static rapier_list_t writers;    /* in arrival order: the first of each descriptor writes */
 
@@ -60,7 +76,7 @@ static const char *describe(char *buf, size_t len, int fd, rapier_pipe_kind_t ki
 	return buf;
 }
 
-void rapier_pipe_pin(rapier_pipe_pin_t *pin, php_stream *stream, rapier_pipe_kind_t kind)
+static void pin_stream(pipe_pin_t *pin, php_stream *stream, rapier_pipe_kind_t kind)
 {
 	pin->stream = stream;
 	pin->co = rapier_coro_current();
@@ -69,13 +85,14 @@ void rapier_pipe_pin(rapier_pipe_pin_t *pin, php_stream *stream, rapier_pipe_kin
 	rapier_list_push(&pinned, &pin->link);
 }
 
-void rapier_pipe_unpin(rapier_pipe_pin_t *pin)
+static void unpin_stream(pipe_pin_t *pin)
 {
 	pin->stream->in_free--;
 	rapier_list_remove(&pinned, &pin->link);
 }
 
-int rapier_pipe_blocking_fd(php_stream *stream)
+/* The stream's descriptor when it is in blocking mode, else -1 (PHP's own call is then the answer). */
+static int blocking_fd(php_stream *stream)
 {
 	php_socket_t fd = -1;
 	int flags;
@@ -87,7 +104,7 @@ int rapier_pipe_blocking_fd(php_stream *stream)
 	return fd;
 }
 
-bool rapier_pipe_ready_now(int fd, short events)
+static bool ready_now(int fd, short events)
 {
 	struct pollfd pfd = { .fd = fd, .events = events };
 
@@ -106,9 +123,15 @@ static void throw_busy(int fd, uint32_t direction, rapier_pipe_kind_t kind)
 			: "read it in one coroutine and pass what it reads on (a Rapier\\Channel)");
 }
 
-bool rapier_pipe_wait(php_stream *stream, int fd, uint32_t direction, rapier_pipe_kind_t kind)
+/*
+ * Suspends the current coroutine until fd, stream's descriptor, can be
+ * read (or written: RAPIER_IO_WRITE) without blocking, the stream pinned
+ * meanwhile. False, with an exception thrown, when another coroutine
+ * already waits on that direction or this one was canceled.
+ */
+static bool wait_ready(php_stream *stream, int fd, uint32_t direction, rapier_pipe_kind_t kind)
 {
-	rapier_pipe_pin_t pin;
+	pipe_pin_t pin;
 	int acquired = rapier_socket_acquire(fd, direction);
 	int err;
 
@@ -119,9 +142,9 @@ bool rapier_pipe_wait(php_stream *stream, int fd, uint32_t direction, rapier_pip
 	if (acquired < 0) {
 		return true;   /* out of memory for the record: PHP's call blocks instead */
 	}
-	rapier_pipe_pin(&pin, stream, kind);
+	pin_stream(&pin, stream, kind);
 	err = rapier_socket_wait(fd, direction, -1);
-	rapier_pipe_unpin(&pin);
+	unpin_stream(&pin);
 	rapier_socket_release(fd, direction);
 	/* PHP closes the pipe with close(), which the loop would never hear of. */
 	rapier_socket_unwatch(fd);
@@ -137,24 +160,31 @@ bool rapier_pipe_wait(php_stream *stream, int fd, uint32_t direction, rapier_pip
 	return true;
 }
 
-ssize_t rapier_pipe_read(php_stream *stream, char *buf, size_t count, bool may_yield, rapier_pipe_kind_t kind)
+/* Each kind's flag: a child's pipes are HOOK_PROC's, the standard streams HOOK_STDIO's. */
+static bool may_yield(rapier_pipe_kind_t kind)
+{
+	return rapier_hook_enabled(kind == RAPIER_PIPE_CHILD ? RAPIER_HOOK_PROC : RAPIER_HOOK_STDIO)
+		&& rapier_coro_can_yield();
+}
+
+static ssize_t pipe_read(php_stream *stream, char *buf, size_t count, rapier_pipe_kind_t kind)
 {
 	int fd;
 
-	if (may_yield && (fd = rapier_pipe_blocking_fd(stream)) >= 0 && !rapier_pipe_ready_now(fd, POLLIN)
-			&& !rapier_pipe_wait(stream, fd, RAPIER_IO_READ, kind)) {
+	if (may_yield(kind) && (fd = blocking_fd(stream)) >= 0 && !ready_now(fd, POLLIN)
+			&& !wait_ready(stream, fd, RAPIER_IO_READ, kind)) {
 		return -1;
 	}
 	return php_stream_stdio_ops.read(stream, buf, count);
 }
 
 /* The first writer of fd, or NULL. A forked child's copies of its parent's writers never write: forgotten. */
-static rapier_pipe_writer_t *first_writer_of(int fd)
+static pipe_writer_t *first_writer_of(int fd)
 {
 	rapier_list_node_t *node = writers.head;
 
 	while (node != NULL) {
-		rapier_pipe_writer_t *w = RAPIER_LIST_ENTRY(node, rapier_pipe_writer_t, link);
+		pipe_writer_t *w = RAPIER_LIST_ENTRY(node, pipe_writer_t, link);
 
 		node = node->next;
 		if (w->co->inherited) {
@@ -168,16 +198,16 @@ static rapier_pipe_writer_t *first_writer_of(int fd)
 
 static void unlink_writer(rapier_coro_t *co, void *data)
 {
-	rapier_pipe_writer_t *w = data;
+	pipe_writer_t *w = data;
 
 	(void) co;
 	rapier_list_remove(&writers, &w->link);
 }
 
 /* Waits until it is w's turn to write to w->fd. False, with CanceledException thrown, when canceled meanwhile. */
-static bool take_turn(rapier_pipe_writer_t *w, php_stream *stream, rapier_pipe_kind_t kind)
+static bool take_turn(pipe_writer_t *w, php_stream *stream, rapier_pipe_kind_t kind)
 {
-	rapier_pipe_pin_t pin;
+	pipe_pin_t pin;
 	char name[32];
 
 	w->co = rapier_coro_current();
@@ -186,9 +216,9 @@ static bool take_turn(rapier_pipe_writer_t *w, php_stream *stream, rapier_pipe_k
 	if (w->writing) {
 		return true;
 	}
-	rapier_pipe_pin(&pin, stream, kind);
+	pin_stream(&pin, stream, kind);
 	rapier_coro_wait(-1, unlink_writer, w, "its turn to write to a pipe");
-	rapier_pipe_unpin(&pin);
+	unpin_stream(&pin);
 	if (w->writing) {
 		return true;
 	}
@@ -202,9 +232,9 @@ static bool take_turn(rapier_pipe_writer_t *w, php_stream *stream, rapier_pipe_k
 }
 
 /* Hands the turn straight to the next writer of w->fd, so that no later one can slip in before it. */
-static void pass_turn(rapier_pipe_writer_t *w)
+static void pass_turn(pipe_writer_t *w)
 {
-	rapier_pipe_writer_t *next;
+	pipe_writer_t *next;
 
 	rapier_list_remove(&writers, &w->link);
 	if ((next = first_writer_of(w->fd)) != NULL) {
@@ -213,21 +243,25 @@ static void pass_turn(rapier_pipe_writer_t *w)
 	}
 }
 
-ssize_t rapier_pipe_write(php_stream *stream, const char *buf, size_t count, bool may_yield,
-	rapier_pipe_kind_t kind)
+/*
+ * Writes all of buf in this coroutine's turn, PIPE_BUF bytes at a time,
+ * waiting whenever the pipe is full. A failure after some bytes returns
+ * those; the stream layer's next call gets PHP's error.
+ */
+static ssize_t pipe_write(php_stream *stream, const char *buf, size_t count, rapier_pipe_kind_t kind)
 {
-	rapier_pipe_writer_t w = { 0 };
+	pipe_writer_t w = { 0 };
 	size_t written = 0;
 	ssize_t n = 0;
 
-	if (!may_yield || (w.fd = rapier_pipe_blocking_fd(stream)) < 0) {
+	if (!may_yield(kind) || (w.fd = blocking_fd(stream)) < 0) {
 		return php_stream_stdio_ops.write(stream, buf, count);
 	}
 	if (!take_turn(&w, stream, kind)) {
 		return -1;
 	}
 	while (written < count) {
-		if (!rapier_pipe_ready_now(w.fd, POLLOUT) && !rapier_pipe_wait(stream, w.fd, RAPIER_IO_WRITE, kind)) {
+		if (!ready_now(w.fd, POLLOUT) && !wait_ready(stream, w.fd, RAPIER_IO_WRITE, kind)) {
 			written = 0;   /* canceled: the exception is the answer */
 			n = -1;
 			break;
@@ -243,7 +277,7 @@ ssize_t rapier_pipe_write(php_stream *stream, const char *buf, size_t count, boo
 	return written > 0 ? (ssize_t) written : n;
 }
 
-int rapier_pipe_close(php_stream *stream, int close_handle)
+static int pipe_close(php_stream *stream, int close_handle)
 {
 	php_socket_t fd = -1;
 
@@ -254,15 +288,50 @@ int rapier_pipe_close(php_stream *stream, int close_handle)
 	return php_stream_stdio_ops.close(stream, close_handle);
 }
 
+static ssize_t child_read(php_stream *stream, char *buf, size_t count)
+{
+	return pipe_read(stream, buf, count, RAPIER_PIPE_CHILD);
+}
+
+static ssize_t child_write(php_stream *stream, const char *buf, size_t count)
+{
+	return pipe_write(stream, buf, count, RAPIER_PIPE_CHILD);
+}
+
+static ssize_t stdio_read(php_stream *stream, char *buf, size_t count)
+{
+	return pipe_read(stream, buf, count, RAPIER_PIPE_STDIO);
+}
+
+static ssize_t stdio_write(php_stream *stream, const char *buf, size_t count)
+{
+	return pipe_write(stream, buf, count, RAPIER_PIPE_STDIO);
+}
+
+void rapier_pipe_minit(void)
+{
+	ops[RAPIER_PIPE_CHILD] = ops[RAPIER_PIPE_STDIO] = php_stream_stdio_ops;
+	ops[RAPIER_PIPE_CHILD].read = child_read;
+	ops[RAPIER_PIPE_CHILD].write = child_write;
+	ops[RAPIER_PIPE_STDIO].read = stdio_read;
+	ops[RAPIER_PIPE_STDIO].write = stdio_write;
+	ops[RAPIER_PIPE_CHILD].close = ops[RAPIER_PIPE_STDIO].close = pipe_close;
+}
+
+const php_stream_ops *rapier_pipe_ops(rapier_pipe_kind_t kind)
+{
+	return &ops[kind];
+}
+
 bool rapier_pipe_close_refused(php_stream *stream)
 {
-	rapier_pipe_pin_t *pin = NULL;
+	pipe_pin_t *pin = NULL;
 	php_socket_t fd = -1;
 	char name[32];
 
 	for (rapier_list_node_t *node = pinned.head; node && stream; node = node->next) {
-		if (RAPIER_LIST_ENTRY(node, rapier_pipe_pin_t, link)->stream == stream) {
-			pin = RAPIER_LIST_ENTRY(node, rapier_pipe_pin_t, link);
+		if (RAPIER_LIST_ENTRY(node, pipe_pin_t, link)->stream == stream) {
+			pin = RAPIER_LIST_ENTRY(node, pipe_pin_t, link);
 			break;
 		}
 	}
@@ -281,7 +350,7 @@ void rapier_pipe_on_run_end(void)
 {
 	/* Only a bailout leaves waiters behind; their coroutines will never return to unpin or pass the turn. */
 	while (!rapier_list_is_empty(&pinned)) {
-		rapier_pipe_unpin(RAPIER_LIST_ENTRY(pinned.head, rapier_pipe_pin_t, link));
+		unpin_stream(RAPIER_LIST_ENTRY(pinned.head, pipe_pin_t, link));
 	}
 	writers.head = writers.tail = NULL;
 }

@@ -37,7 +37,6 @@
 #include "socket.h"
 #include "transport.h"
 
-static php_stream_ops pipe_ops;
 static int le_proc;
 static zif_handler stock_proc_open, stock_proc_close;
 
@@ -46,25 +45,10 @@ static bool may_yield(void)
 	return rapier_hook_enabled(RAPIER_HOOK_PROC) && rapier_coro_can_yield();
 }
 
-static ssize_t pipe_read(php_stream *stream, char *buf, size_t count)
-{
-	return rapier_pipe_read(stream, buf, count, may_yield(), RAPIER_PIPE_CHILD);
-}
-
-static ssize_t pipe_write(php_stream *stream, const char *buf, size_t count)
-{
-	return rapier_pipe_write(stream, buf, count, may_yield(), RAPIER_PIPE_CHILD);
-}
-
-const php_stream_ops *rapier_proc_pipe_ops(void)
-{
-	return &pipe_ops;
-}
-
 void rapier_proc_hook_pipe(php_stream *stream)
 {
 	if (stream != NULL && stream->ops == &php_stream_stdio_ops) {
-		stream->ops = &pipe_ops;
+		stream->ops = rapier_pipe_ops(RAPIER_PIPE_CHILD);
 	}
 }
 
@@ -190,10 +174,6 @@ static ZEND_NAMED_FUNCTION(hooked_proc_close)
 
 void rapier_proc_hook_minit(void)
 {
-	pipe_ops = php_stream_stdio_ops;
-	pipe_ops.read = pipe_read;
-	pipe_ops.write = pipe_write;
-	pipe_ops.close = rapier_pipe_close;
 	le_proc = zend_fetch_list_dtor_id("process");
 	stock_proc_open = rapier_hook_replace_handler(ZEND_STRL("proc_open"), hooked_proc_open);
 	stock_proc_close = rapier_hook_replace_handler(ZEND_STRL("proc_close"), hooked_proc_close);

@@ -15,12 +15,10 @@ void rapier_proc_hook_mshutdown(void);
 
 /*
  * Gives stream, a pipe among PHP's stdio streams, reads and writes that
- * wait in the loop inside a coroutine (proc_open()'s pipes get them, and
- * shell_hook.c's). rapier_proc_pipe_ops() is that ops table, for a copy
- * with a close of its own.
+ * wait in the loop inside a coroutine (pipe.h: proc_open()'s pipes get
+ * them, and shell_hook.c's).
  */
 void rapier_proc_hook_pipe(php_stream *stream);
-const php_stream_ops *rapier_proc_pipe_ops(void);
 
 /*
  * Suspends the current coroutine until child pid has exited, leaving it a

@@ -432,7 +432,7 @@ static pid_t take_popen_child(php_stream *stream)
 static int popen_close(php_stream *stream, int close_handle)
 {
 	pid_t pid = close_handle ? take_popen_child(stream) : 0;
-	int closed = rapier_proc_pipe_ops()->close(stream, close_handle);
+	int closed = rapier_pipe_ops(RAPIER_PIPE_CHILD)->close(stream, close_handle);
 
 	return pid > 0 ? reap(pid) : closed;
 }
@@ -563,7 +563,7 @@ void rapier_shell_hook_minit(void)
 	stock_popen = rapier_hook_replace_handler(ZEND_STRL("popen"), hooked_popen);
 	stock_pclose = rapier_hook_replace_handler(ZEND_STRL("pclose"), hooked_pclose);
 	stock_fclose = rapier_hook_replace_handler(ZEND_STRL("fclose"), hooked_fclose);
-	popen_ops = *rapier_proc_pipe_ops();
+	popen_ops = *rapier_pipe_ops(RAPIER_PIPE_CHILD);
 	popen_ops.close = popen_close;
 	zend_hash_init(&popen_children, 8, NULL, NULL, 1);
 }

@@ -21,28 +21,11 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "hook.h"
 #include "pipe.h"
 #include "stdio_hook.h"
 
-static php_stream_ops stdio_ops;
 static php_stream_wrapper_ops php_wrapper_ops;
 static php_stream_wrapper php_wrapper;
-
-static bool may_yield(void)
-{
-	return rapier_hook_enabled(RAPIER_HOOK_STDIO) && rapier_coro_can_yield();
-}
-
-static ssize_t stdio_read(php_stream *stream, char *buf, size_t count)
-{
-	return rapier_pipe_read(stream, buf, count, may_yield(), RAPIER_PIPE_STDIO);
-}
-
-static ssize_t stdio_write(php_stream *stream, const char *buf, size_t count)
-{
-	return rapier_pipe_write(stream, buf, count, may_yield(), RAPIER_PIPE_STDIO);
-}
 
 /* php://stdin, php://stdout, php://stderr, php://fd/N: PHP's names for the standard streams and descriptors. */
 static bool names_descriptor(const char *path)
@@ -74,17 +57,13 @@ static php_stream *open_php_stream(php_stream_wrapper *wrapper, const char *path
 		context STREAMS_REL_CC);
 
 	if (stream != NULL && stream->ops == &php_stream_stdio_ops && names_descriptor(path) && may_wait(stream)) {
-		stream->ops = &stdio_ops;
+		stream->ops = rapier_pipe_ops(RAPIER_PIPE_STDIO);
 	}
 	return stream;
 }
 
 void rapier_stdio_hook_minit(void)
 {
-	stdio_ops = php_stream_stdio_ops;
-	stdio_ops.read = stdio_read;
-	stdio_ops.write = stdio_write;
-	stdio_ops.close = rapier_pipe_close;
 	php_wrapper_ops = *php_stream_php_wrapper.wops;
 	php_wrapper_ops.stream_opener = open_php_stream;
 	php_wrapper = php_stream_php_wrapper;
