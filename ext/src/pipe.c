@@ -13,10 +13,12 @@
  * PHP_STREAM_IS_STDIO) can tell, and none does for a pipe or a terminal.
  *
  * Writers take turns. A coroutine's fwrite() to a pipe is written whole
- * before another coroutine's write to that descriptor starts, as in a
- * process of plain PHP: a writer that finds the pipe full keeps its turn
- * while it waits in the loop, and the others queue behind it in arrival
- * order, so no log line is cut by another. Two coroutines reading one pipe
+ * before another coroutine's write to that pipe starts, as in a process of
+ * plain PHP: a writer that finds the pipe full keeps its turn while it
+ * waits in the loop, and the others queue behind it in arrival order, so
+ * no log line is cut by another. Pipes are told apart by device and inode,
+ * so that descriptors dup()ed from one (STDOUT, and a php://stdout opened
+ * beside it) take turns together. Two coroutines reading one pipe
  * is an error: they would share its bytes at random.
  *
  * Closing a pipe wakes a stream_select() that watches it among others, as
@@ -30,6 +32,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <sys/stat.h>
 
 #include "coroutine.h"
 #include "hook.h"
@@ -54,7 +57,9 @@ typedef struct {
 	rapier_list_node_t link;
 	rapier_coro_t *co;
 	int fd;
-	bool writing;        /* its turn: the first writer of fd, or handed the turn */
+	dev_t dev;           /* what fd is open on (ino 0: unknown), so that */
+	ino_t ino;           /* STDOUT and a php://stdout (a dup()) take turns together */
+	bool writing;        /* its turn: the first writer of the pipe, or handed the turn */
 } pipe_writer_t;
 
 static php_stream_ops ops[2];     /* by rapier_pipe_kind_t */
@@ -178,8 +183,16 @@ static ssize_t pipe_read(php_stream *stream, char *buf, size_t count, rapier_pip
 	return php_stream_stdio_ops.read(stream, buf, count);
 }
 
-/* The first writer of fd, or NULL. A forked child's copies of its parent's writers never write: forgotten. */
-static pipe_writer_t *first_writer_of(int fd)
+static bool same_pipe(const pipe_writer_t *a, const pipe_writer_t *b)
+{
+	return a->fd == b->fd || (a->ino != 0 && a->ino == b->ino && a->dev == b->dev);
+}
+
+/*
+ * The first writer of the pipe me writes to, or NULL. A forked child's
+ * copies of its parent's writers never write: forgotten.
+ */
+static pipe_writer_t *first_writer_like(const pipe_writer_t *me)
 {
 	rapier_list_node_t *node = writers.head;
 
@@ -189,7 +202,7 @@ static pipe_writer_t *first_writer_of(int fd)
 		node = node->next;
 		if (w->co->inherited) {
 			rapier_list_remove(&writers, &w->link);
-		} else if (w->fd == fd) {
+		} else if (same_pipe(w, me)) {
 			return w;
 		}
 	}
@@ -204,14 +217,14 @@ static void unlink_writer(rapier_coro_t *co, void *data)
 	rapier_list_remove(&writers, &w->link);
 }
 
-/* Waits until it is w's turn to write to w->fd. False, with CanceledException thrown, when canceled meanwhile. */
+/* Waits until it is w's turn to write to its pipe. False, with CanceledException thrown, when canceled meanwhile. */
 static bool take_turn(pipe_writer_t *w, php_stream *stream, rapier_pipe_kind_t kind)
 {
 	pipe_pin_t pin;
 	char name[32];
 
 	w->co = rapier_coro_current();
-	w->writing = first_writer_of(w->fd) == NULL;
+	w->writing = first_writer_like(w) == NULL;
 	rapier_list_push(&writers, &w->link);
 	if (w->writing) {
 		return true;
@@ -231,13 +244,13 @@ static bool take_turn(pipe_writer_t *w, php_stream *stream, rapier_pipe_kind_t k
 	return false;
 }
 
-/* Hands the turn straight to the next writer of w->fd, so that no later one can slip in before it. */
+/* Hands the turn straight to the next writer of w's pipe, so that no later one can slip in before it. */
 static void pass_turn(pipe_writer_t *w)
 {
 	pipe_writer_t *next;
 
 	rapier_list_remove(&writers, &w->link);
-	if ((next = first_writer_of(w->fd)) != NULL) {
+	if ((next = first_writer_like(w)) != NULL) {
 		next->writing = true;
 		rapier_coro_wake(next->co, RAPIER_WAKE_OK);
 	}
@@ -254,8 +267,14 @@ static ssize_t pipe_write(php_stream *stream, const char *buf, size_t count, rap
 	size_t written = 0;
 	ssize_t n = 0;
 
+	struct stat st;
+
 	if (!may_yield(kind) || (w.fd = blocking_fd(stream)) < 0) {
 		return php_stream_stdio_ops.write(stream, buf, count);
+	}
+	if (fstat(w.fd, &st) == 0) {
+		w.dev = st.st_dev;
+		w.ino = st.st_ino;
 	}
 	if (!take_turn(&w, stream, kind)) {
 		return -1;

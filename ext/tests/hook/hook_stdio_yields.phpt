@@ -1,5 +1,5 @@
 --TEST--
-Hook: STDIN, php://stdin and php://fd/N reads and STDOUT writes wait in the loop inside a coroutine when their pipe is not ready; writers take turns so a line is never cut, a second reader and a close under a waiter throw, cancels let go of the turn; with HOOK_STDIO off and outside a run they block as in PHP
+Hook: STDIN, php://stdin and php://fd/N reads and STDOUT writes wait in the loop inside a coroutine when their pipe is not ready; writers take turns so a line is never cut (also through a php://stdout beside STDOUT), a second reader and a close under a waiter throw, cancels let go of the turn; with HOOK_STDIO off and outside a run they block as in PHP
 --EXTENSIONS--
 rapier
 --FILE--
@@ -62,15 +62,17 @@ Rapier\run(function () {
         Coroutine::sleep(0.01);
     }
 
-    // Three writers, four 100 KB lines each: the pipe fills, each line goes out whole.
+    // Four writers, four 100 KB lines each: the pipe fills, each line goes out whole. The
+    // fourth writes through php://stdout, a dup() of STDOUT's descriptor: one pipe all the same.
     fwrite(STDERR, "drain\n");
     $ticks = 0;
     $wg = new Rapier\WaitGroup();
-    foreach (['a', 'b', 'c'] as $letter) {
+    $streams = ['a' => STDOUT, 'b' => STDOUT, 'c' => STDOUT, 'd' => fopen('php://stdout', 'w')];
+    foreach ($streams as $letter => $stream) {
         $wg->add();
-        Rapier\go(function () use ($letter, $wg) {
+        Rapier\go(function () use ($letter, $stream, $wg) {
             for ($i = 0; $i < 4; $i++) {
-                fwrite(STDOUT, str_repeat($letter, 100000) . "\n");
+                fwrite($stream, str_repeat($letter, 100000) . "\n");
             }
             $wg->done();
         });
@@ -194,7 +196,7 @@ fclose after the cancels: true
 HOOK_STDIO off: fourth, ticked meanwhile: no
 outside a run: fifth
 STDOUT: the end
-whole lines: {"a":4,"b":4,"c":4}, cut lines: 0
+whole lines: {"a":4,"b":4,"c":4,"d":4}, cut lines: 0
 fd 3 got the holder's first bytes
 exit: 0
 from a file
