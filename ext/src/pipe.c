@@ -57,6 +57,7 @@ typedef struct {
 	rapier_list_node_t link;
 	rapier_coro_t *co;
 	int fd;
+	bool identified;     /* dev and ino are read (only when writers meet) */
 	dev_t dev;           /* what fd is open on (ino 0: unknown), so that */
 	ino_t ino;           /* STDOUT and a php://stdout (a dup()) take turns together */
 	bool writing;        /* its turn: the first writer of the pipe, or handed the turn */
@@ -183,16 +184,35 @@ static ssize_t pipe_read(php_stream *stream, char *buf, size_t count, rapier_pip
 	return php_stream_stdio_ops.read(stream, buf, count);
 }
 
-static bool same_pipe(const pipe_writer_t *a, const pipe_writer_t *b)
+/* Reads what w's descriptor is open on, once: a write nobody else waits beside costs no fstat(). */
+static void identify(pipe_writer_t *w)
 {
-	return a->fd == b->fd || (a->ino != 0 && a->ino == b->ino && a->dev == b->dev);
+	struct stat st;
+
+	if (!w->identified) {
+		w->identified = true;
+		if (fstat(w->fd, &st) == 0) {
+			w->dev = st.st_dev;
+			w->ino = st.st_ino;
+		}
+	}
+}
+
+static bool same_pipe(pipe_writer_t *a, pipe_writer_t *b)
+{
+	if (a->fd == b->fd) {
+		return true;
+	}
+	identify(a);
+	identify(b);
+	return a->ino != 0 && a->ino == b->ino && a->dev == b->dev;
 }
 
 /*
  * The first writer of the pipe me writes to, or NULL. A forked child's
  * copies of its parent's writers never write: forgotten.
  */
-static pipe_writer_t *first_writer_like(const pipe_writer_t *me)
+static pipe_writer_t *first_writer_like(pipe_writer_t *me)
 {
 	rapier_list_node_t *node = writers.head;
 
@@ -267,14 +287,8 @@ static ssize_t pipe_write(php_stream *stream, const char *buf, size_t count, rap
 	size_t written = 0;
 	ssize_t n = 0;
 
-	struct stat st;
-
 	if (!may_yield(kind) || (w.fd = blocking_fd(stream)) < 0) {
 		return php_stream_stdio_ops.write(stream, buf, count);
-	}
-	if (fstat(w.fd, &st) == 0) {
-		w.dev = st.st_dev;
-		w.ino = st.st_ino;
 	}
 	if (!take_turn(&w, stream, kind)) {
 		return -1;
