@@ -65,7 +65,7 @@ typedef struct {
 
 static php_stream_ops ops[2];     /* by rapier_pipe_kind_t */
 static rapier_list_t pinned;
-static rapier_list_t writers;    /* in arrival order: the first of each descriptor writes */
+static rapier_list_t writers;    /* in arrival order: the first of each pipe writes */
 
 /* "pipe fd 3", or "fd 0 (STDIN)": how messages name fd. */
 static const char *describe(char *buf, size_t len, int fd, rapier_pipe_kind_t kind)
