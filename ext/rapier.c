@@ -76,8 +76,16 @@ static PHP_MINFO_FUNCTION(rapier)
 	DISPLAY_INI_ENTRIES();
 }
 
+/* Started before this module when loaded, so that MINIT finds the class it wraps (memcached_hook.c). */
+static const zend_module_dep rapier_deps[] = {
+	ZEND_MOD_OPTIONAL("memcached")
+	ZEND_MOD_END
+};
+
 zend_module_entry rapier_module_entry = {
-	STANDARD_MODULE_HEADER,
+	STANDARD_MODULE_HEADER_EX,
+	NULL,
+	rapier_deps,
 	"rapier",
 	ext_functions,
 	PHP_MINIT(rapier),

@@ -21,6 +21,8 @@ packages=(
 	# An HTTP client on libcurl, in coroutines (tests/CurlConcurrencyTest.php).
 	php-guzzlehttp-guzzle
 	postgresql php8.2-pgsql
+	# ext/memcached and a memcached server the hook tests start (ext/tests/hook/memcached.inc).
+	php8.2-memcached memcached
 )
 
 # Only `make bench` needs these, so `make test` stays as light as it was.

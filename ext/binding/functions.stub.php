@@ -75,6 +75,11 @@ namespace Rapier {
     const HOOK_STDIO = UNKNOWN;
     /**
      * @var int
+     * @cvalue RAPIER_HOOK_MEMCACHED
+     */
+    const HOOK_MEMCACHED = UNKNOWN;
+    /**
+     * @var int
      * @cvalue RAPIER_HOOK_ALL
      */
     const HOOK_ALL = UNKNOWN;

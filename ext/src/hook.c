@@ -10,6 +10,7 @@
 #include "dns.h"
 #include "flock_hook.h"
 #include "libhook.h"
+#include "memcached_hook.h"
 #include "pgsql_hook.h"
 #include "plt.h"
 #include "pipe.h"
@@ -77,6 +78,7 @@ static void rebind_libraries(void)
 	}
 	rapier_libhook_rebind();
 	rapier_pgsql_hook_install();
+	rapier_memcached_hook_install();
 	rapier_sockets_hook_install();
 }
 
@@ -96,6 +98,7 @@ void rapier_hook_minit(void)
 /* In the reverse order of rapier_hook_minit(): fclose() is wrapped by more than one hook. */
 void rapier_hook_mshutdown(void)
 {
+	rapier_memcached_hook_mshutdown();
 	rapier_pgsql_hook_mshutdown();
 	rapier_sockets_hook_mshutdown();
 	rapier_libhook_mshutdown();
@@ -145,6 +148,8 @@ void rapier_hook_set_flags(zend_long flags)
 void rapier_hook_on_run_start(void)
 {
 	rebind_libraries();
+	/* ext/memcached started after this module (loaded after it without the module dependency's reordering). */
+	rapier_memcached_hook_install();
 	reinstall_transports();
 }
 
@@ -152,6 +157,7 @@ void rapier_hook_on_run_end(void)
 {
 	rapier_libhook_on_run_end();
 	rapier_pgsql_hook_on_run_end();
+	rapier_memcached_hook_on_run_end();
 	rapier_pipe_on_run_end();
 	rapier_shell_hook_on_run_end();
 	if (transports_installed) {

@@ -6,7 +6,9 @@
  * curl_multi_poll(), and curl_multi_wait() (curl_multi_select), its
  * threaded resolver's answer included (a socketpair it polls); libpq in
  * pqSocketCheck(), under every call that waits for the server (connects,
- * queries, COPY, large objects). Their poll imports are rebound to
+ * queries, COPY, large objects); libmemcached in memcached_io_poll() and
+ * for answers from several servers (only inside a Memcached method's turn:
+ * memcached_hook.c). Their poll imports are rebound to
  * library_poll(), which in a coroutine that may yield, with the library's
  * flag on, first asks the kernel without waiting (poll() with timeout 0),
  * and only when nothing is ready suspends the coroutine until one of the
@@ -30,6 +32,7 @@
 #include "coroutine.h"
 #include "hook.h"
 #include "libhook.h"
+#include "memcached_hook.h"
 #include "pgsql_hook.h"
 #include "plt.h"
 #include "sleep.h"
@@ -51,6 +54,7 @@ typedef struct {
 
 static int libcurl_poll(struct pollfd *fds, nfds_t nfds, int timeout);
 static int libpq_poll(struct pollfd *fds, nfds_t nfds, int timeout);
+static int libmemcached_poll(struct pollfd *fds, nfds_t nfds, int timeout);
 
 static hooked_library_t libcurl = {
 	"libcurl.so.", "libcurl", "use one curl handle per coroutine", RAPIER_HOOK_CURL, libcurl_poll, NULL,
@@ -61,7 +65,12 @@ static hooked_library_t libpq = {
 	rapier_pgsql_may_yield, { .count = 0 },
 };
 
-static hooked_library_t *const libraries[] = { &libcurl, &libpq };
+static hooked_library_t libmemcached = {
+	"libmemcached.so.", "libmemcached", "use one Memcached object per coroutine, or a pool", RAPIER_HOOK_MEMCACHED,
+	libmemcached_poll, rapier_memcached_may_yield, { .count = 0 },
+};
+
+static hooked_library_t *const libraries[] = { &libcurl, &libpq, &libmemcached };
 
 /* Not rebound here: sockets_hook.c turns ext/sockets' select() into this poll(). */
 static hooked_library_t ext_sockets = {
@@ -241,6 +250,11 @@ static int libcurl_poll(struct pollfd *fds, nfds_t nfds, int timeout)
 static int libpq_poll(struct pollfd *fds, nfds_t nfds, int timeout)
 {
 	return library_poll(&libpq, fds, nfds, timeout);
+}
+
+static int libmemcached_poll(struct pollfd *fds, nfds_t nfds, int timeout)
+{
+	return library_poll(&libmemcached, fds, nfds, timeout);
 }
 
 int rapier_libhook_sockets_poll(struct pollfd *fds, nfds_t nfds, int timeout)

@@ -1,7 +1,7 @@
 /*
  * C libraries that wait for their own sockets, made to yield inside
- * coroutines: libcurl (ext/curl: curl_exec(), curl_multi_select()) and
- * libpq (pgsql, pdo_pgsql).
+ * coroutines: libcurl (ext/curl: curl_exec(), curl_multi_select()),
+ * libpq (pgsql, pdo_pgsql) and libmemcached (ext/memcached).
  *
  * Such a library keeps its descriptors non-blocking and waits for them in
  * poll(); its poll import is rebound (plt.h) to one that, when the caller
