@@ -78,7 +78,6 @@ static void rebind_libraries(void)
 	}
 	rapier_libhook_rebind();
 	rapier_pgsql_hook_install();
-	rapier_memcached_hook_install();
 	rapier_sockets_hook_install();
 }
 
@@ -93,6 +92,7 @@ void rapier_hook_minit(void)
 	rapier_flock_hook_minit();
 	rapier_stdio_hook_minit();
 	rebind_libraries();
+	rapier_memcached_hook_install();
 }
 
 /* In the reverse order of rapier_hook_minit(): fclose() is wrapped by more than one hook. */
@@ -148,7 +148,7 @@ void rapier_hook_set_flags(zend_long flags)
 void rapier_hook_on_run_start(void)
 {
 	rebind_libraries();
-	/* ext/memcached started after this module (loaded after it without the module dependency's reordering). */
+	/* Once installed it returns at once; until then ext/memcached may have come with a dl(). */
 	rapier_memcached_hook_install();
 	reinstall_transports();
 }
