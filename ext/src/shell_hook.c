@@ -513,7 +513,7 @@ static ZEND_NAMED_FUNCTION(hooked_pclose)
 	php_stream *stream = rapier_hook_stream_of(arg);
 	pid_t pid;
 
-	if (stream != NULL && rapier_pipe_close_refused(stream)) {
+	if (rapier_pipe_close_refused(stream)) {
 		RETURN_THROWS();
 	}
 	if (stream == NULL || stream->ops != &popen_ops || !may_yield() || (pid = take_popen_child(stream)) == 0) {

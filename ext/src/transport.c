@@ -954,10 +954,7 @@ static ZEND_NAMED_FUNCTION(hooked_fclose)
 	zval *arg = ZEND_NUM_ARGS() == 1 ? ZEND_CALL_ARG(execute_data, 1) : NULL;
 	php_stream *stream = rapier_hook_stream_of(arg);
 
-	if (rapier_transport_close_refused(stream)) {
-		RETURN_THROWS();
-	}
-	if (stream && rapier_pipe_close_refused(stream)) {
+	if (rapier_transport_close_refused(stream) || rapier_pipe_close_refused(stream)) {
 		RETURN_THROWS();
 	}
 	stock_fclose(INTERNAL_FUNCTION_PARAM_PASSTHRU);
