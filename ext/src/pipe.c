@@ -46,7 +46,8 @@
  * _php_stream_free()), and fclose(), pclose() and proc_close() of it throw.
  */
 typedef struct {
-	php_stream *stream;
+	php_stream *stream;   /* NULL: PHP's output layer, writing to fd */
+	int fd;
 	rapier_coro_t *co;
 	rapier_pipe_kind_t kind;
 	rapier_list_node_t link;
@@ -62,6 +63,12 @@ typedef struct {
 	ino_t ino;           /* STDOUT and a php://stdout (a dup()) take turns together */
 	bool writing;        /* its turn: the first writer of the pipe, or handed the turn */
 } pipe_writer_t;
+
+/* Where a writer's bytes go: a stream, or, without one, the SAPI (PHP's output layer). */
+typedef struct {
+	php_stream *stream;
+	size_t (*ub_write)(const char *str, size_t len);
+} pipe_sink_t;
 
 static php_stream_ops ops[2];     /* by rapier_pipe_kind_t */
 static rapier_list_t pinned;
@@ -82,18 +89,23 @@ static const char *describe(char *buf, size_t len, int fd, rapier_pipe_kind_t ki
 	return buf;
 }
 
-static void pin_stream(pipe_pin_t *pin, php_stream *stream, rapier_pipe_kind_t kind)
+static void pin_stream(pipe_pin_t *pin, php_stream *stream, int fd, rapier_pipe_kind_t kind)
 {
 	pin->stream = stream;
+	pin->fd = fd;
 	pin->co = rapier_coro_current();
 	pin->kind = kind;
-	stream->in_free++;
+	if (stream != NULL) {
+		stream->in_free++;
+	}
 	rapier_list_push(&pinned, &pin->link);
 }
 
 static void unpin_stream(pipe_pin_t *pin)
 {
-	pin->stream->in_free--;
+	if (pin->stream != NULL) {
+		pin->stream->in_free--;
+	}
 	rapier_list_remove(&pinned, &pin->link);
 }
 
@@ -148,7 +160,7 @@ static bool wait_ready(php_stream *stream, int fd, uint32_t direction, rapier_pi
 	if (acquired < 0) {
 		return true;   /* out of memory for the record: PHP's call blocks instead */
 	}
-	pin_stream(&pin, stream, kind);
+	pin_stream(&pin, stream, fd, kind);
 	err = rapier_socket_wait(fd, direction, -1);
 	unpin_stream(&pin);
 	rapier_socket_release(fd, direction);
@@ -249,7 +261,7 @@ static bool take_turn(pipe_writer_t *w, php_stream *stream, rapier_pipe_kind_t k
 	if (w->writing) {
 		return true;
 	}
-	pin_stream(&pin, stream, kind);
+	pin_stream(&pin, stream, w->fd, kind);
 	rapier_coro_wait(-1, unlink_writer, w, "its turn to write to a pipe");
 	unpin_stream(&pin);
 	if (w->writing) {
@@ -276,31 +288,39 @@ static void pass_turn(pipe_writer_t *w)
 	}
 }
 
-/*
- * Writes all of buf in this coroutine's turn, PIPE_BUF bytes at a time,
- * waiting whenever the pipe is full. A failure after some bytes returns
- * those; the stream layer's next call gets PHP's error.
- */
-static ssize_t pipe_write(php_stream *stream, const char *buf, size_t count, rapier_pipe_kind_t kind)
+static ssize_t write_chunk(const pipe_sink_t *sink, const char *buf, size_t count)
 {
-	pipe_writer_t w = { 0 };
+	size_t n;
+
+	if (sink->stream != NULL) {
+		return php_stream_stdio_ops.write(sink->stream, buf, count);
+	}
+	n = sink->ub_write(buf, count);
+	return n > 0 ? (ssize_t) n : -1;
+}
+
+/*
+ * Writes all of buf to fd in this coroutine's turn, PIPE_BUF bytes at a
+ * time, waiting whenever the pipe is full. A failure after some bytes
+ * returns those; the stream layer's next call gets PHP's error.
+ */
+static ssize_t write_in_turn(const pipe_sink_t *sink, int fd, const char *buf, size_t count, rapier_pipe_kind_t kind)
+{
+	pipe_writer_t w = { .fd = fd };
 	size_t written = 0;
 	ssize_t n = 0;
 
-	if (!may_yield(kind) || (w.fd = blocking_fd(stream)) < 0) {
-		return php_stream_stdio_ops.write(stream, buf, count);
-	}
-	if (!take_turn(&w, stream, kind)) {
+	if (!take_turn(&w, sink->stream, kind)) {
 		return -1;
 	}
 	while (written < count) {
-		if (!ready_now(w.fd, POLLOUT) && !wait_ready(stream, w.fd, RAPIER_IO_WRITE, kind)) {
+		if (!ready_now(fd, POLLOUT) && !wait_ready(sink->stream, fd, RAPIER_IO_WRITE, kind)) {
 			written = 0;   /* canceled: the exception is the answer */
 			n = -1;
 			break;
 		}
 		/* A writable pipe has room for PIPE_BUF bytes; a longer write could block. */
-		n = php_stream_stdio_ops.write(stream, buf + written, MIN(count - written, PIPE_BUF));
+		n = write_chunk(sink, buf + written, MIN(count - written, PIPE_BUF));
 		if (n <= 0) {
 			break;
 		}
@@ -308,6 +328,40 @@ static ssize_t pipe_write(php_stream *stream, const char *buf, size_t count, rap
 	}
 	pass_turn(&w);
 	return written > 0 ? (ssize_t) written : n;
+}
+
+static ssize_t pipe_write(php_stream *stream, const char *buf, size_t count, rapier_pipe_kind_t kind)
+{
+	pipe_sink_t sink = { .stream = stream };
+	int fd;
+
+	if (!may_yield(kind) || (fd = blocking_fd(stream)) < 0) {
+		return php_stream_stdio_ops.write(stream, buf, count);
+	}
+	return write_in_turn(&sink, fd, buf, count, kind);
+}
+
+size_t rapier_pipe_write_output(int fd, const char *buf, size_t count, size_t (*ub_write)(const char *str, size_t len))
+{
+	pipe_sink_t sink = { .ub_write = ub_write };
+	pipe_writer_t probe = { .fd = fd };
+	char *copy;
+	ssize_t n;
+
+	/* Nobody else writing and room for all of it: the SAPI's own write, which cannot block. */
+	if (count <= PIPE_BUF && first_writer_like(&probe) == NULL && ready_now(fd, POLLOUT)) {
+		return ub_write(buf, count);
+	}
+	/*
+	 * buf may be an output buffer's own memory (ob_start() with a chunk
+	 * size passes it on when full) that another coroutine's echo refills,
+	 * or frees, while this one waits: a write that may wait sends a copy.
+	 */
+	copy = emalloc(count);
+	memcpy(copy, buf, count);
+	n = write_in_turn(&sink, fd, copy, count, RAPIER_PIPE_STDIO);
+	efree(copy);
+	return n > 0 ? (size_t) n : 0;
 }
 
 static int pipe_close(php_stream *stream, int close_handle)
@@ -356,25 +410,39 @@ const php_stream_ops *rapier_pipe_ops(rapier_pipe_kind_t kind)
 	return &ops[kind];
 }
 
-bool rapier_pipe_close_refused(php_stream *stream)
+/* The pin that keeps stream open, if any: its own, or an echo's on its descriptor. */
+static pipe_pin_t *pin_of(php_stream *stream)
 {
-	pipe_pin_t *pin = NULL;
 	php_socket_t fd = -1;
-	char name[32];
 
-	for (rapier_list_node_t *node = pinned.head; node && stream; node = node->next) {
-		if (RAPIER_LIST_ENTRY(node, pipe_pin_t, link)->stream == stream) {
-			pin = RAPIER_LIST_ENTRY(node, pipe_pin_t, link);
-			break;
+	if (rapier_list_is_empty(&pinned)) {
+		return NULL;
+	}
+	/* Only a standard stream can be on the descriptor the output layer writes to (STDOUT is fd 1 itself). */
+	if (stream->ops == &ops[RAPIER_PIPE_STDIO]) {
+		php_stream_stdio_ops.cast(stream, PHP_STREAM_AS_FD_FOR_SELECT, (void **) &fd);
+	}
+	for (rapier_list_node_t *node = pinned.head; node; node = node->next) {
+		pipe_pin_t *pin = RAPIER_LIST_ENTRY(node, pipe_pin_t, link);
+
+		if (pin->stream == stream || (pin->stream == NULL && fd >= 0 && pin->fd == fd)) {
+			return pin;
 		}
 	}
-	if (pin == NULL) {
+	return NULL;
+}
+
+bool rapier_pipe_close_refused(php_stream *stream)
+{
+	pipe_pin_t *pin;
+	char name[32];
+
+	if (stream == NULL || (pin = pin_of(stream)) == NULL) {
 		return false;
 	}
-	php_stream_stdio_ops.cast(stream, PHP_STREAM_AS_FD_FOR_SELECT, (void **) &fd);
 	zend_throw_exception_ex(rapier_ce_exception, 0,
 		"Cannot close %s: coroutine #" ZEND_LONG_FMT " is waiting on it; let that coroutine close it%s",
-		describe(name, sizeof(name), fd, pin->kind), pin->co->id,
+		describe(name, sizeof(name), pin->fd, pin->kind), pin->co->id,
 		pin->kind == RAPIER_PIPE_CHILD ? ", or end the process (proc_terminate()) so that it sees end of file" : "");
 	return true;
 }

@@ -32,9 +32,20 @@ void rapier_pipe_minit(void);
 const php_stream_ops *rapier_pipe_ops(rapier_pipe_kind_t kind);
 
 /*
+ * PHP's output layer (echo, print, printf()...) writing count bytes to fd,
+ * a standard stream in blocking mode, with ub_write, the SAPI's own
+ * writer; the caller may yield. Waits for the coroutine's turn among the
+ * writers of the pipe (STDOUT's fwrite() included), then writes all of buf
+ * as the stream ops do, waiting whenever the pipe is full. Returns the
+ * bytes written; a cancel throws Rapier\CanceledException.
+ */
+size_t rapier_pipe_write_output(int fd, const char *buf, size_t count, size_t (*ub_write)(const char *str, size_t len));
+
+/*
  * Throws a Rapier\Exception and returns true when a coroutine waits on
- * stream (to read, for room, or for its turn to write): closing it would
- * free the stream under that coroutine.
+ * stream (to read, for room, or for its turn to write), or an echo waits
+ * on its descriptor: closing it would free the stream under that
+ * coroutine, or hand the echo's bytes to whatever opens the number next.
  * fclose() (transport.c), pclose() and proc_close() ask first.
  */
 bool rapier_pipe_close_refused(php_stream *stream);

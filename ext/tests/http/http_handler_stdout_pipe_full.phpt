@@ -1,5 +1,5 @@
 --TEST--
-HTTP: a handler writing to STDOUT while the pipe behind it is full (a log collector that fell behind) waits in the loop: the worker answers other requests meanwhile, and the line goes out whole once the pipe drains; with HOOK_STDIO off the worker is stuck until then
+HTTP: a handler writing to STDOUT (fwrite() or echo) while the pipe behind it is full (a log collector that fell behind) waits in the loop: the worker answers other requests meanwhile, and the line goes out whole once the pipe drains; with HOOK_STDIO off the worker is stuck until then
 --EXTENSIONS--
 rapier
 --FILE--
@@ -7,11 +7,17 @@ rapier
 require __DIR__ . '/server.inc';
 /*
  * The test reads the server's STDOUT only when it stops the server, so a
- * 256 KB line fills the pipe (64 KB) and /log's write has to wait for it.
+ * 256 KB line fills the pipe (64 KB) and the write of /log (fwrite()) or
+ * /echo has to wait for it.
  */
 $handler = 'function ($req, $res) {
     if ($req->path === "/log") {
         fwrite(STDOUT, str_repeat("x", 256 << 10) . "\n");
+        $res->end("logged");
+        return;
+    }
+    if ($req->path === "/echo") {
+        echo str_repeat("e", 256 << 10) . "\n";
         $res->end("logged");
         return;
     }
@@ -31,31 +37,36 @@ function sent_within(HttpTestConn $conn, float $seconds): bool
 }
 
 $cases = [
-    'HOOK_STDIO on' => '',
-    'HOOK_STDIO off' => 'Rapier\Runtime::enableHooks(Rapier\HOOK_ALL & ~Rapier\HOOK_STDIO);',
+    'HOOK_STDIO on, fwrite()' => ['/log', 'x', ''],
+    'HOOK_STDIO on, echo' => ['/echo', 'e', ''],
+    'HOOK_STDIO off, echo' => ['/echo', 'e', 'Rapier\Runtime::enableHooks(Rapier\HOOK_ALL & ~Rapier\HOOK_STDIO);'],
 ];
-foreach ($cases as $case => $code) {
+foreach ($cases as $case => [$path, $letter, $code]) {
     $srv = http_server_start($handler, [], $code);
     $log = new HttpTestConn($srv->port);
-    $log->send("GET /log HTTP/1.1\r\nHost: x\r\n\r\n");
-    echo "$case, /log before the pipe drains: ", sent_within($log, 0.3) ? 'answered' : 'waiting', "\n";
+    $log->send("GET $path HTTP/1.1\r\nHost: x\r\n\r\n");
+    echo "$case, $path before the pipe drains: ", sent_within($log, 0.3) ? 'answered' : 'waiting', "\n";
     $ok = new HttpTestConn($srv->port);
     $ok->send("GET /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     $answered = $code === '' ? str_ends_with($ok->readAll(2), "\r\n\r\nok") : sent_within($ok, 1);
     echo "$case, /ok meanwhile: ", $answered ? 'answered' : 'no answer', "\n";
-    // Stopping reads the server's STDOUT: the pipe drains, /log's write ends, the worker goes on.
+    // Stopping reads the server's STDOUT: the pipe drains, the write ends, the worker goes on.
     $r = $srv->stop();
-    echo "$case, /log after: ", str_ends_with($log->readAll(5), "\r\n\r\nlogged") ? 'answered' : 'no answer', "\n";
-    $line = str_repeat('x', 256 << 10) . "\n";
+    echo "$case, $path after: ", str_ends_with($log->readAll(5), "\r\n\r\nlogged") ? 'answered' : 'no answer', "\n";
+    $line = str_repeat($letter, 256 << 10) . "\n";
     echo "$case, the line on STDOUT: ", str_contains($r['out'], $line) ? 'whole' : 'cut or missing', "\n";
 }
 ?>
 --EXPECT--
-HOOK_STDIO on, /log before the pipe drains: waiting
-HOOK_STDIO on, /ok meanwhile: answered
-HOOK_STDIO on, /log after: answered
-HOOK_STDIO on, the line on STDOUT: whole
-HOOK_STDIO off, /log before the pipe drains: waiting
-HOOK_STDIO off, /ok meanwhile: no answer
-HOOK_STDIO off, /log after: answered
-HOOK_STDIO off, the line on STDOUT: whole
+HOOK_STDIO on, fwrite(), /log before the pipe drains: waiting
+HOOK_STDIO on, fwrite(), /ok meanwhile: answered
+HOOK_STDIO on, fwrite(), /log after: answered
+HOOK_STDIO on, fwrite(), the line on STDOUT: whole
+HOOK_STDIO on, echo, /echo before the pipe drains: waiting
+HOOK_STDIO on, echo, /ok meanwhile: answered
+HOOK_STDIO on, echo, /echo after: answered
+HOOK_STDIO on, echo, the line on STDOUT: whole
+HOOK_STDIO off, echo, /echo before the pipe drains: waiting
+HOOK_STDIO off, echo, /ok meanwhile: no answer
+HOOK_STDIO off, echo, /echo after: answered
+HOOK_STDIO off, echo, the line on STDOUT: whole
