@@ -48,6 +48,15 @@ VALGRIND_OPTS=${VALGRIND_OPTS%,}
 total_passed=0
 total_failed=0
 total_skipped=0
+# What failed, one line each, printed again just above the totals: CI keeps
+# only the end of a run's output, where a failure named stages earlier is lost.
+failures=()
+
+# Prints a failure where it happens and keeps it for the list at the end.
+failure() {
+	echo "  FAILED: $*"
+	failures+=("$*")
+}
 
 # Long runners run in a process group of their own, in the background, so
 # that SIGINT/SIGTERM reach this script's trap at once (bash defers traps
@@ -83,17 +92,29 @@ elapsed() {
 # a runner that failed without reporting a failing test (a crash, a bad
 # option, no report) counts as one failure.
 tally() {
-	local stage=$1 status=$2 passed=0 failed=0 skipped=0 counts
+	local stage=$1 status=$2 passed=0 failed=0 skipped=0 counts named line
 	shift 2
-	if counts=$("$@"); then
+	# The counting command names each failed test on stderr ("  FAILED: x").
+	if counts=$("$@" 2>"$work/named"); then
 		read -r passed failed skipped <<<"$counts"
 	else
-		echo "  FAILED: $stage left no readable report"
+		failure "$stage left no readable report"
 		failed=1
 	fi
+	named=0
+	while IFS= read -r line; do
+		echo "$line"
+		if [[ $line == "  FAILED: "* ]]; then
+			failures+=("$stage: ${line#"  FAILED: "}")
+			named=$((named + 1))
+		fi
+	done <"$work/named"
 	if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
-		echo "  FAILED: $stage runner exited with status $status"
+		failure "$stage runner exited with status $status"
 		failed=1
+	elif [ "$failed" -gt 0 ] && [ "$named" -eq 0 ]; then
+		# unit and fuzz name theirs in their own output above.
+		failures+=("$stage: $failed failed, named in its output above")
 	fi
 	echo "== $stage: $passed passed, $failed failed, $skipped skipped ($(elapsed))"
 	total_passed=$((total_passed + passed))
@@ -153,6 +174,7 @@ stage_stubs() {
 		echo "== stubs: 1 passed, 0 failed"
 	else
 		total_failed=$((total_failed + 1))
+		failures+=("stubs: arginfo differs from the stubs (scripts/gen-stubs.sh)")
 		echo "== stubs: 0 passed, 1 failed"
 	fi
 }
@@ -234,7 +256,7 @@ asan_stage() {
 	local stage=$1 logs=$work/$1-reports reports report
 	asan_build
 	if [ "$asan_dir" = failed ]; then
-		echo "  FAILED: the ASan build failed"
+		failure "the ASan build failed"
 		total_failed=$((total_failed + 1))
 		return
 	fi
@@ -270,7 +292,7 @@ asan_stage() {
 	reports=$(grep -l -E 'ERROR: |runtime error: |LeakSanitizer has encountered a fatal error' "$logs"/report.* 2>/dev/null)
 	if [ -n "$reports" ]; then
 		for report in $reports; do
-			echo "  FAILED: sanitizer report $(basename "$report"):"
+			failure "$stage: sanitizer report $(basename "$report")"
 			sed 's/^/    /' "$report" | head -60
 		done
 		total_failed=$((total_failed + $(wc -w <<<"$reports")))
@@ -284,7 +306,7 @@ asan_stage() {
 start_services() {
 	if ! "$root/scripts/services.sh" start "$services"; then
 		total_failed=$((total_failed + 1))
-		echo "  FAILED: MariaDB/Redis did not start"
+		failure "MariaDB/Redis did not start"
 		return 1
 	fi
 	# shellcheck source=/dev/null
@@ -326,7 +348,7 @@ main() {
 		if [ "$stage" != stubs ] && [ "$stage" != unit ] && [ "$stage" != fuzz ] && [ $ready = unknown ]; then
 			ready=yes
 			if ! module_loads; then
-				echo "  FAILED: $ext_so does not load (make build)"
+				failure "$ext_so does not load (make build)"
 				total_failed=$((total_failed + 1))
 				ready=no
 			elif ! start_services; then
@@ -354,6 +376,10 @@ main() {
 
 	stage_began=0
 	echo "== total time: $(elapsed)"
+	if [ ${#failures[@]} -gt 0 ]; then
+		echo "== failed:"
+		printf '  %s\n' "${failures[@]}"
+	fi
 	[ $total_skipped -eq 0 ] || echo "($total_skipped skipped)"
 	echo "$total_passed passed, $total_failed failed"
 	[ $total_failed -eq 0 ]
