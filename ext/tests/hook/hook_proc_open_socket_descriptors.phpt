@@ -4,11 +4,12 @@ Hook: the parent's ends of proc_open()'s "socket" descriptors wait in the loop i
 rapier
 --FILE--
 <?php
-$command = ['sh', '-c', 'read line; echo "got $line"; sleep 0.2; echo done'];
+/* The child answers each line only when it gets it: no timing decides what a reader finds. */
+$command = ['sh', '-c', 'read line; echo "got $line"; read line; echo "done $line"'];
 $spec = [0 => ['socket'], 1 => ['socket']];
 $p = proc_open($command, $spec, $pipes);
 echo "outside a run: ", stream_get_meta_data($pipes[1])['stream_type'], "\n";
-fwrite($pipes[0], "x\n");
+fwrite($pipes[0], "x\nw\n");
 echo fgets($pipes[1]), fgets($pipes[1]);
 echo "exit: ", proc_close($p), "\n";
 
@@ -16,23 +17,13 @@ Rapier\run(function () use ($command, $spec) {
     $p = proc_open($command, $spec, $pipes);
     echo "in a run: ", stream_get_meta_data($pipes[0])['stream_type'], ", ",
         stream_get_meta_data($pipes[1])['stream_type'], "\n";
-    $ticks = 0;
-    $read = false;
-    /* Ticks until the reader below has its line, however slow the machine. */
-    Rapier\go(function () use (&$ticks, &$read) {
-        while (!$read) {
-            $ticks++;
-            Rapier\Coroutine::sleep(0.02);
-        }
-    });
     fwrite($pipes[0], "y\n");
     echo fgets($pipes[1]);
-    Rapier\go(function () use ($pipes, &$ticks, &$read) {
-        $before = $ticks;
+    $read = false;
+    Rapier\go(function () use ($pipes, &$read) {
         $line = fgets($pipes[1]);
         $read = true;
-        /* Blocking here would have held up the ticker for the child's 0.2 s (about 10 ticks). */
-        echo "reader: ", trim($line), ", the ticker ran meanwhile: ", var_export($ticks - $before >= 3, true), "\n";
+        echo "reader: ", trim($line), "\n";
     });
     Rapier\Coroutine::sleep(0.01);
     try {
@@ -40,8 +31,16 @@ Rapier\run(function () use ($command, $spec) {
     } catch (Rapier\Exception $e) {
         echo "proc_close() under a reader: ", preg_replace('~fd \d+~', 'fd N', $e->getMessage()), "\n";
     }
+    /* A reader that blocked would hold this coroutine up until the child wrote, which it does only after these sleeps. */
+    $sleeps = 0;
+    while ($sleeps < 5 && !$read) {
+        Rapier\Coroutine::sleep(0.02);
+        $sleeps++;
+    }
+    echo "slept while the reader waited: $sleeps, the reader has its line: ", var_export($read, true), "\n";
+    fwrite($pipes[0], "z\n");
     while (!$read) {
-        Rapier\Coroutine::sleep(0.05);
+        Rapier\Coroutine::sleep(0.01);
     }
     echo "exit: ", proc_close($p), "\n";
 });
@@ -49,10 +48,11 @@ Rapier\run(function () use ($command, $spec) {
 --EXPECTF--
 outside a run: generic_socket
 got x
-done
+done w
 exit: 0
 in a run: unix_socket/rapier, unix_socket/rapier
 got y
 proc_close() under a reader: Cannot close socket fd N: coroutine #%d is reading from it; use stream_socket_shutdown() to interrupt it
-reader: done, the ticker ran meanwhile: true
+slept while the reader waited: 5, the reader has its line: false
+reader: done z
 exit: 0
