@@ -15,15 +15,18 @@ Rapier\run(function () {
             Rapier\Coroutine::sleep(0.01);
         }
     });
-    /* Each wait below would hold up the ticker (and the coroutine it waits for) if it blocked. */
+    /* Each wait below would hold up the ticker and the coroutine it waits for if it blocked: the test would hang. */
     socket_create_pair(AF_UNIX, SOCK_STREAM, 0, $pair);
     $stream = socket_export_stream($pair[0]);
     echo "exported: ", stream_get_meta_data($stream)['stream_type'], "\n";
-    Rapier\go(function () use ($pair) {
-        Rapier\Coroutine::sleep(0.05);
+    $before = $ticks;
+    /* The peer writes after three ticks: the read returns only if the ticker ran while it waited. */
+    Rapier\go(function () use ($pair, &$ticks, $before) {
+        while ($ticks - $before < 3) {
+            Rapier\Coroutine::sleep(0.01);
+        }
         socket_write($pair[1], "ping");
     });
-    $before = $ticks;
     echo "read: ", fread($stream, 10), ", the ticker ran meanwhile: ", var_export($ticks - $before >= 3, true), "\n";
     fwrite($stream, "pong");
     echo "the Socket end got: ", socket_read($pair[1], 10), "\n";
@@ -33,13 +36,15 @@ Rapier\run(function () {
     $server = socket_export_stream($listener);
     $none = @stream_socket_accept($server, 0);
     echo "accept with a timeout of 0: ", var_export($none, true), "\n";
-    Rapier\go(function () use ($port) {
-        Rapier\Coroutine::sleep(0.05);
+    $before = $ticks;
+    Rapier\go(function () use ($port, &$ticks, $before) {
+        while ($ticks - $before < 3) {
+            Rapier\Coroutine::sleep(0.01);
+        }
         $client = stream_socket_client("tcp://127.0.0.1:$port");
         fwrite($client, "hello");
         Rapier\Coroutine::sleep(0.05);
     });
-    $before = $ticks;
     $conn = stream_socket_accept($server, 5);
     echo "accepted, the ticker ran meanwhile: ", var_export($ticks - $before >= 3, true), "; read: ", fread($conn, 10), "\n";
     $done = true;

@@ -17,11 +17,13 @@ Rapier\run(function () use ($type) {
             Rapier\Coroutine::sleep(0.02);
         }
     });
-    Rapier\go(function () use ($b) {
-        Rapier\Coroutine::sleep(0.05);
+    Rapier\go(function () use ($b, &$ticks) {
+        while ($ticks < 3) {
+            Rapier\Coroutine::sleep(0.01);
+        }
         fwrite($b, "ping");
     });
-    /* Blocking here would hold up the ticker until the write. */
+    /* The write waits for three ticks: a read that blocked would hold both up, and the test would hang. */
     $got = fread($a, 10);
     echo "read ", $got, " while the ticker ran: ", var_export($ticks >= 3, true), "\n";
 
