@@ -1,13 +1,14 @@
 /*
- * Rapier\run(), Rapier\go(), Rapier\trap_exit(), and the argument helpers
- * the other binding files share. (The function table itself is registered
- * by rapier.c.)
+ * Rapier\run(), Rapier\go(), Rapier\parallel(), Rapier\trap_exit(), and the
+ * argument helpers the other binding files share. (The function table itself
+ * is registered by rapier.c.)
  */
 #include "php_rapier.h"
 #include "zend_exceptions.h"
 
 #include "coroutine.h"
 #include "exit.h"
+#include "parallel.h"
 
 bool rapier_require_coroutine(const char *what)
 {
@@ -77,6 +78,34 @@ ZEND_FUNCTION(Rapier_go)
 		RETURN_THROWS();
 	}
 	RETURN_LONG(co->id);
+}
+
+ZEND_FUNCTION(Rapier_parallel)
+{
+	HashTable *callables;
+	double timeout = -1;
+	zend_long limit = 0;
+	int64_t timeout_ns;
+
+	ZEND_PARSE_PARAMETERS_START(1, 3)
+		Z_PARAM_ARRAY_HT(callables)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_DOUBLE(timeout)
+		Z_PARAM_LONG(limit)
+	ZEND_PARSE_PARAMETERS_END();
+
+	timeout_ns = rapier_timeout_arg_ns(timeout, 2);
+	if (timeout_ns == -2) {
+		RETURN_THROWS();
+	}
+	if (limit < 0 || limit > UINT32_MAX) {
+		zend_argument_value_error(3, "must be between 0 (no limit) and %u", UINT32_MAX);
+		RETURN_THROWS();
+	}
+	if (!rapier_require_coroutine("Rapier\\parallel()")) {
+		RETURN_THROWS();
+	}
+	rapier_parallel(callables, timeout, timeout_ns, (uint32_t) limit, return_value);
 }
 
 /*

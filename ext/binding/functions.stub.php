@@ -102,6 +102,21 @@ namespace Rapier {
     function go(callable $fn, mixed ...$args): int {}
 
     /**
+     * Runs each callable in a coroutine of its own, at most $limit at a time
+     * (0: all at once), and waits for them all; returns their results under
+     * the same keys, in the same order. The first exception one throws, the
+     * timeout passing, or a cancel of the caller cancels the ones still
+     * running (the others never start); parallel() throws once they ended.
+     *
+     * @param callable[] $callables
+     * @throws \Rapier\Exception outside a coroutine
+     * @throws \Rapier\TimeoutException when $timeout seconds pass before every callable returned
+     * @throws \Rapier\CanceledException when the calling coroutine is canceled while it waits
+     * @throws \Throwable the first exception a callable threw
+     */
+    function parallel(array $callables, float $timeout = -1, int $limit = 0): array {}
+
+    /**
      * Calls $fn; an exit() or die() inside it ends $fn instead of the script.
      *
      * @throws \Rapier\ExitException when $fn called exit(), with its status

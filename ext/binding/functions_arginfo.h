@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: df3ccca8ea4d1e06193af6dde602f47ccb953373 */
+ * Stub hash: 5028f2f1b767700fc3c24fa5dbd59faeaa3bff1d */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_Rapier_run, 0, 1, IS_MIXED, 0)
 	ZEND_ARG_TYPE_INFO(0, main, IS_CALLABLE, 0)
@@ -11,6 +11,12 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_Rapier_go, 0, 1, IS_LONG, 0)
 	ZEND_ARG_VARIADIC_TYPE_INFO(0, args, IS_MIXED, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_Rapier_parallel, 0, 1, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, callables, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, timeout, IS_DOUBLE, 0, "-1")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, limit, IS_LONG, 0, "0")
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_Rapier_trap_exit, 0, 1, IS_MIXED, 0)
 	ZEND_ARG_TYPE_INFO(0, fn, IS_CALLABLE, 0)
 	ZEND_ARG_VARIADIC_TYPE_INFO(0, args, IS_MIXED, 0)
@@ -19,12 +25,14 @@ ZEND_END_ARG_INFO()
 
 ZEND_FUNCTION(Rapier_run);
 ZEND_FUNCTION(Rapier_go);
+ZEND_FUNCTION(Rapier_parallel);
 ZEND_FUNCTION(Rapier_trap_exit);
 
 
 static const zend_function_entry ext_functions[] = {
 	ZEND_NS_FALIAS("Rapier", run, Rapier_run, arginfo_Rapier_run)
 	ZEND_NS_FALIAS("Rapier", go, Rapier_go, arginfo_Rapier_go)
+	ZEND_NS_FALIAS("Rapier", parallel, Rapier_parallel, arginfo_Rapier_parallel)
 	ZEND_NS_FALIAS("Rapier", trap_exit, Rapier_trap_exit, arginfo_Rapier_trap_exit)
 	ZEND_FE_END
 };

@@ -327,6 +327,14 @@ bool rapier_coro_cancel(rapier_coro_t *co)
 	return true;
 }
 
+void rapier_coro_cancel_soon(rapier_coro_t *co)
+{
+	/* One woken by a cancel already gets its CanceledException; the waits of its clean-up stay its own. */
+	if (!rapier_coro_cancel(co) && co->state == RAPIER_CORO_READY && co->wake_reason != RAPIER_WAKE_CANCELED) {
+		co->cancel_pending = true;
+	}
+}
+
 /* Coroutine records */
 
 static rapier_coro_t *record_new(void)
@@ -495,7 +503,7 @@ void rapier_coro_set_exception_handler(zval *handler)
 
 /* Inside the fiber: running one coroutine */
 
-static void report_default(rapier_coro_t *co, zend_object *ex)
+static void report_default(zend_long id, zend_object *ex)
 {
 	zval ex_zv, str;
 
@@ -505,22 +513,22 @@ static void report_default(rapier_coro_t *co, zend_object *ex)
 		zend_clear_exception();
 	}
 	fprintf(stderr, "Rapier: uncaught exception in coroutine #" ZEND_LONG_FMT ": %s\n",
-		co->id, Z_TYPE(str) == IS_STRING ? Z_STRVAL(str) : ZSTR_VAL(ex->ce->name));
+		id, Z_TYPE(str) == IS_STRING ? Z_STRVAL(str) : ZSTR_VAL(ex->ce->name));
 	fflush(stderr);
 	zval_ptr_dtor(&str);
 }
 
 /* Hands an uncaught exception (reference owned by the caller) to the handler or stderr. */
-static void report_uncaught(rapier_coro_t *co, zend_object *ex)
+void rapier_coro_report_uncaught_id(zend_long id, zend_object *ex)
 {
 	zval args[2], retval;
 
 	if (Z_TYPE(sched.exception_handler) == IS_UNDEF) {
-		report_default(co, ex);
+		report_default(id, ex);
 		return;
 	}
 	ZVAL_OBJ(&args[0], ex);
-	ZVAL_LONG(&args[1], co->id);
+	ZVAL_LONG(&args[1], id);
 	if (call_user_function(NULL, NULL, &sched.exception_handler, &retval, 2, args) == SUCCESS) {
 		zval_ptr_dtor(&retval);
 	}
@@ -528,14 +536,14 @@ static void report_uncaught(rapier_coro_t *co, zend_object *ex)
 		zend_object *handler_ex = EG(exception);
 		GC_ADDREF(handler_ex);
 		zend_clear_exception();
-		report_default(co, handler_ex);
+		report_default(id, handler_ex);
 		OBJ_RELEASE(handler_ex);
 	}
 }
 
 void rapier_coro_report_uncaught(rapier_coro_t *co, zend_object *ex)
 {
-	report_uncaught(co, ex);
+	rapier_coro_report_uncaught_id(co->id, ex);
 }
 
 /* Catches what the running code threw; ownership passes to the caller. */
@@ -566,7 +574,7 @@ static void run_defers(rapier_coro_t *co)
 		zval_ptr_dtor(&callable);
 		zend_object *ex = take_exception();
 		if (ex) {
-			report_uncaught(co, ex);
+			rapier_coro_report_uncaught(co, ex);
 			OBJ_RELEASE(ex);
 		}
 	}
@@ -627,7 +635,7 @@ static bool run_body(rapier_coro_t *co)
 	} else {
 		zval_ptr_dtor(&retval);
 		if (ex && !(co->cancel_quiet && instanceof_function(ex->ce, rapier_ce_canceled_exception))) {
-			report_uncaught(co, ex);
+			rapier_coro_report_uncaught(co, ex);
 		}
 		if (ex) {
 			OBJ_RELEASE(ex);

@@ -157,6 +157,14 @@ rapier_coro_t *rapier_coro_find(zend_long id);
 bool rapier_coro_cancel(rapier_coro_t *co);
 
 /*
+ * For an owner ending what it started (Rapier\parallel()): cancels co as
+ * rapier_coro_cancel() does, or, when its wait was answered but it has not
+ * run since, at its next wait, so that it does not go on to wait again.
+ * One already canceled is left alone.
+ */
+void rapier_coro_cancel_soon(rapier_coro_t *co);
+
+/*
  * Cancels every live coroutine but the running one, quietly: a
  * CanceledException one of them lets out is not reported (the end of a
  * server, which nobody's code asked for). Returns how many were canceled.
@@ -165,6 +173,8 @@ uint32_t rapier_coro_cancel_all(void);
 
 /* Reports an uncaught exception of co as one of a go() coroutine is (the handler, or stderr); ex stays the caller's. */
 void rapier_coro_report_uncaught(rapier_coro_t *co, zend_object *ex);
+/* The same for the coroutine with this id, which may have ended since. */
+void rapier_coro_report_uncaught_id(zend_long id, zend_object *ex);
 
 /* Number of live coroutines, and an array of their ids. */
 uint32_t rapier_coro_count(void);
