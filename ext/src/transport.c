@@ -712,10 +712,13 @@ static int do_accept(php_stream *stream, xsock_t *sock, php_stream_xport_param *
 
 	xparam->outputs.client = NULL;
 	if (fd < 0) {
-		if (!throw_wait_failure(fd, listener, RAPIER_IO_READ)) {
-			/* No client within a zero timeout: PHP reports that as a timeout too. */
-			set_error(xparam, fd == -EAGAIN ? ETIMEDOUT : -fd);
-		}
+		/*
+		 * PHP warns "Accept failed: <text>" after any failure, also one that
+		 * throws (a cancel): the text says what happened, not "Unknown error".
+		 * No client within a zero timeout: PHP reports that as a timeout too.
+		 */
+		throw_wait_failure(fd, listener, RAPIER_IO_READ);
+		set_error(xparam, fd == -EAGAIN ? ETIMEDOUT : -fd);
 		return -1;
 	}
 	if (xparam->want_textaddr || xparam->want_addr) {
