@@ -236,6 +236,37 @@ ZEND_METHOD(Rapier_Coroutine, context)
 	RETURN_COPY(&co->context);
 }
 
+ZEND_METHOD(Rapier_Coroutine, backtrace)
+{
+	zend_long id = 0, options = DEBUG_BACKTRACE_PROVIDE_OBJECT, limit = 0;
+	bool id_is_null = true;
+	rapier_coro_t *co;
+
+	ZEND_PARSE_PARAMETERS_START(0, 3)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_LONG_OR_NULL(id, id_is_null)
+		Z_PARAM_LONG(options)
+		Z_PARAM_LONG(limit)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (limit < 0 || limit > INT_MAX) {
+		zend_argument_value_error(3, "must be between 0 (no limit) and %d", INT_MAX);
+		RETURN_THROWS();
+	}
+	if (id_is_null) {
+		co = rapier_coro_current();
+		if (co == NULL) {
+			rapier_require_coroutine("Rapier\\Coroutine::backtrace()");
+			RETURN_THROWS();
+		}
+	} else if ((co = rapier_coro_find(id)) == NULL) {
+		zend_throw_exception_ex(rapier_ce_exception, 0,
+			"Cannot get the backtrace of coroutine #" ZEND_LONG_FMT ": no such coroutine is alive", id);
+		RETURN_THROWS();
+	}
+	rapier_coro_backtrace(co, (int) options, (int) limit, return_value);
+}
+
 ZEND_METHOD(Rapier_Coroutine, setExceptionHandler)
 {
 	zend_fcall_info fci;

@@ -67,6 +67,15 @@ namespace Rapier {
         public static function context(?int $id = null): \ArrayObject {}
 
         /**
+         * The PHP stack of coroutine $id (or the running one), as
+         * debug_backtrace() would give it inside: from the call it waits in
+         * down to its callable. Empty for one that has not started yet.
+         *
+         * @throws \Rapier\Exception outside a coroutine, or for an unknown id
+         */
+        public static function backtrace(?int $id = null, int $options = DEBUG_BACKTRACE_PROVIDE_OBJECT, int $limit = 0): array {}
+
+        /**
          * Handler for exceptions no coroutine caught: fn(\Throwable $e, int $coroutineId).
          * null restores the default, a report on stderr.
          */

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: d6d17bb4cc0600ab81e83bfc6c051483b06e8064 */
+ * Stub hash: b352108d35be18c8ce7629220f360ad01154194b */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Rapier_Coroutine___construct, 0, 0, 0)
 ZEND_END_ARG_INFO()
@@ -35,6 +35,12 @@ ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Rapier_Coroutine_context, 0
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, id, IS_LONG, 1, "null")
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Coroutine_backtrace, 0, 0, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, id, IS_LONG, 1, "null")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_LONG, 0, "DEBUG_BACKTRACE_PROVIDE_OBJECT")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, limit, IS_LONG, 0, "0")
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Coroutine_setExceptionHandler, 0, 1, IS_VOID, 0)
 	ZEND_ARG_TYPE_INFO(0, handler, IS_CALLABLE, 1)
 ZEND_END_ARG_INFO()
@@ -53,6 +59,7 @@ ZEND_METHOD(Rapier_Coroutine, list);
 ZEND_METHOD(Rapier_Coroutine, exists);
 ZEND_METHOD(Rapier_Coroutine, cancel);
 ZEND_METHOD(Rapier_Coroutine, context);
+ZEND_METHOD(Rapier_Coroutine, backtrace);
 ZEND_METHOD(Rapier_Coroutine, setExceptionHandler);
 ZEND_METHOD(Rapier_Coroutine, fiberMain);
 
@@ -68,6 +75,7 @@ static const zend_function_entry class_Rapier_Coroutine_methods[] = {
 	ZEND_ME(Rapier_Coroutine, exists, arginfo_class_Rapier_Coroutine_exists, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Rapier_Coroutine, cancel, arginfo_class_Rapier_Coroutine_cancel, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Rapier_Coroutine, context, arginfo_class_Rapier_Coroutine_context, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Rapier_Coroutine, backtrace, arginfo_class_Rapier_Coroutine_backtrace, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Rapier_Coroutine, setExceptionHandler, arginfo_class_Rapier_Coroutine_setExceptionHandler, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Rapier_Coroutine, fiberMain, arginfo_class_Rapier_Coroutine_fiberMain, ZEND_ACC_PRIVATE|ZEND_ACC_STATIC)
 	ZEND_FE_END

@@ -24,6 +24,7 @@
  * a fatal error) and rethrows the bailout (see ENGINE-NOTES trap 2).
  */
 #include "php_rapier.h"
+#include "zend_builtin_functions.h"
 #include "zend_exceptions.h"
 #include "zend_extensions.h"
 #include "zend_interfaces.h"
@@ -54,6 +55,9 @@
 
 /* Modules with per-run state: timers, the socket table. */
 #define RAPIER_SCHED_MAX_STOP_HOOKS 8
+
+/* How many stuck coroutines a DeadlockException says the place of. */
+#define RAPIER_DEADLOCK_MAX_LISTED 8
 
 typedef struct {
 	rapier_loop_t loop;
@@ -471,6 +475,49 @@ uint32_t rapier_coro_cancel_all(void)
 	return canceled;
 }
 
+/* Whether a backtrace frame is the call of our fibers' entry method, which no user code made. */
+static bool is_entry_frame(zval *frame)
+{
+	zval *function = zend_hash_str_find(Z_ARRVAL_P(frame), ZEND_STRL("function"));
+	zval *class_name = zend_hash_str_find(Z_ARRVAL_P(frame), ZEND_STRL("class"));
+
+	return function && class_name && Z_TYPE_P(function) == IS_STRING && Z_TYPE_P(class_name) == IS_STRING
+		&& zend_string_equals_literal(Z_STR_P(function), "fiberMain")
+		&& zend_string_equals(Z_STR_P(class_name), rapier_ce_coroutine->name);
+}
+
+void rapier_coro_backtrace(rapier_coro_t *co, int options, int limit, zval *return_value)
+{
+	zend_fiber *fiber = co->fiber;
+	zend_execute_data *current = EG(current_execute_data), *resumer;
+	uint32_t count;
+
+	if (fiber->context.status == ZEND_FIBER_STATUS_INIT) {
+		RETURN_EMPTY_ARRAY();
+	}
+	/* The fiber's bottom frame links to the frames that resumed it, the scheduler's: the walk ends there. */
+	resumer = fiber->stack_bottom->prev_execute_data;
+	fiber->stack_bottom->prev_execute_data = NULL;
+	if (co->state != RAPIER_CORO_RUNNING) {
+		/*
+		 * Suspended by the scheduler, in Fiber::suspend(). (A running
+		 * coroutine that started a Fiber of its own is suspended too, as
+		 * PHP sees it, but its execute_data is stale: the walk from the
+		 * current frame passes through its frames instead.)
+		 */
+		EG(current_execute_data) = fiber->execute_data;
+	}
+	/* Skips the innermost frame: Fiber::suspend() where co waits, or the backtrace() call itself. */
+	zend_fetch_debug_backtrace(return_value, 1, options, limit);
+	EG(current_execute_data) = current;
+	fiber->stack_bottom->prev_execute_data = resumer;
+
+	count = zend_hash_num_elements(Z_ARRVAL_P(return_value));
+	if (count > 0 && is_entry_frame(zend_hash_index_find(Z_ARRVAL_P(return_value), count - 1))) {
+		zend_hash_index_del(Z_ARRVAL_P(return_value), count - 1);
+	}
+}
+
 uint32_t rapier_coro_count(void)
 {
 	return sched.running ? zend_hash_num_elements(&sched.live) - sched.inherited : 0;
@@ -748,6 +795,52 @@ static void drain_pool(void)
 	}
 }
 
+/* The call co waits in, and where it was made: "#3 in Rapier\Channel->pop() at /app/jobs.php:12". */
+static void describe_where(smart_str *msg, rapier_coro_t *co)
+{
+	zval trace, *frame, *function, *class_name, *type, *file, *line;
+
+	smart_str_append_printf(msg, "#" ZEND_LONG_FMT, co->id);
+	rapier_coro_backtrace(co, DEBUG_BACKTRACE_IGNORE_ARGS, 1, &trace);
+	frame = zend_hash_index_find(Z_ARRVAL(trace), 0);
+	if (frame == NULL || (function = zend_hash_str_find(Z_ARRVAL_P(frame), ZEND_STRL("function"))) == NULL) {
+		zval_ptr_dtor(&trace);
+		return;
+	}
+	class_name = zend_hash_str_find(Z_ARRVAL_P(frame), ZEND_STRL("class"));
+	type = zend_hash_str_find(Z_ARRVAL_P(frame), ZEND_STRL("type"));
+	file = zend_hash_str_find(Z_ARRVAL_P(frame), ZEND_STRL("file"));
+	line = zend_hash_str_find(Z_ARRVAL_P(frame), ZEND_STRL("line"));
+	smart_str_append_printf(msg, " in %s%s%s()",
+		class_name && type ? Z_STRVAL_P(class_name) : "", class_name && type ? Z_STRVAL_P(type) : "", Z_STRVAL_P(function));
+	if (file && line) {
+		smart_str_append_printf(msg, " at %s:" ZEND_LONG_FMT, Z_STRVAL_P(file), Z_LVAL_P(line));
+	}
+	zval_ptr_dtor(&trace);
+}
+
+/* Where the stuck coroutines wait, the first few of them: what a deadlock is debugged from. */
+static void describe_where_stuck(smart_str *msg)
+{
+	rapier_coro_t *co;
+	uint32_t listed = 0, unlisted = 0;
+
+	ZEND_HASH_FOREACH_PTR(&sched.live, co) {
+		if (co->inherited) {
+			continue;
+		}
+		if (listed == RAPIER_DEADLOCK_MAX_LISTED) {
+			unlisted++;
+			continue;
+		}
+		smart_str_appends(msg, listed++ ? "; " : ": ");
+		describe_where(msg, co);
+	} ZEND_HASH_FOREACH_END();
+	if (unlisted) {
+		smart_str_append_printf(msg, "; and %u more", unlisted);
+	}
+}
+
 static void describe_stuck(smart_str *msg, uint32_t stuck)
 {
 	rapier_coro_t *co;
@@ -779,6 +872,7 @@ static void describe_stuck(smart_str *msg, uint32_t stuck)
 		first = false;
 	} ZEND_HASH_FOREACH_END();
 	smart_str_appends(msg, "): nothing left in the loop to wake them");
+	describe_where_stuck(msg);
 	smart_str_0(msg);
 	zend_hash_destroy(&by_what);
 }

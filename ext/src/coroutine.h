@@ -176,6 +176,13 @@ void rapier_coro_report_uncaught(rapier_coro_t *co, zend_object *ex);
 /* The same for the coroutine with this id, which may have ended since. */
 void rapier_coro_report_uncaught_id(zend_long id, zend_object *ex);
 
+/*
+ * co's PHP stack as debug_backtrace() would give it inside co (options and
+ * limit as its own): from the call co waits in, or for the running one the
+ * caller of this, down to co's callable. Empty before co has started.
+ */
+void rapier_coro_backtrace(rapier_coro_t *co, int options, int limit, zval *return_value);
+
 /* Number of live coroutines, and an array of their ids. */
 uint32_t rapier_coro_count(void);
 void rapier_coro_list(zval *return_value);

@@ -109,5 +109,5 @@ reported: RuntimeException: second
 rethrown: first
 -- deadlock
 
-Fatal error: Uncaught Rapier\DeadlockException: Deadlock: 3 coroutines can never be woken (%S1 waiting on Rapier\parallel()%S): nothing left in the loop to wake them in %s
+Fatal error: Uncaught Rapier\DeadlockException: Deadlock: 3 coroutines can never be woken (%S1 waiting on Rapier\parallel()%S): nothing left in the loop to wake them: #1 in Rapier\parallel() at %s:89; #%d in Rapier\Channel->pop() at %s:89; #%d in Rapier\Channel->pop() at %s:89 in %s
 %A
