@@ -85,10 +85,13 @@ static void child_finished(rapier_coro_t *co, zval *retval, zend_object *ex, voi
 	} else if (group->failure == NULL && !group->stopping) {
 		group->failure = ex;
 		group->failure_id = co->id;
-	} else {
-		drop_exception(co->id, ex);
+		ex = NULL;
 	}
 	wake_waiter(group);
+	/* Last: reporting runs the exception handler, which may wait, and the group may be gone by then. */
+	if (ex) {
+		drop_exception(co->id, ex);
+	}
 }
 
 /* Finish callback of a child whose waiter is gone. */

@@ -61,6 +61,25 @@ Rapier\run(function () {
     } catch (Rapier\TimeoutException $e) {
         echo "then: ", $e->getMessage(), "\n";
     }
+
+    echo "-- an exception handler that waits, for exceptions thrown while the group stops\n";
+    Coroutine::setExceptionHandler(function (Throwable $e) {
+        Coroutine::sleep(0.01);
+        echo "reported after a wait: ", $e->getMessage(), "\n";
+    });
+    $stubborn = fn (string $name) => function () use ($name) {
+        try {
+            Coroutine::sleep(30);
+        } catch (Rapier\CanceledException) {
+            throw new LogicException("$name failed its clean-up");
+        }
+    };
+    try {
+        Rapier\parallel([$stubborn('one'), $stubborn('two')], 0.01);
+    } catch (Rapier\TimeoutException $e) {
+        echo "then: ", $e->getMessage(), "\n";
+    }
+    Coroutine::setExceptionHandler(null);
 });
 ?>
 --EXPECT--
@@ -85,3 +104,7 @@ Rapier\parallel() timed out after 0.000 seconds: 1 of 1 callables had not return
 -- a callable that ignores its cancel keeps parallel() waiting until it returns
 the stubborn one returns
 then: Rapier\parallel() timed out after 0.010 seconds: 1 of 1 callables had not returned and were canceled
+-- an exception handler that waits, for exceptions thrown while the group stops
+then: Rapier\parallel() timed out after 0.010 seconds: 2 of 2 callables had not returned and were canceled
+reported after a wait: one failed its clean-up
+reported after a wait: two failed its clean-up
