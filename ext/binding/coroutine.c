@@ -208,6 +208,26 @@ ZEND_METHOD(Rapier_Coroutine, cancel)
 	RETURN_BOOL(co != NULL && rapier_coro_cancel(co));
 }
 
+/* The live coroutine id names, or the running one for a null id; NULL with an exception thrown. */
+static rapier_coro_t *coroutine_arg(bool id_is_null, zend_long id, const char *method, const char *what)
+{
+	rapier_coro_t *co;
+
+	if (id_is_null) {
+		co = rapier_coro_current();
+		if (co == NULL) {
+			rapier_require_coroutine(method);
+		}
+		return co;
+	}
+	co = rapier_coro_find(id);
+	if (co == NULL) {
+		zend_throw_exception_ex(rapier_ce_exception, 0,
+			"Cannot get the %s of coroutine #" ZEND_LONG_FMT ": no such coroutine is alive", what, id);
+	}
+	return co;
+}
+
 ZEND_METHOD(Rapier_Coroutine, context)
 {
 	zend_long id = 0;
@@ -219,15 +239,8 @@ ZEND_METHOD(Rapier_Coroutine, context)
 		Z_PARAM_LONG_OR_NULL(id, id_is_null)
 	ZEND_PARSE_PARAMETERS_END();
 
-	if (id_is_null) {
-		co = rapier_coro_current();
-		if (co == NULL) {
-			rapier_require_coroutine("Rapier\\Coroutine::context()");
-			RETURN_THROWS();
-		}
-	} else if ((co = rapier_coro_find(id)) == NULL) {
-		zend_throw_exception_ex(rapier_ce_exception, 0,
-			"Cannot get the context of coroutine #" ZEND_LONG_FMT ": no such coroutine is alive", id);
+	co = coroutine_arg(id_is_null, id, "Rapier\\Coroutine::context()", "context");
+	if (co == NULL) {
 		RETURN_THROWS();
 	}
 	if (Z_TYPE(co->context) != IS_OBJECT) {
@@ -253,15 +266,8 @@ ZEND_METHOD(Rapier_Coroutine, backtrace)
 		zend_argument_value_error(3, "must be between 0 (no limit) and %d", INT_MAX);
 		RETURN_THROWS();
 	}
-	if (id_is_null) {
-		co = rapier_coro_current();
-		if (co == NULL) {
-			rapier_require_coroutine("Rapier\\Coroutine::backtrace()");
-			RETURN_THROWS();
-		}
-	} else if ((co = rapier_coro_find(id)) == NULL) {
-		zend_throw_exception_ex(rapier_ce_exception, 0,
-			"Cannot get the backtrace of coroutine #" ZEND_LONG_FMT ": no such coroutine is alive", id);
+	co = coroutine_arg(id_is_null, id, "Rapier\\Coroutine::backtrace()", "backtrace");
+	if (co == NULL) {
 		RETURN_THROWS();
 	}
 	rapier_coro_backtrace(co, (int) options, (int) limit, return_value);
