@@ -213,6 +213,7 @@ typedef enum {
 	O_CONCURRENCY,
 	O_QUEUE_TIMEOUT,
 	O_LATENCY_TARGET,
+	O_SLOWLOG_TIMEOUT,
 	O_MAX_REQUESTS,
 	O_MAX_CONNECTIONS,
 	O_MAX_HEADER_SIZE,
@@ -250,6 +251,7 @@ static const option_t options[] = {
 	{ "concurrency", O_CONCURRENCY, OPT_INT, 0, 1000000 },
 	{ "queue_timeout", O_QUEUE_TIMEOUT, OPT_SECONDS, 0, 0 },
 	{ "latency_target", O_LATENCY_TARGET, OPT_SECONDS, 0, 0 },
+	{ "slowlog_timeout", O_SLOWLOG_TIMEOUT, OPT_SECONDS, 0, 0 },
 	{ "max_requests", O_MAX_REQUESTS, OPT_INT, 0, ZEND_LONG_MAX },
 	{ "max_connections", O_MAX_CONNECTIONS, OPT_INT, 1, 10000000 },
 	{ "max_header_size", O_MAX_HEADER_SIZE, OPT_SIZE, 256, 1 << 20 },
@@ -344,6 +346,7 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 		case O_CONCURRENCY: srv->cfg.max_concurrency = (uint32_t) l; break;
 		case O_QUEUE_TIMEOUT: srv->cfg.queue_timeout_ns = ns; break;
 		case O_LATENCY_TARGET: srv->cfg.latency_target_ns = ns; break;
+		case O_SLOWLOG_TIMEOUT: srv->cfg.slowlog_timeout_ns = ns; break;
 		case O_MAX_REQUESTS: srv->cfg.max_requests = (uint64_t) l; break;
 		case O_MAX_CONNECTIONS: srv->cfg.max_connections = (uint32_t) l; break;
 		case O_MAX_HEADER_SIZE: srv->cfg.limits.max_header_size = (size_t) l; break;

@@ -38,6 +38,7 @@
 
 #include "http_server.h"
 #include "http_server_internal.h"
+#include "http_slowlog.h"
 
 /*
  * Bytes read per read() call. Large enough for a typical request with its
@@ -276,6 +277,7 @@ static void conn_open(rapier_http_server_t *server, int fd, struct sockaddr_stor
 	/* New requests wait behind the I/O of those being handled (loop.h). */
 	rapier_io_set_low_priority(&conn->io);
 	rapier_timer_init(&conn->timer, on_conn_timer, conn);
+	rapier_http_slowlog_init(conn);
 
 	rapier_list_push(&server->conns, &conn->link);
 	server->stats.connections++;
@@ -709,9 +711,10 @@ static void start_handler(rapier_http_conn_t *conn)
 	rapier_http_server_t *server = conn->server;
 
 	conn->state = RAPIER_HTTP_CONN_HANDLING;
-	if (server->cfg.latency_target_ns) {
+	if (server->cfg.latency_target_ns || server->cfg.slowlog_timeout_ns) {
 		conn->handler_start_ns = rapier_now_ns();
 	}
+	rapier_http_slowlog_start(conn);
 	server->stats.handling++;
 	rapier_list_push(&server->handlers, &conn->handling);
 	rapier__http_stats_changed(server);
@@ -1101,6 +1104,7 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 	rapier_http_server_t *server = conn->server;
 
 	conn->handler_co = NULL;
+	rapier_http_slowlog_stop(conn);
 	server->stats.handling--;
 	rapier_list_remove(&server->handlers, &conn->handling);
 	rapier__http_stats_changed(server);

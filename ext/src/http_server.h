@@ -41,6 +41,7 @@ typedef struct {
 	uint32_t max_concurrency;      /* request handlers running at once per worker; 0: no limit */
 	int64_t queue_timeout_ns;      /* a request waits this long for a handler slot, then gets a 503; 0: no limit */
 	int64_t latency_target_ns;     /* adapt the limit below max_concurrency to this handler time (http_limit.h); 0: fixed */
+	int64_t slowlog_timeout_ns;    /* a handler running this long has its backtrace logged (http_slowlog.h); 0: never */
 	uint64_t max_requests;         /* the worker stops gracefully after this many; 0: never */
 	int backlog;
 	bool gzip;
@@ -111,7 +112,8 @@ struct rapier_http_conn_s {
 	rapier_list_node_t queued;            /* in the server's queue, waiting for a handler slot */
 	rapier_list_node_t handling;          /* in the server's handlers while its handler runs, open or not */
 	uint64_t queued_until_ns;             /* when waiting ends in a 503 (queue_timeout), rapier_now_ns() clock */
-	uint64_t handler_start_ns;            /* when the handler was started, for latency_target */
+	uint64_t handler_start_ns;            /* when the handler was started, for latency_target and the slow log */
+	rapier_timer_t slowlog_timer;         /* due slowlog_timeout after the handler started */
 };
 
 /* Called for each complete request; the binding starts the handler. */

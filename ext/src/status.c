@@ -405,24 +405,36 @@ void rapier_status_table_publish(rapier_status_table_t *table, pid_t master, con
 
 /* Log lines. */
 
-void rapier_status_log_stderr(void *data, rapier_log_level_t level, const char *message)
+void rapier_status_log_line(const char *process, rapier_log_level_t level, const char *message)
 {
 	static const char *names[] = { "error", "warning", "notice", "info", "debug" };
-	char line[1280], stamp[32];
+	char stamp[32], *line;
 	struct timespec ts;
 	struct tm tm;
+	size_t size;
 	int n;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	localtime_r(&ts.tv_sec, &tm);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", &tm);
-	/* process.c's messages are at most 1023 bytes, so the line always fits. */
-	n = snprintf(line, sizeof(line), "%s.%03ld [rapier master %d] %s: %s\n", stamp,
-		ts.tv_nsec / 1000000, (int) getpid(), names[level], message);
-	/* One write per line, so lines from several processes do not mix. */
-	if (n > 0 && write(STDERR_FILENO, line, (size_t) n) < 0) {
+	size = strlen(message) + strlen(process) + 96;
+	line = malloc(size);
+	if (line == NULL) {
 		return;
 	}
+	n = snprintf(line, size, "%s.%03ld [rapier %s %d] %s: %s\n", stamp, ts.tv_nsec / 1000000, process,
+		(int) getpid(), names[level], message);
+	/* One write per line, so lines from several processes do not mix. */
+	if (n > 0 && write(STDERR_FILENO, line, (size_t) n) < 0) {
+		/* stderr is gone: there is nowhere left to say so */
+	}
+	free(line);
+}
+
+void rapier_status_log_stderr(void *data, rapier_log_level_t level, const char *message)
+{
+	(void) data;
+	rapier_status_log_line("master", level, message);
 }
 
 /* Notify pipe. */

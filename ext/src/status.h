@@ -38,6 +38,9 @@ typedef void (*rapier_log_fn)(void *data, rapier_log_level_t level, const char *
 /* The default sink: "2024-01-02 03:04:05.678 [rapier master PID] level: message" on stderr. */
 void rapier_status_log_stderr(void *data, rapier_log_level_t level, const char *message);
 
+/* The same line for any process ("worker 2"), in one write(); message may span lines. */
+void rapier_status_log_line(const char *process, rapier_log_level_t level, const char *message);
+
 typedef enum {
 	RAPIER_ROLE_WORKER = 0,       /* serves requests */
 	RAPIER_ROLE_TASK_WORKER = 1,  /* runs $server->task() jobs */

@@ -34,6 +34,8 @@ final class Main
           --latency-target S  lower the concurrency limit while the median handler
                               takes longer than S seconds, raise it back when
                               shorter (off; needs --concurrency above 1)
+          --slowlog-timeout S log where a request's handler waits once it has run
+                              S seconds (off)
           --document-root DIR serve the files under DIR before asking the app
           --watch             reload the workers when a PHP file of the app changes
           --daemon            run in the background; returns once the server is up

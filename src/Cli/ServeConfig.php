@@ -22,6 +22,7 @@ final class ServeConfig
         'concurrency' => Arguments::VALUE,
         'queue-timeout' => Arguments::VALUE,
         'latency-target' => Arguments::VALUE,
+        'slowlog-timeout' => Arguments::VALUE,
         'document-root' => Arguments::VALUE,
         'watch' => Arguments::FLAG,
         'daemon' => Arguments::FLAG,
@@ -42,7 +43,7 @@ final class ServeConfig
         'concurrency' => [0, 1000000],
     ];
     /** Options in seconds (fractions allowed). */
-    private const SECONDS = ['queue-timeout', 'latency-target'];
+    private const SECONDS = ['queue-timeout', 'latency-target', 'slowlog-timeout'];
     private const PATHS = ['app', 'document-root', 'pid-file', 'log-file'];
     private const FLAGS = ['watch', 'daemon'];
     /** Keys a config file may hold besides the command-line options. */
@@ -59,6 +60,7 @@ final class ServeConfig
         public readonly ?int $concurrency,
         public readonly ?float $queueTimeout,
         public readonly ?float $latencyTarget,
+        public readonly ?float $slowlogTimeout,
         public readonly ?string $documentRoot,
         public readonly bool $watch,
         public readonly bool $daemon,
@@ -88,6 +90,7 @@ final class ServeConfig
             $s['concurrency'] ?? null,
             $s['queue-timeout'] ?? null,
             $s['latency-target'] ?? null,
+            $s['slowlog-timeout'] ?? null,
             $s['document-root'] ?? null,
             $s['watch'] ?? false,
             ($s['daemon'] ?? false) && !isset($args->options['foreground']),
@@ -183,6 +186,9 @@ final class ServeConfig
                 throw CliException::usage('--latency-target needs --concurrency N above 1: it adapts the limit between 1 and N');
             }
             $options['latency_target'] = $this->latencyTarget;
+        }
+        if ($this->slowlogTimeout !== null) {
+            $options['slowlog_timeout'] = $this->slowlogTimeout;
         }
         if ($this->documentRoot !== null) {
             $options['document_root'] = $this->documentRoot;

@@ -70,6 +70,15 @@ final class ServeConfigTest extends TestCase
         }
     }
 
+    public function testSlowlogTimeoutIsPassedToTheServer(): void
+    {
+        $this->assertSame(['slowlog_timeout' => 2.5], array_intersect_key(
+            self::config(['app.php', '--slowlog-timeout', '2.5'])->serverOptions(true),
+            ['slowlog_timeout' => 0],
+        ));
+        $this->assertArrayNotHasKey('slowlog_timeout', self::config(['app.php'])->serverOptions(true));
+    }
+
     public function testConfigFilePathsAreRelativeToItAndTheCommandLineWins(): void
     {
         $dir = Cli::tempDirectory();
@@ -102,6 +111,7 @@ final class ServeConfigTest extends TestCase
         yield 'missing value' => [['app.php', '--port'], '--port needs a value'];
         yield 'queue timeout of 0' => [['app.php', '--queue-timeout', '0'], '--queue-timeout must be a number of seconds greater than 0 and at most 9e9, got 0.0'];
         yield 'latency target of 0' => [['app.php', '--latency-target', '0'], '--latency-target must be a number of seconds greater than 0 and at most 9e9, got 0.0'];
+        yield 'slowlog timeout of 0' => [['app.php', '--slowlog-timeout', '0'], '--slowlog-timeout must be a number of seconds greater than 0 and at most 9e9, got 0.0'];
         yield 'queue timeout not a number' => [['app.php', '--queue-timeout', '1s'], "--queue-timeout must be a number of seconds greater than 0 and at most 9e9, got '1s'"];
     }
 
