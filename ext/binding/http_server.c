@@ -579,6 +579,7 @@ static void publish_status(server_t *srv)
 			.requests = srv->http.stats.requests,
 			.shed = srv->http.stats.shed,
 			.abandoned = srv->http.stats.abandoned,
+			.slow = srv->http.stats.slow,
 			.memory = zend_memory_usage(0),
 			.in_flight = srv->http.stats.handling,
 			.connections = srv->http.stats.connections,
@@ -1482,6 +1483,7 @@ ZEND_METHOD(Rapier_Http_Server, stats)
 	add_assoc_long(return_value, "handling", srv->http_ready ? srv->http.stats.handling : 0);
 	add_assoc_long(return_value, "shed", srv->http_ready ? (zend_long) srv->http.stats.shed : 0);
 	add_assoc_long(return_value, "abandoned", srv->http_ready ? (zend_long) srv->http.stats.abandoned : 0);
+	add_assoc_long(return_value, "slow", srv->http_ready ? (zend_long) srv->http.stats.slow : 0);
 	add_assoc_long(return_value, "concurrency_limit", concurrency_limit(srv));
 	add_assoc_long(return_value, "coroutines", rapier_coro_count());
 	add_assoc_long(return_value, "memory", (zend_long) zend_memory_usage(0));

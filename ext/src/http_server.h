@@ -132,6 +132,7 @@ typedef struct {
 	uint32_t handling;             /* handlers running now */
 	uint64_t shed;                 /* requests answered 503 after queue_timeout */
 	uint64_t abandoned;            /* queued requests whose client left before a handler slot freed */
+	uint64_t slow;                 /* requests the slow request log logged (slowlog_timeout) */
 } rapier_http_stats_t;
 
 struct rapier_http_server_s {

@@ -11,6 +11,7 @@
 #include "zend_smart_str.h"
 
 #include "coroutine.h"
+#include "http_server_internal.h"
 #include "http_slowlog.h"
 #include "status.h"
 #include "timer.h"
@@ -69,6 +70,8 @@ static void on_slow(rapier_timer_t *timer)
 	if (co == NULL) {
 		return;
 	}
+	server->stats.slow++;
+	rapier__http_stats_changed(server);
 	/* The parser has refused control bytes in the target: it cannot break the line. */
 	smart_str_append_printf(&msg, "slow request: %s ", req->method_name);
 	smart_str_appendl(&msg, req->target, MIN(req->target_len, RAPIER_SLOWLOG_MAX_TARGET));

@@ -108,6 +108,7 @@ void rapier_status_entry_begin(rapier_status_entry_t *e, rapier_role_t role, uin
 	STORE(e->worker.requests, 0);
 	STORE(e->worker.shed, 0);
 	STORE(e->worker.abandoned, 0);
+	STORE(e->worker.slow, 0);
 	STORE(e->worker.memory, 0);
 	rapier__status_write_end(&e->worker.seq, s);
 
@@ -211,6 +212,7 @@ static bool read_worker_part(const rapier_status_entry_t *e, rapier_status_view_
 	v->requests = LOAD(e->worker.requests);
 	v->shed = LOAD(e->worker.shed);
 	v->abandoned = LOAD(e->worker.abandoned);
+	v->slow = LOAD(e->worker.slow);
 	v->memory = LOAD(e->worker.memory);
 	v->in_flight = LOAD(e->worker.in_flight);
 	v->connections = LOAD(e->worker.connections);
@@ -293,7 +295,7 @@ static void sb_seconds(strbuf_t *sb, const char *name, uint64_t ms)
 }
 
 typedef struct {
-	uint64_t requests, shed, abandoned, rss;
+	uint64_t requests, shed, abandoned, slow, rss;
 	uint64_t in_flight, connections;
 	unsigned count[RAPIER_ROLE_COUNT];
 } totals_t;
@@ -308,9 +310,10 @@ static void render_entry(strbuf_t *sb, const rapier_status_view_t *v, uint64_t n
 	sb_printf(sb, ",");
 	sb_seconds(sb, "uptime", up_ms);
 	sb_printf(sb, ",\"requests\":%llu,\"in_flight\":%u,\"connections\":%u,\"shed\":%llu,\"abandoned\":%llu,"
-		"\"concurrency_limit\":%u,\"memory\":%llu,\"rss\":%llu}",
+		"\"slow\":%llu,\"concurrency_limit\":%u,\"memory\":%llu,\"rss\":%llu}",
 		(unsigned long long) v->requests, v->in_flight, v->connections, (unsigned long long) v->shed,
-		(unsigned long long) v->abandoned, v->concurrency_limit, (unsigned long long) v->memory, (unsigned long long) v->rss);
+		(unsigned long long) v->abandoned, (unsigned long long) v->slow, v->concurrency_limit,
+		(unsigned long long) v->memory, (unsigned long long) v->rss);
 }
 
 static void render_workers(strbuf_t *sb, rapier_status_table_t *t, uint64_t now_ns, totals_t *tot)
@@ -330,6 +333,7 @@ static void render_workers(strbuf_t *sb, rapier_status_table_t *t, uint64_t now_
 		tot->requests += v.requests;
 		tot->shed += v.shed;
 		tot->abandoned += v.abandoned;
+		tot->slow += v.slow;
 		tot->rss += v.rss;
 		tot->in_flight += v.in_flight;
 		tot->connections += v.connections;
@@ -377,11 +381,12 @@ char *rapier_status_render_json(rapier_status_table_t *table, size_t *len)
 		tot.count[0] + tot.count[1] + tot.count[2], tot.count[RAPIER_ROLE_WORKER], tot.count[RAPIER_ROLE_TASK_WORKER],
 		tot.count[RAPIER_ROLE_USER_PROCESS]);
 	sb_printf(&sb, "\"requests\":%llu,\"in_flight\":%llu,\"connections\":%llu,\"shed\":%llu,\"abandoned\":%llu,"
-		"\"rss\":%llu}}\n",
+		"\"slow\":%llu,\"rss\":%llu}}\n",
 		(unsigned long long) (tot.requests + LOAD(table->retired_requests)),
 		(unsigned long long) tot.in_flight, (unsigned long long) tot.connections,
 		(unsigned long long) (tot.shed + LOAD(table->retired_shed)),
-		(unsigned long long) (tot.abandoned + LOAD(table->retired_abandoned)), (unsigned long long) tot.rss);
+		(unsigned long long) (tot.abandoned + LOAD(table->retired_abandoned)),
+		(unsigned long long) (tot.slow + LOAD(table->retired_slow)), (unsigned long long) tot.rss);
 	if (sb.failed) {
 		free(sb.data);
 		return NULL;

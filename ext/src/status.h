@@ -79,6 +79,7 @@ typedef struct {
 	_Atomic uint64_t requests;
 	_Atomic uint64_t shed;
 	_Atomic uint64_t abandoned;
+	_Atomic uint64_t slow;
 	_Atomic uint64_t memory;         /* bytes, as the worker measures it (PHP's usage) */
 } rapier_status_worker_part_t;
 
@@ -106,6 +107,7 @@ typedef struct rapier_status_table_s {
 	_Atomic uint64_t retired_requests;  /* requests served by processes already reaped */
 	_Atomic uint64_t retired_shed;      /* requests they refused with 503 (queue_timeout) */
 	_Atomic uint64_t retired_abandoned; /* queued requests whose client left */
+	_Atomic uint64_t retired_slow;      /* requests the slow request log logged */
 	_Atomic uint32_t generation[RAPIER_ROLE_COUNT];         /* serving */
 	_Atomic uint32_t newest_generation[RAPIER_ROLE_COUNT];  /* newest started: above serving while a reload runs */
 	_Atomic uint32_t failed_generation[RAPIER_ROLE_COUNT];  /* newest abandoned reload's, 0: none */
@@ -127,6 +129,7 @@ typedef struct {
 	uint64_t requests;
 	uint64_t shed;
 	uint64_t abandoned;
+	uint64_t slow;
 	uint64_t memory;
 	uint32_t in_flight;
 	uint32_t connections;
@@ -138,6 +141,7 @@ typedef struct {
 	uint64_t requests;           /* responses ended */
 	uint64_t shed;               /* requests the server refused with 503 after queue_timeout */
 	uint64_t abandoned;          /* queued requests whose client left before a handler slot freed */
+	uint64_t slow;               /* requests whose handler ran past slowlog_timeout */
 	uint64_t memory;             /* bytes, PHP's usage */
 	uint32_t in_flight;          /* handlers running */
 	uint32_t connections;        /* open client connections */
@@ -218,6 +222,7 @@ static inline void rapier_status_self_update(rapier_status_entry_t *e, const rap
 	atomic_store_explicit(&e->worker.requests, c->requests, memory_order_relaxed);
 	atomic_store_explicit(&e->worker.shed, c->shed, memory_order_relaxed);
 	atomic_store_explicit(&e->worker.abandoned, c->abandoned, memory_order_relaxed);
+	atomic_store_explicit(&e->worker.slow, c->slow, memory_order_relaxed);
 	atomic_store_explicit(&e->worker.memory, c->memory, memory_order_relaxed);
 	atomic_store_explicit(&e->worker.in_flight, c->in_flight, memory_order_relaxed);
 	atomic_store_explicit(&e->worker.connections, c->connections, memory_order_relaxed);

@@ -66,6 +66,8 @@ final class Exposition
             ->sample('rapier_http_requests_shed_total', [], $total->shed());
         $out->family('rapier_http_requests_abandoned_total', 'counter', 'Queued requests dropped because their client closed the connection before a handler was free.')
             ->sample('rapier_http_requests_abandoned_total', [], $total->abandoned());
+        $out->family('rapier_http_requests_slow_total', 'counter', 'Requests whose handler ran past slowlog_timeout; each is in the log with its backtrace.')
+            ->sample('rapier_http_requests_slow_total', [], $total->slow());
     }
 
     /**

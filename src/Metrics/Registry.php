@@ -7,8 +7,9 @@ namespace Rapier\Metrics;
 /**
  * One worker's request metrics, in memory: a counter of requests by
  * (method, route, status), a latency histogram by route, the requests the
- * server refused itself after queue_timeout (shed) and the queued requests
- * whose client left before they ran (abandoned). toArray() and
+ * server refused itself after queue_timeout (shed), the queued requests
+ * whose client left before they ran (abandoned), and the requests whose
+ * handler ran past slowlog_timeout (slow). toArray() and
  * fromArray() are the snapshot format the workers exchange through files
  * (Snapshots); add() sums two registries, which is how the scraping worker
  * totals every worker's.
@@ -37,6 +38,9 @@ final class Registry
 
     /** Queued requests whose client closed its connection first, never seen by the application. */
     private int $abandoned = 0;
+
+    /** Requests whose handler ran past slowlog_timeout (logged by the slow request log). */
+    private int $slow = 0;
 
     public function observe(string $method, string $route, string $status, float $seconds): void
     {
@@ -70,10 +74,22 @@ final class Registry
         return $this->abandoned;
     }
 
+    /** The server's own count (Rapier\Http\Server::stats()['slow']), taken when the snapshot is. */
+    public function setSlow(int $slow): void
+    {
+        $this->slow = $slow;
+    }
+
+    public function slow(): int
+    {
+        return $this->slow;
+    }
+
     public function add(self $other): void
     {
         $this->shed += $other->shed;
         $this->abandoned += $other->abandoned;
+        $this->slow += $other->slow;
         foreach ($other->requests as [$method, $route, $status, $count]) {
             $this->count($method, $route, $status, $count);
         }
@@ -106,11 +122,11 @@ final class Registry
         return $durations;
     }
 
-    /** @return array{requests: list<array{0: string, 1: string, 2: string, 3: int}>, durations: array<string, mixed>, shed: int, abandoned: int} */
+    /** @return array{requests: list<array{0: string, 1: string, 2: string, 3: int}>, durations: array<string, mixed>, shed: int, abandoned: int, slow: int} */
     public function toArray(): array
     {
         return ['requests' => array_values($this->requests), 'durations' => $this->durations, 'shed' => $this->shed,
-            'abandoned' => $this->abandoned];
+            'abandoned' => $this->abandoned, 'slow' => $this->slow];
     }
 
     /**
@@ -124,6 +140,7 @@ final class Registry
         $registry = new self();
         $registry->shed = is_int($data['shed'] ?? null) ? $data['shed'] : 0;
         $registry->abandoned = is_int($data['abandoned'] ?? null) ? $data['abandoned'] : 0;
+        $registry->slow = is_int($data['slow'] ?? null) ? $data['slow'] : 0;
         foreach (is_array($data['requests'] ?? null) ? $data['requests'] : [] as $row) {
             if (is_array($row) && count($row) === 4 && is_int($row[3])) {
                 $registry->count((string) $row[0], (string) $row[1], (string) $row[2], $row[3]);

@@ -160,6 +160,7 @@ final class WorkerMetrics
         $stats = $this->server?->stats() ?? [];
         $this->registry->setShed((int) ($stats['shed'] ?? 0));
         $this->registry->setAbandoned((int) ($stats['abandoned'] ?? 0));
+        $this->registry->setSlow((int) ($stats['slow'] ?? 0));
 
         return [
             'pid' => getmypid(),

@@ -26,6 +26,8 @@ final class ExpositionTest extends TestCase
         $retired->setShed(2);
         $w0->setAbandoned(1);
         $retired->setAbandoned(3);
+        $w1->setSlow(2);
+        $retired->setSlow(1);
         $status = [
             'master' => ['pid' => 1, 'uptime' => 42.5], 'restarts' => 2, 'recycles' => 3, 'reload_failures' => 1,
             'workers' => [
@@ -56,6 +58,7 @@ final class ExpositionTest extends TestCase
         $this->assertSame(2.0, $m->value('rapier_http_requests_in_flight'), 'summed over the workers\' snapshots');
         $this->assertSame(7.0, $m->value('rapier_http_requests_shed_total'), 'live and retired workers\' refusals');
         $this->assertSame(4.0, $m->value('rapier_http_requests_abandoned_total'), 'live and retired workers\' dropped requests');
+        $this->assertSame(3.0, $m->value('rapier_http_requests_slow_total'), 'live and retired workers\' slow requests');
         $this->assertSame(6.0, $m->value('rapier_http_connections'));
         $this->assertSame(7.0, $m->value('rapier_coroutines'));
         $this->assertSame(0.5, $m->value('rapier_event_loop_lag_seconds', ['worker' => '1']));

@@ -47,6 +47,8 @@ final class RegistryTest extends TestCase
         $a->setShed(3);
         $b->setShed(4);
         $b->setAbandoned(2);
+        $a->setSlow(1);
+        $b->setSlow(5);
         $copy = Registry::fromArray(json_decode((string) json_encode($b->toArray(), JSON_PRESERVE_ZERO_FRACTION), true));
 
         $a->add($copy);
@@ -56,6 +58,7 @@ final class RegistryTest extends TestCase
         $this->assertEqualsWithDelta(0.21, $a->durations()['/a']['sum'], 1e-12);
         $this->assertSame(7, $a->shed());
         $this->assertSame(2, $a->abandoned());
+        $this->assertSame(6, $a->slow());
     }
 
     public function testFromArraySkipsWhatDoesNotFit(): void

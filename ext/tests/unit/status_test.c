@@ -178,7 +178,7 @@ static void test_seqlock_never_tears(void)
 	writer = fork();
 	if (writer == 0) {
 		for (uint64_t k = 1;; k++) {
-			rapier_status_counters_t c = { .requests = k, .shed = k, .abandoned = k, .memory = k,
+			rapier_status_counters_t c = { .requests = k, .shed = k, .abandoned = k, .slow = k, .memory = k,
 				.in_flight = (uint32_t) k, .connections = (uint32_t) k, .concurrency_limit = (uint32_t) k };
 			rapier_status_self_update(e, &c);
 		}
@@ -191,7 +191,8 @@ static void test_seqlock_never_tears(void)
 			continue;
 		}
 		reads++;
-		if (v.requests != v.memory || v.requests != v.shed || v.requests != v.abandoned || (uint32_t) v.requests != v.in_flight
+		if (v.requests != v.memory || v.requests != v.shed || v.requests != v.abandoned || v.requests != v.slow
+				|| (uint32_t) v.requests != v.in_flight
 				|| v.in_flight != v.connections || v.connections != v.concurrency_limit) {
 			torn++;
 		}
@@ -217,13 +218,15 @@ static void test_render_json(void)
 	atomic_store(&t->retired_requests, 40);
 	atomic_store(&t->retired_shed, 4);
 	atomic_store(&t->retired_abandoned, 6);
+	atomic_store(&t->retired_slow, 10);
 	atomic_store(&t->generation[0], 2);
 	atomic_store(&t->generation[1], 1);
 	rapier_status_entry_begin(&t->entries[0], RAPIER_ROLE_WORKER, 0, 2);
 	rapier_status_entry_set_pid(&t->entries[0], 101);
 	rapier_status_entry_set_state(&t->entries[0], RAPIER_PROC_READY);
 	rapier_status_self_update(&t->entries[0], &(rapier_status_counters_t) {
-		.requests = 5, .shed = 3, .abandoned = 2, .memory = 1000, .in_flight = 1, .connections = 2, .concurrency_limit = 12 });
+		.requests = 5, .shed = 3, .abandoned = 2, .slow = 9, .memory = 1000, .in_flight = 1, .connections = 2,
+		.concurrency_limit = 12 });
 	rapier_status_entry_begin(&t->entries[1], RAPIER_ROLE_TASK_WORKER, 0, 1);
 	rapier_status_entry_set_pid(&t->entries[1], 102);
 	rapier_status_entry_begin(&t->entries[2], RAPIER_ROLE_USER_PROCESS, 0, 1);
@@ -243,11 +246,11 @@ static void test_render_json(void)
 	CHECK_EQ_INT(count_substr(doc, "\"pid\":"), 4);
 	CHECK(strstr(doc, "\"pid\":101,\"role\":\"worker\",\"index\":0,\"generation\":2,\"state\":\"ready\"") != NULL);
 	CHECK(strstr(doc, "\"pid\":102,\"role\":\"task_worker\",\"index\":0,\"generation\":1,\"state\":\"starting\"") != NULL);
-	CHECK(strstr(doc, "\"requests\":5,\"in_flight\":1,\"connections\":2,\"shed\":3,\"abandoned\":2,\"concurrency_limit\":12,\"memory\":1000,") != NULL);
+	CHECK(strstr(doc, "\"requests\":5,\"in_flight\":1,\"connections\":2,\"shed\":3,\"abandoned\":2,\"slow\":9,\"concurrency_limit\":12,\"memory\":1000,") != NULL);
 	CHECK(strstr(doc, "\"pid\":103,\"role\":\"user_process\",\"index\":0,\"generation\":1,\"state\":\"ready\"") != NULL);
 	CHECK(strstr(doc, "\"totals\":{\"processes\":3,\"workers\":1,\"task_workers\":1,\"user_processes\":1,\"requests\":45,") != NULL);
-	/* Shed and abandoned, like requests, count the reaped processes' too. */
-	CHECK(strstr(doc, "\"shed\":7,\"abandoned\":8,\"rss\":") != NULL);
+	/* Shed, abandoned and slow, like requests, count the reaped processes' too. */
+	CHECK(strstr(doc, "\"shed\":7,\"abandoned\":8,\"slow\":19,\"rss\":") != NULL);
 	free(doc);
 	rapier_status_table_destroy(t);
 }
