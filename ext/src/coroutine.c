@@ -796,25 +796,36 @@ static void drain_pool(void)
 }
 
 /* The call co waits in, and where it was made: "#3 in Rapier\Channel->pop() at /app/jobs.php:12". */
+static const char *frame_string(zval *frame, const char *key)
+{
+	zval *v = zend_hash_str_find(Z_ARRVAL_P(frame), key, strlen(key));
+
+	return v && Z_TYPE_P(v) == IS_STRING ? Z_STRVAL_P(v) : NULL;
+}
+
+void rapier_coro_describe_frame(smart_str *out, zval *frame)
+{
+	const char *class_name = frame_string(frame, "class"), *type = frame_string(frame, "type");
+	const char *function = frame_string(frame, "function"), *file = frame_string(frame, "file");
+	zval *line = zend_hash_str_find(Z_ARRVAL_P(frame), ZEND_STRL("line"));
+
+	smart_str_append_printf(out, "%s%s%s()", class_name && type ? class_name : "", class_name && type ? type : "",
+		function ? function : "?");
+	if (file && line) {
+		smart_str_append_printf(out, " at %s:" ZEND_LONG_FMT, file, zval_get_long(line));
+	}
+}
+
 static void describe_where(smart_str *msg, rapier_coro_t *co)
 {
-	zval trace, *frame, *function, *class_name, *type, *file, *line;
+	zval trace, *frame;
 
 	smart_str_append_printf(msg, "#" ZEND_LONG_FMT, co->id);
 	rapier_coro_backtrace(co, DEBUG_BACKTRACE_IGNORE_ARGS, 1, &trace);
 	frame = zend_hash_index_find(Z_ARRVAL(trace), 0);
-	if (frame == NULL || (function = zend_hash_str_find(Z_ARRVAL_P(frame), ZEND_STRL("function"))) == NULL) {
-		zval_ptr_dtor(&trace);
-		return;
-	}
-	class_name = zend_hash_str_find(Z_ARRVAL_P(frame), ZEND_STRL("class"));
-	type = zend_hash_str_find(Z_ARRVAL_P(frame), ZEND_STRL("type"));
-	file = zend_hash_str_find(Z_ARRVAL_P(frame), ZEND_STRL("file"));
-	line = zend_hash_str_find(Z_ARRVAL_P(frame), ZEND_STRL("line"));
-	smart_str_append_printf(msg, " in %s%s%s()",
-		class_name && type ? Z_STRVAL_P(class_name) : "", class_name && type ? Z_STRVAL_P(type) : "", Z_STRVAL_P(function));
-	if (file && line) {
-		smart_str_append_printf(msg, " at %s:" ZEND_LONG_FMT, Z_STRVAL_P(file), Z_LVAL_P(line));
+	if (frame) {
+		smart_str_appends(msg, " in ");
+		rapier_coro_describe_frame(msg, frame);
 	}
 	zval_ptr_dtor(&trace);
 }

@@ -25,6 +25,7 @@
 
 #include "php.h"
 #include "zend_fibers.h"
+#include "zend_smart_str.h"
 
 #include "loop.h"
 
@@ -182,6 +183,9 @@ void rapier_coro_report_uncaught_id(zend_long id, zend_object *ex);
  * caller of this, down to co's callable. Empty before co has started.
  */
 void rapier_coro_backtrace(rapier_coro_t *co, int options, int limit, zval *return_value);
+
+/* Appends a frame of such a backtrace as "Class->method() at /path/file.php:12" (no place for an internal caller). */
+void rapier_coro_describe_frame(smart_str *out, zval *frame);
 
 /* Number of live coroutines, and an array of their ids. */
 uint32_t rapier_coro_count(void);

@@ -21,13 +21,6 @@
 /* Bytes of the request target logged. */
 #define RAPIER_SLOWLOG_MAX_TARGET 512
 
-static const char *frame_string(zval *frame, const char *key)
-{
-	zval *v = zend_hash_str_find(Z_ARRVAL_P(frame), key, strlen(key));
-
-	return v && Z_TYPE_P(v) == IS_STRING ? Z_STRVAL_P(v) : NULL;
-}
-
 static void append_frames(smart_str *out, rapier_coro_t *co)
 {
 	zval trace, *frame;
@@ -36,19 +29,12 @@ static void append_frames(smart_str *out, rapier_coro_t *co)
 	rapier_coro_backtrace(co, DEBUG_BACKTRACE_IGNORE_ARGS, 0, &trace);
 	total = zend_hash_num_elements(Z_ARRVAL(trace));
 	ZEND_HASH_FOREACH_VAL(Z_ARRVAL(trace), frame) {
-		const char *class_name = frame_string(frame, "class"), *type = frame_string(frame, "type");
-		const char *function = frame_string(frame, "function"), *file = frame_string(frame, "file");
-		zval *line = zend_hash_str_find(Z_ARRVAL_P(frame), ZEND_STRL("line"));
-
 		if (n == RAPIER_SLOWLOG_MAX_FRAMES) {
 			smart_str_append_printf(out, "\n    ... %u more frames", total - n);
 			break;
 		}
-		smart_str_append_printf(out, "\n    #%u %s%s%s()", n++, class_name && type ? class_name : "",
-			class_name && type ? type : "", function ? function : "?");
-		if (file && line) {
-			smart_str_append_printf(out, " at %s:" ZEND_LONG_FMT, file, zval_get_long(line));
-		}
+		smart_str_append_printf(out, "\n    #%u ", n++);
+		rapier_coro_describe_frame(out, frame);
 	} ZEND_HASH_FOREACH_END();
 	if (total == 0) {
 		smart_str_appends(out, "\n    (it has not started: the worker is too busy to run it)");
