@@ -18,7 +18,13 @@ Rapier\run(function () {
         usleep(1000);
         $order[] = 'other coroutine ran';
     });
-    $ch = rapier_test_curl($silent_url, [CURLOPT_TIMEOUT_MS => 300]);
+    /*
+     * Long enough that libcurl is still waiting when the other coroutine's
+     * 1 ms is up: with 300 ms this failed once under valgrind on a loaded
+     * machine, where libcurl's own setup can take that long, so that it
+     * times out before it ever waits.
+     */
+    $ch = rapier_test_curl($silent_url, [CURLOPT_TIMEOUT_MS => 1000]);
     $result = curl_exec($ch);
     $order[] = 'timed out: ' . var_export($result === false && curl_errno($ch) === CURLE_OPERATION_TIMEDOUT, true);
     print_r($order);
