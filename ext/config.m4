@@ -33,7 +33,7 @@ if test "$PHP_RAPIER" != "no"; then
   dnl binding files (binding/) are the PHP-facing classes.
   RAPIER_ENGINE_SOURCES="src/timer.c src/loop.c src/coroutine.c src/parallel.c src/exit.c src/sleep.c src/sigwait.c src/child_signals.c src/select.c src/plt.c src/libhook.c src/pgsql_hook.c src/memcached_hook.c src/sockets_hook.c src/pipe.c src/proc_hook.c src/shell_hook.c src/stdio_hook.c src/flock_hook.c src/hook.c src/socket.c src/resolve.c src/dns.c src/transport.c src/tls.c src/channel.c src/waitgroup.c src/http_parser.c src/multipart.c src/http_date.c src/http_response.c src/http_static.c src/http_gzip.c src/http_server.c src/http_slowlog.c src/http_writer.c src/http_log.c src/http_limit.c src/process.c src/master.c src/reuseport.c src/status.c src/task.c src/fswatch.c src/http_upload.c"
   RAPIER_LLHTTP_SOURCES="llhttp/api.c llhttp/http.c llhttp/llhttp.c"
-  RAPIER_BINDING_SOURCES="binding/exceptions.c binding/functions.c binding/coroutine.c binding/timer.c binding/runtime.c binding/channel.c binding/waitgroup.c binding/http_server.c binding/http_request.c binding/http_response.c binding/http_sapi.c binding/http_task.c binding/file_watcher.c"
+  RAPIER_BINDING_SOURCES="binding/exceptions.c binding/functions.c binding/coroutine.c binding/timer.c binding/runtime.c binding/channel.c binding/waitgroup.c binding/http_server.c binding/http_options.c binding/http_request.c binding/http_response.c binding/http_sapi.c binding/http_task.c binding/file_watcher.c"
 
   PHP_NEW_EXTENSION(rapier, rapier.c $RAPIER_ENGINE_SOURCES $RAPIER_LLHTTP_SOURCES $RAPIER_BINDING_SOURCES, $ext_shared,, $RAPIER_CFLAGS)
   PHP_ADD_BUILD_DIR($ext_builddir/src)

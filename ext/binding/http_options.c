@@ -1,0 +1,220 @@
+/*
+ * Rapier\Http\Server's options: the array its constructor takes, checked
+ * all at once (an unknown name, a wrong type or a value out of range is a
+ * ValueError before anything is bound) and stored in the server object.
+ * The table is what docs/http-server.md's options table documents.
+ */
+#include "php_rapier.h"
+
+#include "http_server_object.h"
+
+typedef enum { OPT_INT, OPT_SIZE, OPT_SECONDS, OPT_BOOL, OPT_STRING } option_kind_t;
+
+typedef enum {
+	O_WORKERS,
+	O_TASK_WORKERS,
+	O_CONCURRENCY,
+	O_QUEUE_TIMEOUT,
+	O_LATENCY_TARGET,
+	O_SLOWLOG_TIMEOUT,
+	O_MAX_REQUESTS,
+	O_MAX_CONNECTIONS,
+	O_MAX_HEADER_SIZE,
+	O_MAX_HEADER_COUNT,
+	O_MAX_BODY_SIZE,
+	O_READ_TIMEOUT,
+	O_KEEPALIVE_TIMEOUT,
+	O_WRITE_TIMEOUT,
+	O_SHUTDOWN_TIMEOUT,
+	O_BACKLOG,
+	O_GZIP,
+	O_GZIP_LEVEL,
+	O_GZIP_MIN_LENGTH,
+	O_DOCUMENT_ROOT,
+	O_DEBUG,
+	O_SERVER_NAME,
+	O_PID_FILE,
+	O_ACCESS_LOG,
+	O_ACCESS_LOG_FORMAT,
+	O_ERROR_LOG,
+	O_MAX_MEMORY,
+	O_TASK_MAX_PAYLOAD,
+} option_id_t;
+
+typedef struct {
+	const char *name;
+	option_id_t id;
+	option_kind_t kind;
+	zend_long min, max;
+} option_t;
+
+static const option_t options[] = {
+	{ "workers", O_WORKERS, OPT_INT, 0, 1024 },
+	{ "task_workers", O_TASK_WORKERS, OPT_INT, 0, 1024 },
+	{ "concurrency", O_CONCURRENCY, OPT_INT, 0, 1000000 },
+	{ "queue_timeout", O_QUEUE_TIMEOUT, OPT_SECONDS, 0, 0 },
+	{ "latency_target", O_LATENCY_TARGET, OPT_SECONDS, 0, 0 },
+	{ "slowlog_timeout", O_SLOWLOG_TIMEOUT, OPT_SECONDS, 0, 0 },
+	{ "max_requests", O_MAX_REQUESTS, OPT_INT, 0, ZEND_LONG_MAX },
+	{ "max_connections", O_MAX_CONNECTIONS, OPT_INT, 1, 10000000 },
+	{ "max_header_size", O_MAX_HEADER_SIZE, OPT_SIZE, 256, 1 << 20 },
+	{ "max_header_count", O_MAX_HEADER_COUNT, OPT_INT, 1, 10000 },
+	{ "max_body_size", O_MAX_BODY_SIZE, OPT_SIZE, 0, ZEND_LONG_MAX },
+	{ "read_timeout", O_READ_TIMEOUT, OPT_SECONDS, 0, 0 },
+	{ "keepalive_timeout", O_KEEPALIVE_TIMEOUT, OPT_SECONDS, 0, 0 },
+	{ "write_timeout", O_WRITE_TIMEOUT, OPT_SECONDS, 0, 0 },
+	{ "shutdown_timeout", O_SHUTDOWN_TIMEOUT, OPT_SECONDS, 0, 0 },
+	{ "backlog", O_BACKLOG, OPT_INT, 1, 65535 },
+	{ "gzip", O_GZIP, OPT_BOOL, 0, 0 },
+	{ "gzip_level", O_GZIP_LEVEL, OPT_INT, 1, 9 },
+	{ "gzip_min_length", O_GZIP_MIN_LENGTH, OPT_INT, 0, ZEND_LONG_MAX },
+	{ "document_root", O_DOCUMENT_ROOT, OPT_STRING, 0, 0 },
+	{ "debug", O_DEBUG, OPT_BOOL, 0, 0 },
+	{ "server_name", O_SERVER_NAME, OPT_STRING, 0, 0 },
+	{ "pid_file", O_PID_FILE, OPT_STRING, 0, 0 },
+	{ "access_log", O_ACCESS_LOG, OPT_STRING, 0, 0 },
+	{ "access_log_format", O_ACCESS_LOG_FORMAT, OPT_STRING, 0, 0 },
+	{ "error_log", O_ERROR_LOG, OPT_STRING, 0, 0 },
+	{ "max_memory", O_MAX_MEMORY, OPT_SIZE, 0, ZEND_LONG_MAX },
+	{ "task_max_payload", O_TASK_MAX_PAYLOAD, OPT_SIZE, 1024, 1 << 30 },
+};
+
+static const option_t *find_option(zend_string *name)
+{
+	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
+		if (zend_string_equals_cstr(name, options[i].name, strlen(options[i].name))) {
+			return &options[i];
+		}
+	}
+	return NULL;
+}
+
+/* Checks a value's type and range; the value converted goes to *lval or *dval. */
+static bool check_option(const option_t *opt, zval *value, zend_long *lval, double *dval)
+{
+	switch (opt->kind) {
+		case OPT_INT:
+		case OPT_SIZE:
+			if (Z_TYPE_P(value) != IS_LONG || Z_LVAL_P(value) < opt->min || Z_LVAL_P(value) > opt->max) {
+				zend_argument_value_error(3, "option \"%s\" must be an integer between " ZEND_LONG_FMT " and " ZEND_LONG_FMT,
+					opt->name, opt->min, opt->max);
+				return false;
+			}
+			*lval = Z_LVAL_P(value);
+			return true;
+		case OPT_SECONDS:
+			if ((Z_TYPE_P(value) != IS_LONG && Z_TYPE_P(value) != IS_DOUBLE) || zval_get_double(value) <= 0
+					|| zend_isnan(zval_get_double(value)) || zval_get_double(value) > 9e9) {
+				zend_argument_value_error(3, "option \"%s\" must be a number of seconds greater than 0 and at most 9e9", opt->name);
+				return false;
+			}
+			*dval = zval_get_double(value);
+			return true;
+		case OPT_BOOL:
+			if (Z_TYPE_P(value) != IS_TRUE && Z_TYPE_P(value) != IS_FALSE) {
+				zend_argument_value_error(3, "option \"%s\" must be a bool", opt->name);
+				return false;
+			}
+			*lval = Z_TYPE_P(value) == IS_TRUE;
+			return true;
+		case OPT_STRING:
+			if (Z_TYPE_P(value) != IS_STRING || Z_STRLEN_P(value) == 0) {
+				zend_argument_value_error(3, "option \"%s\" must be a non-empty string", opt->name);
+				return false;
+			}
+			return true;
+	}
+	return false;
+}
+
+static void set_string(zend_string **slot, zval *value)
+{
+	if (*slot) {
+		zend_string_release(*slot);
+	}
+	*slot = zend_string_copy(Z_STR_P(value));
+}
+
+/* Stores a value check_option() accepted. */
+static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_long l, double d)
+{
+	int64_t ns = (int64_t) (d * 1e9);
+
+	switch (opt->id) {
+		case O_WORKERS: srv->workers = l; break;
+		case O_TASK_WORKERS: srv->task_workers = l; break;
+		case O_MAX_MEMORY: srv->max_memory = (size_t) l; break;
+		case O_TASK_MAX_PAYLOAD: srv->tasks.max_payload = (size_t) l; break;
+		case O_ERROR_LOG: set_string(&srv->error_log_path, value); break;
+		case O_CONCURRENCY: srv->cfg.max_concurrency = (uint32_t) l; break;
+		case O_QUEUE_TIMEOUT: srv->cfg.queue_timeout_ns = ns; break;
+		case O_LATENCY_TARGET: srv->cfg.latency_target_ns = ns; break;
+		case O_SLOWLOG_TIMEOUT: srv->cfg.slowlog_timeout_ns = ns; break;
+		case O_MAX_REQUESTS: srv->cfg.max_requests = (uint64_t) l; break;
+		case O_MAX_CONNECTIONS: srv->cfg.max_connections = (uint32_t) l; break;
+		case O_MAX_HEADER_SIZE: srv->cfg.limits.max_header_size = (size_t) l; break;
+		case O_MAX_HEADER_COUNT: srv->cfg.limits.max_header_count = (size_t) l; break;
+		case O_MAX_BODY_SIZE: srv->cfg.limits.max_body_size = (size_t) l; break;
+		case O_READ_TIMEOUT: srv->cfg.read_timeout_ns = ns; break;
+		case O_KEEPALIVE_TIMEOUT: srv->cfg.keepalive_timeout_ns = ns; break;
+		case O_WRITE_TIMEOUT: srv->cfg.write_timeout_ns = ns; break;
+		case O_SHUTDOWN_TIMEOUT: srv->shutdown_timeout_ns = ns; break;
+		case O_BACKLOG: srv->cfg.backlog = (int) l; break;
+		case O_GZIP: srv->cfg.gzip = l != 0; break;
+		case O_GZIP_LEVEL: srv->cfg.gzip_config.level = (int) l; break;
+		case O_GZIP_MIN_LENGTH: srv->cfg.gzip_config.min_length = (size_t) l; break;
+		case O_DEBUG: srv->debug = l != 0; break;
+		case O_DOCUMENT_ROOT: set_string(&srv->document_root, value); break;
+		case O_PID_FILE: set_string(&srv->pid_file, value); break;
+		case O_ACCESS_LOG: set_string(&srv->access_log_path, value); break;
+		case O_ACCESS_LOG_FORMAT:
+			srv->access_log_format = zend_string_equals_literal(Z_STR_P(value), "json") ? RAPIER_ACCESS_LOG_JSON
+				: zend_string_equals_literal(Z_STR_P(value), "common") ? RAPIER_ACCESS_LOG_COMMON : -1;
+			break;
+		case O_SERVER_NAME:
+			set_string(&srv->server_name, value);
+			srv->cfg.server_name = ZSTR_VAL(srv->server_name);
+			break;
+	}
+}
+
+bool rapier_http_server_parse_options(server_t *srv, HashTable *opts)
+{
+	zend_string *name;
+	zval *value;
+
+	ZEND_HASH_FOREACH_STR_KEY_VAL(opts, name, value) {
+		const option_t *opt = name ? find_option(name) : NULL;
+		zend_long l = 0;
+		double d = 0;
+
+		if (opt == NULL) {
+			zend_argument_value_error(3, "contains an unknown option \"%s\" (see docs/http-server.md)",
+				name ? ZSTR_VAL(name) : "(integer key)");
+			return false;
+		}
+		if (!check_option(opt, value, &l, &d)) {
+			return false;
+		}
+		apply_option(srv, opt, value, l, d);
+	} ZEND_HASH_FOREACH_END();
+	if (srv->access_log_format < 0) {
+		zend_argument_value_error(3, "option \"access_log_format\" must be \"common\" or \"json\"");
+		return false;
+	}
+	if (srv->cfg.queue_timeout_ns && srv->cfg.max_concurrency == 0) {
+		zend_argument_value_error(3, "option \"queue_timeout\" needs \"concurrency\" above 0: "
+			"without a limit on concurrent handlers no request waits for one");
+		return false;
+	}
+	if (srv->cfg.latency_target_ns && srv->cfg.max_concurrency < 2) {
+		zend_argument_value_error(3, "option \"latency_target\" needs \"concurrency\" above 1: "
+			"it adapts the limit on concurrent handlers between 1 and \"concurrency\"");
+		return false;
+	}
+	/* The URL is part of the head: it cannot be longer than the head may be. */
+	if (srv->cfg.limits.max_url_size > srv->cfg.limits.max_header_size) {
+		srv->cfg.limits.max_url_size = srv->cfg.limits.max_header_size;
+	}
+	return true;
+}
