@@ -90,5 +90,8 @@ void rapier_http_slowlog_start(rapier_http_conn_t *conn)
 
 void rapier_http_slowlog_stop(rapier_http_conn_t *conn)
 {
-	rapier_timer_stop(conn->server->loop, &conn->slowlog_timer);
+	/* Every request ends here: without the option, nothing to do. */
+	if (conn->server->cfg.slowlog_timeout_ns > 0) {
+		rapier_timer_stop(conn->server->loop, &conn->slowlog_timer);
+	}
 }
