@@ -37,6 +37,7 @@ static PHP_MINIT_FUNCTION(rapier)
 	rapier_http_server_class_minit();
 	rapier_http_request_class_minit();
 	rapier_http_response_class_minit();
+	rapier_http_websocket_class_minit();
 	rapier_coroutine_minit();
 	rapier_exit_minit();
 	rapier_sigwait_minit();

@@ -11,16 +11,22 @@
 extern zend_class_entry *rapier_ce_http_server;
 extern zend_class_entry *rapier_ce_http_request;
 extern zend_class_entry *rapier_ce_http_response;
+extern zend_class_entry *rapier_ce_http_websocket;
+extern zend_class_entry *rapier_ce_http_websocket_message;
 
 void rapier_http_server_class_minit(void);
 void rapier_http_request_class_minit(void);
 void rapier_http_response_class_minit(void);
+void rapier_http_websocket_class_minit(void);
 
 /* A Request holding a copy of conn's current request (it does not keep conn). */
 void rapier_http_request_new(zval *out, rapier_http_conn_t *conn);
 
 /* A Response answering on conn (it holds a reference to conn). */
 void rapier_http_response_new(zval *out, rapier_http_conn_t *conn, bool debug);
+
+/* The WebSocket of conn, just upgraded (it holds a reference to conn). */
+void rapier_http_websocket_new(zval *out, rapier_http_conn_t *conn);
 
 /*
  * The handler has returned (exception NULL) or thrown: end what it left

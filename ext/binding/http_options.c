@@ -39,6 +39,8 @@ typedef enum {
 	O_ERROR_LOG,
 	O_MAX_MEMORY,
 	O_TASK_MAX_PAYLOAD,
+	O_WEBSOCKET_MAX_MESSAGE_SIZE,
+	O_WEBSOCKET_CLOSE_TIMEOUT,
 } option_id_t;
 
 typedef struct {
@@ -77,6 +79,8 @@ static const option_t options[] = {
 	{ "error_log", O_ERROR_LOG, OPT_STRING, 0, 0 },
 	{ "max_memory", O_MAX_MEMORY, OPT_SIZE, 0, ZEND_LONG_MAX },
 	{ "task_max_payload", O_TASK_MAX_PAYLOAD, OPT_SIZE, 1024, 1 << 30 },
+	{ "websocket_max_message_size", O_WEBSOCKET_MAX_MESSAGE_SIZE, OPT_SIZE, 1, (zend_long) 1 << 31 },
+	{ "websocket_close_timeout", O_WEBSOCKET_CLOSE_TIMEOUT, OPT_SECONDS, 0, 0 },
 };
 
 static const option_t *find_option(zend_string *name)
@@ -158,6 +162,8 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 		case O_READ_TIMEOUT: srv->cfg.read_timeout_ns = ns; break;
 		case O_KEEPALIVE_TIMEOUT: srv->cfg.keepalive_timeout_ns = ns; break;
 		case O_WRITE_TIMEOUT: srv->cfg.write_timeout_ns = ns; break;
+		case O_WEBSOCKET_MAX_MESSAGE_SIZE: srv->cfg.websocket_max_message = (uint64_t) l; break;
+		case O_WEBSOCKET_CLOSE_TIMEOUT: srv->cfg.websocket_close_timeout_ns = ns; break;
 		case O_SHUTDOWN_TIMEOUT: srv->shutdown_timeout_ns = ns; break;
 		case O_BACKLOG: srv->cfg.backlog = (int) l; break;
 		case O_GZIP: srv->cfg.gzip = l != 0; break;

@@ -18,6 +18,7 @@
 
 #include "http.h"
 #include "http_response_arginfo.h"
+#include "http_websocket.h"
 
 zend_class_entry *rapier_ce_http_response;
 static zend_object_handlers response_handlers;
@@ -91,10 +92,22 @@ static void throw_handler_returned(const char *what)
 		"waited for before the handler returns, with a Rapier\\WaitGroup for example)", what);
 }
 
+/* After upgrade() the connection speaks WebSocket: the HTTP response is over. */
+static void throw_upgraded(const char *what)
+{
+	zend_throw_exception_ex(rapier_ce_exception, 0,
+		"Cannot %s: the connection was upgraded to a WebSocket; use the Rapier\\Http\\WebSocket upgrade() returned",
+		what);
+}
+
 static bool require_unsent(response_t *resp, const char *what)
 {
 	if (resp->done) {
 		throw_handler_returned(what);
+		return false;
+	}
+	if (resp->conn->upgraded) {
+		throw_upgraded(what);
 		return false;
 	}
 	if (resp->conn->response_started || resp->conn->response_ended) {
@@ -109,6 +122,10 @@ static bool require_open(response_t *resp, const char *what)
 {
 	if (resp->done) {
 		throw_handler_returned(what);
+		return false;
+	}
+	if (resp->conn->upgraded) {
+		throw_upgraded(what);
 		return false;
 	}
 	if (resp->conn->response_ended) {
@@ -560,6 +577,73 @@ ZEND_METHOD(Rapier_Http_Response, statusCode)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
 	RETURN_LONG(response_from(Z_OBJ_P(ZEND_THIS))->head.status);
+}
+
+/* A request upgrade() cannot take: answered here, with what a WebSocket client needs to know. */
+static void refuse_upgrade(response_t *resp, int status, const char *why)
+{
+	char body[256];
+	int len = snprintf(body, sizeof(body), "%d %s: %s\n", status, rapier_http_reason(status), why);
+
+	rapier_http_head_set_status(&resp->head, status, NULL, 0);
+	if (status == 426) {
+		rapier_http_head_add_line(&resp->head, ZEND_STRL("Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n"));
+	}
+	if (add_default_content_type(resp, ZEND_STRL("text/plain; charset=utf-8"))) {
+		sent(respond(resp, body, (size_t) len));
+	}
+}
+
+ZEND_METHOD(Rapier_Http_Response, upgrade)
+{
+	response_t *resp = response_from(Z_OBJ_P(ZEND_THIS));
+	zend_string *protocol = NULL;
+	char accept[RAPIER_WS_ACCEPT_LEN + 1];
+	const rapier_http_request_t *req;
+	const char *why = NULL;
+	int status, rc;
+
+	ZEND_PARSE_PARAMETERS_START(0, 1)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_STR_OR_NULL(protocol)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!require_unsent(resp, "upgrade to a WebSocket")) {
+		RETURN_THROWS();
+	}
+	req = rapier_http_conn_request(resp->conn);
+	status = rapier_ws_handshake_check(req, accept, &why);
+	if (status == 0 && protocol && !rapier_ws_protocol_offered(req, ZSTR_VAL(protocol), ZSTR_LEN(protocol))) {
+		size_t offered_len;
+		const char *offered = rapier_http_request_header(req, "sec-websocket-protocol", &offered_len);
+		zend_argument_value_error(1, "must be a subprotocol the client offered in Sec-WebSocket-Protocol (%s%.*s%s)",
+			offered ? "\"" : "it offered none", offered ? (int) offered_len : 0, offered ? offered : "",
+			offered ? "\"" : "");
+		RETURN_THROWS();
+	}
+	if (status != 0) {
+		refuse_upgrade(resp, status, why);
+		RETURN_NULL();
+	}
+	GC_ADDREF(&resp->std);
+	rc = rapier_http_conn_upgrade(resp->conn, &resp->head, accept, protocol ? ZSTR_VAL(protocol) : NULL,
+		protocol ? ZSTR_LEN(protocol) : 0);
+	OBJ_RELEASE(&resp->std);
+	if (rc == -ESHUTDOWN) {
+		refuse_upgrade(resp, 503, "the server is stopping");
+		RETURN_NULL();
+	}
+	if (!resp->conn->upgraded) {
+		zend_throw_exception_ex(rapier_ce_exception, 0,
+			"Cannot upgrade to a WebSocket: the response head would exceed %d bytes", RESPONSE_MAX_HEAD);
+		RETURN_THROWS();
+	}
+	if (rc == -ECANCELED) {
+		sent(rc);
+		RETURN_THROWS();
+	}
+	/* A client gone during the 101 still gets its WebSocket, which reports the end (1006). */
+	rapier_http_websocket_new(return_value, resp->conn);
 }
 
 void rapier_http_response_class_minit(void)

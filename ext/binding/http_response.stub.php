@@ -61,5 +61,20 @@ namespace Rapier\Http {
 
         /** The status so far: 200 until status(), json(), redirect() or an error answer sets another. */
         public function statusCode(): int {}
+
+        /**
+         * Answers a WebSocket handshake with 101 Switching Protocols (with the
+         * headers and cookies set so far) and returns the connection's
+         * WebSocket; the handler goes on running with it, and its return
+         * closes it. A request that is not a WebSocket handshake is answered
+         * here (426, or 400 for a malformed one) and null is returned, as it
+         * is when the server is stopping (503).
+         *
+         * @param string|null $protocol one of the subprotocols the client
+         *     offered in Sec-WebSocket-Protocol, to accept it
+         * @throws \ValueError if $protocol is not one the client offered
+         * @throws \Rapier\Exception once headers were sent
+         */
+        public function upgrade(?string $protocol = null): ?WebSocket {}
     }
 }

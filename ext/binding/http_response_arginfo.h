@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: b674c2e086d75d94b682327f1ae837cd45366a08 */
+ * Stub hash: fbdace87691d939b0bfe8070f534abb037baf861 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Rapier_Http_Response___construct, 0, 0, 0)
 ZEND_END_ARG_INFO()
@@ -58,6 +58,10 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Response_statusCode, 0, 0, IS_LONG, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Rapier_Http_Response_upgrade, 0, 0, Rapier\\Http\\WebSocket, 1)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, protocol, IS_STRING, 1, "null")
+ZEND_END_ARG_INFO()
+
 
 ZEND_METHOD(Rapier_Http_Response, __construct);
 ZEND_METHOD(Rapier_Http_Response, status);
@@ -71,6 +75,7 @@ ZEND_METHOD(Rapier_Http_Response, redirect);
 ZEND_METHOD(Rapier_Http_Response, isWritable);
 ZEND_METHOD(Rapier_Http_Response, headersSent);
 ZEND_METHOD(Rapier_Http_Response, statusCode);
+ZEND_METHOD(Rapier_Http_Response, upgrade);
 
 
 static const zend_function_entry class_Rapier_Http_Response_methods[] = {
@@ -86,6 +91,7 @@ static const zend_function_entry class_Rapier_Http_Response_methods[] = {
 	ZEND_ME(Rapier_Http_Response, isWritable, arginfo_class_Rapier_Http_Response_isWritable, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Response, headersSent, arginfo_class_Rapier_Http_Response_headersSent, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Response, statusCode, arginfo_class_Rapier_Http_Response_statusCode, ZEND_ACC_PUBLIC)
+	ZEND_ME(Rapier_Http_Response, upgrade, arginfo_class_Rapier_Http_Response_upgrade, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
 

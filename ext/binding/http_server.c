@@ -1216,6 +1216,7 @@ ZEND_METHOD(Rapier_Http_Server, stats)
 	add_assoc_long(return_value, "shed", srv->http_ready ? (zend_long) srv->http.stats.shed : 0);
 	add_assoc_long(return_value, "abandoned", srv->http_ready ? (zend_long) srv->http.stats.abandoned : 0);
 	add_assoc_long(return_value, "slow", srv->http_ready ? (zend_long) srv->http.stats.slow : 0);
+	add_assoc_long(return_value, "websockets", srv->http_ready ? srv->http.stats.websockets : 0);
 	add_assoc_long(return_value, "concurrency_limit", concurrency_limit(srv));
 	add_assoc_long(return_value, "coroutines", rapier_coro_count());
 	add_assoc_long(return_value, "memory", (zend_long) zend_memory_usage(0));

@@ -39,6 +39,7 @@
 #include "http_server.h"
 #include "http_server_internal.h"
 #include "http_slowlog.h"
+#include "http_websocket.h"
 
 /*
  * Bytes read per read() call. Large enough for a typical request with its
@@ -94,6 +95,8 @@ void rapier_http_config_default(rapier_http_config_t *cfg)
 	cfg->read_timeout_ns = 30 * (int64_t) 1000000000;
 	cfg->keepalive_timeout_ns = 60 * (int64_t) 1000000000;
 	cfg->write_timeout_ns = 60 * (int64_t) 1000000000;
+	cfg->websocket_max_message = 1024 * 1024;
+	cfg->websocket_close_timeout_ns = 2 * (int64_t) 1000000000;
 	cfg->max_connections = 10240;
 	cfg->backlog = 8192;
 	cfg->gzip = true;
@@ -193,6 +196,11 @@ static void conn_set_deadline(rapier_http_conn_t *conn, uint64_t now_ns, int64_t
 static void conn_set_timer(rapier_http_conn_t *conn, int64_t timeout_ns)
 {
 	conn_set_deadline(conn, timeout_ns > 0 ? rapier_now_ns() : 0, timeout_ns);
+}
+
+void rapier__http_conn_set_timer(rapier_http_conn_t *conn, int64_t timeout_ns)
+{
+	conn_set_timer(conn, timeout_ns);
 }
 
 /* A request's first byte: its start (the access log's duration) and its read deadline, from one clock reading. */
@@ -408,6 +416,7 @@ void rapier_http_conn_release(rapier_http_conn_t *conn)
 		return;
 	}
 	drop_upload(conn);
+	rapier__ws_free(conn);
 	if (conn->parser_ready) {
 		rapier_http_parser_free(&conn->parser);
 	}
@@ -482,6 +491,7 @@ void rapier__http_conn_close(rapier_http_conn_t *conn)
 		rapier_coro_wake(writer, RAPIER_WAKE_CLOSED);
 	}
 	rapier__http_wake_queued_writers(conn);
+	rapier__ws_conn_closed(conn);
 	rapier__http_gzip_stream_release(conn);
 	if (conn->file_fd >= 0) {
 		close(conn->file_fd);
@@ -500,7 +510,7 @@ void rapier__http_conn_close(rapier_http_conn_t *conn)
 }
 
 /* Lingering close: stop writing, discard what the client still sends, then close. */
-static void conn_linger(rapier_http_conn_t *conn)
+void rapier__http_conn_linger(rapier_http_conn_t *conn)
 {
 	if (shutdown(conn->fd, SHUT_WR) < 0) {
 		rapier__http_conn_close(conn);
@@ -557,7 +567,7 @@ static void flush_wbuf(rapier_http_conn_t *conn)
 	conn->wbuf = NULL;
 	conn->wlen = conn->wpos = 0;
 	if (conn->close_after_write) {
-		conn_linger(conn);
+		rapier__http_conn_linger(conn);
 	} else if (conn->answered_by_loop) {
 		pump_file(conn);
 	} else if (conn->state == RAPIER_HTTP_CONN_READING) {
@@ -943,6 +953,10 @@ static void conn_abandon(rapier_http_conn_t *conn)
 
 static void conn_handle_io(rapier_http_conn_t *conn, uint32_t events)
 {
+	if (conn->state == RAPIER_HTTP_CONN_WEBSOCKET) {
+		rapier__ws_on_io(conn, events);
+		return;
+	}
 	if (conn->state == RAPIER_HTTP_CONN_QUEUED) {
 		if (events & (EPOLLRDHUP | EPOLLERR | EPOLLHUP)) {
 			conn_abandon(conn);
@@ -983,6 +997,11 @@ static void conn_on_io(rapier_io_t *io, uint32_t events)
 
 static void conn_timeout(rapier_http_conn_t *conn)
 {
+	if (conn->state == RAPIER_HTTP_CONN_WEBSOCKET) {
+		/* Our close frame went out websocket_close_timeout ago and no answer came. */
+		rapier__http_conn_close(conn);
+		return;
+	}
 	if (conn->answered_by_loop) {
 		/* pump_file() armed write_timeout: the client stopped reading the answer. */
 		rapier__http_conn_close(conn);
@@ -1099,11 +1118,27 @@ static void dequeue(rapier_http_server_t *server)
 	}
 }
 
+/* An upgraded connection's handler has returned: it held no slot since the upgrade. */
+static void upgraded_handler_done(rapier_http_conn_t *conn, bool failed)
+{
+	rapier_http_server_t *server = conn->server;
+
+	rapier_list_remove(&server->handlers, &conn->handling);
+	rapier_http_conn_addref(conn);
+	rapier__ws_handler_done(conn, failed);
+	rapier_http_conn_release(conn);
+	check_drained(server);
+}
+
 void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 {
 	rapier_http_server_t *server = conn->server;
 
 	conn->handler_co = NULL;
+	if (conn->upgraded) {
+		upgraded_handler_done(conn, failed);
+		return;
+	}
 	rapier_http_slowlog_stop(conn);
 	server->stats.handling--;
 	rapier_list_remove(&server->handlers, &conn->handling);
@@ -1129,6 +1164,26 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 	rapier_http_conn_release(conn);
 	dequeue(server);
 	check_drained(server);
+}
+
+void rapier__http_conn_upgraded(rapier_http_conn_t *conn)
+{
+	rapier_http_server_t *server = conn->server;
+
+	conn->upgraded = true;
+	conn->state = RAPIER_HTTP_CONN_WEBSOCKET;
+	conn->response_started = conn->response_ended = true;
+	rapier_http_slowlog_stop(conn);
+	rapier__http_log_access(conn, 101, 0);
+	server->stats.requests++;
+	server->stats.handling--;
+	server->stats.websockets++;
+	rapier__http_stats_changed(server);
+	/* Its frames are the I/O of work in progress, not intake (loop.h). */
+	rapier_io_stop(server->loop, &conn->io);
+	rapier_io_set_normal_priority(&conn->io);
+	check_max_requests(server);
+	dequeue(server);
 }
 
 /* Stopping */
@@ -1176,6 +1231,8 @@ void rapier_http_server_drain(rapier_http_server_t *server, rapier_http_drained_
 		 */
 		if (conn->state == RAPIER_HTTP_CONN_READING && ((conn->idle && conn->kept_alive) || conn->lingering)) {
 			rapier__http_conn_close(conn);
+		} else if (conn->state == RAPIER_HTTP_CONN_WEBSOCKET) {
+			rapier__ws_going_away(conn);
 		} else if (conn->state == RAPIER_HTTP_CONN_READING && conn->idle) {
 			conn_set_timer(conn, first_request_grace(server, conn));
 		}

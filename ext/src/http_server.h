@@ -31,6 +31,7 @@
 
 typedef struct rapier_http_server_s rapier_http_server_t;
 typedef struct rapier_http_conn_s rapier_http_conn_t;
+typedef struct rapier_ws_s rapier_ws_t;
 
 typedef struct {
 	rapier_http_limits_t limits;
@@ -51,6 +52,8 @@ typedef struct {
 	rapier_access_log_t *access_log;   /* or NULL */
 	int worker_id;                     /* for the access log */
 	const char *upload_tmp_dir;        /* spool multipart bodies to files here while they arrive; NULL: buffer them */
+	uint64_t websocket_max_message;    /* a WebSocket message larger than this is refused with close 1009 */
+	int64_t websocket_close_timeout_ns; /* a close frame sent, the peer's answer is awaited this long */
 } rapier_http_config_t;
 
 void rapier_http_config_default(rapier_http_config_t *cfg);
@@ -59,6 +62,7 @@ typedef enum {
 	RAPIER_HTTP_CONN_READING,      /* waiting for (the rest of) a request */
 	RAPIER_HTTP_CONN_QUEUED,       /* complete request waiting for a handler slot */
 	RAPIER_HTTP_CONN_HANDLING,     /* the request handler runs */
+	RAPIER_HTTP_CONN_WEBSOCKET,    /* upgraded: WebSocket frames (http_websocket.c); the handler runs on */
 	RAPIER_HTTP_CONN_CLOSED,
 } rapier_http_conn_state_t;
 
@@ -114,6 +118,8 @@ struct rapier_http_conn_s {
 	uint64_t queued_until_ns;             /* when waiting ends in a 503 (queue_timeout), rapier_now_ns() clock */
 	uint64_t handler_start_ns;            /* when the handler was started, for latency_target and the slow log */
 	rapier_timer_t slowlog_timer;         /* due slowlog_timeout after the handler started */
+	bool upgraded;                        /* its handler upgraded it to WebSocket: no longer holds a slot */
+	rapier_ws_t *ws;                      /* the WebSocket state once upgraded, or NULL */
 };
 
 /* Called for each complete request; the binding starts the handler. */
@@ -133,6 +139,7 @@ typedef struct {
 	uint64_t shed;                 /* requests answered 503 after queue_timeout */
 	uint64_t abandoned;            /* queued requests whose client left before a handler slot freed */
 	uint64_t slow;                 /* requests the slow request log logged (slowlog_timeout) */
+	uint32_t websockets;           /* WebSocket connections open now */
 } rapier_http_stats_t;
 
 struct rapier_http_server_s {

@@ -22,6 +22,18 @@ void rapier__http_gzip_stream_release(rapier_http_conn_t *conn);
 /* Fills the framing inputs of a response on conn (version, keep-alive, Date, Server). */
 void rapier__http_fill_finish(rapier_http_conn_t *conn, rapier_http_finish_t *fin, uint64_t content_length);
 
+/* Writes every byte of iov in the connection's write turn (http_writer.c): 0, or -errno with the connection closed. */
+int rapier__http_write_all(rapier_http_conn_t *conn, struct iovec *iov, int iovcnt);
+
+/* Stops writing, discards what the client still sends, and closes when it is done or after a while. */
+void rapier__http_conn_linger(rapier_http_conn_t *conn);
+
+/* Arms the connection's timeout (0: none); its expiry closes an upgraded connection. */
+void rapier__http_conn_set_timer(rapier_http_conn_t *conn, int64_t timeout_ns);
+
+/* conn's handler upgraded it: the response has ended (status 101) and its handler slot is free. */
+void rapier__http_conn_upgraded(rapier_http_conn_t *conn);
+
 /* Tells the owner (on_stats) that server->stats changed. */
 static inline void rapier__http_stats_changed(rapier_http_server_t *server)
 {

@@ -27,6 +27,7 @@
 
 #include "http_server.h"
 #include "http_server_internal.h"
+#include "http_websocket.h"
 
 static void unlink_writer(rapier_coro_t *co, void *data)
 {
@@ -35,7 +36,9 @@ static void unlink_writer(rapier_coro_t *co, void *data)
 	if (conn->writer == co) {
 		conn->writer = NULL;
 	}
-	if (conn->state != RAPIER_HTTP_CONN_CLOSED) {
+	if (conn->state == RAPIER_HTTP_CONN_WEBSOCKET) {
+		rapier__ws_watch(conn);
+	} else if (conn->state != RAPIER_HTTP_CONN_CLOSED) {
 		rapier_io_stop(conn->server->loop, &conn->io);
 	}
 }
@@ -51,6 +54,12 @@ static int wait_writable(rapier_http_conn_t *conn)
 		return poll(&pfd, 1, ms) > 0 ? 0 : -ETIMEDOUT;
 	}
 	conn->writer = rapier_coro_current();
+	if (conn->state == RAPIER_HTTP_CONN_WEBSOCKET) {
+		/* A coroutine may be waiting to read meanwhile: the watcher serves both. */
+		rapier__ws_watch(conn);
+		why = rapier_coro_wait(conn->server->cfg.write_timeout_ns, unlink_writer, conn, "a client write");
+		return rapier_wake_errno(why, -EPIPE);
+	}
 	rapier_io_start(conn->server->loop, &conn->io, RAPIER_IO_WRITE);
 	why = rapier_coro_wait(conn->server->cfg.write_timeout_ns, unlink_writer, conn, "a client write");
 	if (conn->state != RAPIER_HTTP_CONN_CLOSED) {
@@ -191,6 +200,11 @@ static int write_all(rapier_http_conn_t *conn, struct iovec *iov, int iovcnt)
 	rc = write_iov(conn, iov, iovcnt);
 	write_unlock(conn);
 	return rc;
+}
+
+int rapier__http_write_all(rapier_http_conn_t *conn, struct iovec *iov, int iovcnt)
+{
+	return write_all(conn, iov, iovcnt);
 }
 
 void rapier__http_fill_finish(rapier_http_conn_t *conn, rapier_http_finish_t *fin, uint64_t content_length)

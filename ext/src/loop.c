@@ -164,6 +164,13 @@ void rapier_io_set_low_priority(rapier_io_t *io)
 	}
 }
 
+void rapier_io_set_normal_priority(rapier_io_t *io)
+{
+	if (!io->active) {
+		io->low_priority = false;
+	}
+}
+
 static void on_low_priority_ready(rapier_io_t *io, uint32_t events)
 {
 	rapier_loop_t *loop = io->data;

@@ -104,6 +104,8 @@ void rapier_io_set_unref(rapier_loop_t *loop, rapier_io_t *io, bool unref);
  * and a request making 100 queries waits a full pass over them per query.
  */
 void rapier_io_set_low_priority(rapier_io_t *io);
+/* Back to the first set (only while stopped): a connection that stopped being intake, an upgraded WebSocket. */
+void rapier_io_set_normal_priority(rapier_io_t *io);
 
 /* Starts timer to fire after timeout_ns, then every repeat_ns if non-zero. */
 int rapier_timer_start(rapier_loop_t *loop, rapier_timer_t *timer, uint64_t timeout_ns, uint64_t repeat_ns);
