@@ -23,6 +23,8 @@ packages=(
 	postgresql php8.2-pgsql
 	# ext/memcached and a memcached server the hook tests start (ext/tests/hook/memcached.inc).
 	php8.2-memcached memcached
+	# A WebSocket client of another implementation than ours (tests/WebSocketTest.php).
+	python3-websockets
 )
 
 # Only `make bench` needs these, so `make test` stays as light as it was.

@@ -113,6 +113,28 @@ final class NginxFrontTest extends TestCase
         $this->assertSame('dGhlIHNhbXBsZSBub25jZQ==', $body['sec-websocket-key']);
     }
 
+    public function testWebSocketsPassThrough(): void
+    {
+        $probe = @shell_exec('/usr/bin/python3 -c "import websockets" 2>&1 && echo ok');
+        if (trim((string) $probe) !== 'ok') {
+            $this->markTestSkipped('python3-websockets is not installed (scripts/install-deps.sh installs it)');
+        }
+        // A client of another implementation (tests/Support/websocket_client.py), through nginx to the app.
+        $command = ['/usr/bin/python3', dirname(__DIR__) . '/Support/websocket_client.py', 'echo',
+            "ws://127.0.0.1:$this->nginxPort/ws"];
+        $proc = proc_open($command, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+        $stdout = (string) stream_get_contents($pipes[1]);
+        $stderr = (string) stream_get_contents($pipes[2]);
+        $this->assertSame(0, proc_close($proc), "the client failed:\n$stderr$stdout\n" . $this->logs());
+
+        $seen = json_decode($stdout, true, 512, JSON_THROW_ON_ERROR);
+        $this->assertSame('v2', $seen['subprotocol']);
+        $this->assertSame(array_fill_keys(['0', '1', '125', '126', '65535', '65536', '1048576'], true), $seen['binary_echoed']);
+        $this->assertTrue($seen['text_echoed']);
+        $this->assertTrue($seen['ping_answered']);
+        $this->assertSame([1000, ''], $seen['close']);
+    }
+
     public function testRequestsShareOneKeptAliveUpstreamConnection(): void
     {
         $ports = [];
@@ -147,6 +169,13 @@ final class NginxFrontTest extends TestCase
             <?php
             return function (Rapier\Http\Request \$request, Rapier\Http\Response \$response): void {
                 file_put_contents($log, \$request->method . ' ' . \$request->path . "\\n", FILE_APPEND);
+                if (\$request->path === '/ws') {
+                    \$ws = \$response->upgrade('v2');
+                    while ((\$message = \$ws->recv()) !== null) {
+                        \$ws->send(\$message->data, \$message->binary);
+                    }
+                    return;
+                }
                 \$body = \$request->body();
                 \$answer = [
                     'path' => \$request->path,

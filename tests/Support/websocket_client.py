@@ -1,0 +1,89 @@
+#!/usr/bin/python3
+"""WebSocket clients on python3-websockets, an implementation independent of
+Rapier's, for tests/WebSocketTest.php. Each scenario prints one JSON object
+with what the clients saw; the test asserts on it.
+
+    websocket_client.py chat URL     two members of examples/websocket/chat.php
+    websocket_client.py echo URL     sizes and a ping against an echo handler
+    websocket_client.py wait URL     connects, prints "connected", then how the server closed
+"""
+import asyncio
+import json
+import os
+import sys
+
+import websockets
+
+TIMEOUT = float(os.environ.get("WS_TEST_TIMEOUT", "20"))
+
+
+async def recv_json(ws):
+    return json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+
+
+async def chat(url):
+    seen = {}
+    ann = await websockets.connect(url + "?name=ann", open_timeout=TIMEOUT)
+    seen["ann_joined"] = await recv_json(ann)
+    bob = await websockets.connect(url + "?name=bob", open_timeout=TIMEOUT)
+    seen["ann_sees_bob"] = await recv_json(ann)
+    seen["bob_joined"] = await recv_json(bob)
+    await ann.send("hello from ann")
+    seen["ann_gets"] = await recv_json(ann)
+    seen["bob_gets"] = await recv_json(bob)
+    pong = await ann.ping(b"still there?")
+    await asyncio.wait_for(pong, TIMEOUT)
+    seen["ping_answered"] = True
+    for i in range(200):
+        await bob.send("burst %d" % i)
+    got = [(await recv_json(ann))["text"] for _ in range(200)]
+    seen["burst_in_order"] = got == ["burst %d" % i for i in range(200)]
+    for _ in range(200):
+        await recv_json(bob)
+    await bob.close(code=1000, reason="bye")
+    seen["bob_close"] = [bob.close_code, bob.close_reason]
+    seen["ann_sees_bob_leave"] = await recv_json(ann)
+    await ann.close()
+    seen["ann_close"] = [ann.close_code, ann.close_reason]
+    return seen
+
+
+async def echo(url):
+    seen = {}
+    async with websockets.connect(url, open_timeout=TIMEOUT, max_size=None, subprotocols=["v1", "v2"]) as ws:
+        seen["subprotocol"] = ws.subprotocol
+        sizes = {}
+        for size in (0, 1, 125, 126, 65535, 65536, 1 << 20):
+            data = os.urandom(size)
+            await ws.send(data)
+            sizes[str(size)] = await asyncio.wait_for(ws.recv(), TIMEOUT) == data
+        seen["binary_echoed"] = sizes
+        text = "h\u00e9llo \U0001F600 " * 1000
+        await ws.send(text)
+        seen["text_echoed"] = await asyncio.wait_for(ws.recv(), TIMEOUT) == text
+        pong = await ws.ping(b"p")
+        await asyncio.wait_for(pong, TIMEOUT)
+        seen["ping_answered"] = True
+    seen["close"] = [ws.close_code, ws.close_reason]
+    return seen
+
+
+async def wait(url):
+    async with websockets.connect(url + "?name=waiter", open_timeout=TIMEOUT) as ws:
+        print("connected", flush=True)
+        try:
+            while True:
+                await ws.recv()
+        except websockets.ConnectionClosed:
+            pass
+    return {"close": [ws.close_code, ws.close_reason]}
+
+
+def main():
+    scenario, url = sys.argv[1], sys.argv[2]
+    seen = asyncio.run(asyncio.wait_for({"chat": chat, "echo": echo, "wait": wait}[scenario](url), 3 * TIMEOUT))
+    print(json.dumps(seen), flush=True)
+
+
+if __name__ == "__main__":
+    main()
