@@ -376,7 +376,8 @@ static int next_event(rapier_http_conn_t *conn)
 	return ev;
 }
 
-static int send_control(rapier_http_conn_t *conn, rapier_ws_opcode_t opcode, const void *payload, size_t len)
+/* One frame, in the connection's write turn (a pong or our close too, whether or not the WebSocket is open). */
+static int send_frame(rapier_http_conn_t *conn, rapier_ws_opcode_t opcode, const void *payload, size_t len)
 {
 	uint8_t header[RAPIER_WS_FRAME_HEADER_MAX];
 	struct iovec iov[2];
@@ -395,7 +396,7 @@ static int send_close(rapier_http_conn_t *conn, uint16_t code, const char *reaso
 	size_t len = code == RAPIER_WS_CLOSE_NO_STATUS ? 0 : rapier_ws_close_payload(payload, code, reason, reason_len);
 
 	conn->ws->close_sent = true;
-	return send_control(conn, RAPIER_WS_OP_CLOSE, payload, len);
+	return send_frame(conn, RAPIER_WS_OP_CLOSE, payload, len);
 }
 
 /* The peer's close frame: answered with the same code unless ours went first (RFC 6455 5.5.1), then the end. */
@@ -442,7 +443,7 @@ static int receive(rapier_http_conn_t *conn, uint64_t deadline_ns, rapier_ws_mes
 				return 1;
 			case RAPIER_WS_PING:
 				/* Unless we are closing: a pong after our close frame would break the protocol. */
-				if (!ws->close_sent && (rc = send_control(conn, RAPIER_WS_OP_PONG, ws->parser.control,
+				if (!ws->close_sent && (rc = send_frame(conn, RAPIER_WS_OP_PONG, ws->parser.control,
 						ws->parser.control_len)) == -ECANCELED) {
 					return rc;
 				}
@@ -498,17 +499,7 @@ static void arm_close_timer(rapier_http_conn_t *conn)
 
 int rapier_ws_send(rapier_http_conn_t *conn, rapier_ws_opcode_t opcode, const char *data, size_t len)
 {
-	uint8_t header[RAPIER_WS_FRAME_HEADER_MAX];
-	struct iovec iov[2];
-
-	if (!rapier_ws_is_open(conn)) {
-		return -EPIPE;
-	}
-	iov[0].iov_base = header;
-	iov[0].iov_len = rapier_ws_frame_header(header, opcode, len);
-	iov[1].iov_base = (void *) data;
-	iov[1].iov_len = len;
-	return rapier__http_write_all(conn, iov, len > 0 ? 2 : 1);
+	return rapier_ws_is_open(conn) ? send_frame(conn, opcode, data, len) : -EPIPE;
 }
 
 int rapier_ws_close(rapier_http_conn_t *conn, uint16_t code, const char *reason, size_t reason_len)
