@@ -98,8 +98,7 @@ static int socket_bio_puts(BIO *bio, const char *str)
 	return socket_bio_write(bio, str, (int) strlen(str));
 }
 
-/* A BIO on fd (left open when the BIO goes), or NULL. */
-static BIO *socket_bio_new(int fd)
+BIO *rapier_tls_socket_bio_new(int fd)
 {
 	BIO *bio;
 
@@ -364,7 +363,7 @@ rapier_tls_t *rapier_tls_new(php_stream_context *context, int fd, int method, co
 		goto fail;
 	}
 	tls->ssl = SSL_new(tls->ctx);
-	if (tls->ssl == NULL || (bio = socket_bio_new(fd)) == NULL) {
+	if (tls->ssl == NULL || (bio = rapier_tls_socket_bio_new(fd)) == NULL) {
 		php_error_docref(NULL, E_WARNING, "SSL handle creation failure");
 		goto fail;
 	}
