@@ -8,6 +8,8 @@
 
 #include "http_server_object.h"
 
+#include <openssl/ssl.h>
+
 typedef enum { OPT_INT, OPT_SIZE, OPT_SECONDS, OPT_BOOL, OPT_STRING } option_kind_t;
 
 typedef enum {
@@ -41,6 +43,10 @@ typedef enum {
 	O_TASK_MAX_PAYLOAD,
 	O_WEBSOCKET_MAX_MESSAGE_SIZE,
 	O_WEBSOCKET_CLOSE_TIMEOUT,
+	O_TLS_CERT_FILE,
+	O_TLS_KEY_FILE,
+	O_TLS_MIN_VERSION,
+	O_TLS_CIPHERS,
 } option_id_t;
 
 typedef struct {
@@ -81,6 +87,10 @@ static const option_t options[] = {
 	{ "task_max_payload", O_TASK_MAX_PAYLOAD, OPT_SIZE, 1024, 1 << 30 },
 	{ "websocket_max_message_size", O_WEBSOCKET_MAX_MESSAGE_SIZE, OPT_SIZE, 1, (zend_long) 1 << 31 },
 	{ "websocket_close_timeout", O_WEBSOCKET_CLOSE_TIMEOUT, OPT_SECONDS, 0, 0 },
+	{ "tls_cert_file", O_TLS_CERT_FILE, OPT_STRING, 0, 0 },
+	{ "tls_key_file", O_TLS_KEY_FILE, OPT_STRING, 0, 0 },
+	{ "tls_min_version", O_TLS_MIN_VERSION, OPT_STRING, 0, 0 },
+	{ "tls_ciphers", O_TLS_CIPHERS, OPT_STRING, 0, 0 },
 };
 
 static const option_t *find_option(zend_string *name)
@@ -177,6 +187,13 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 			srv->access_log_format = zend_string_equals_literal(Z_STR_P(value), "json") ? RAPIER_ACCESS_LOG_JSON
 				: zend_string_equals_literal(Z_STR_P(value), "common") ? RAPIER_ACCESS_LOG_COMMON : -1;
 			break;
+		case O_TLS_CERT_FILE: set_string(&srv->tls_cert_file, value); break;
+		case O_TLS_KEY_FILE: set_string(&srv->tls_key_file, value); break;
+		case O_TLS_CIPHERS: set_string(&srv->tls_ciphers, value); break;
+		case O_TLS_MIN_VERSION:
+			srv->tls_min_version = zend_string_equals_literal(Z_STR_P(value), "1.2") ? TLS1_2_VERSION
+				: zend_string_equals_literal(Z_STR_P(value), "1.3") ? TLS1_3_VERSION : 0;
+			break;
 		case O_SERVER_NAME:
 			set_string(&srv->server_name, value);
 			srv->cfg.server_name = ZSTR_VAL(srv->server_name);
@@ -206,6 +223,15 @@ bool rapier_http_server_parse_options(server_t *srv, HashTable *opts)
 	} ZEND_HASH_FOREACH_END();
 	if (srv->access_log_format < 0) {
 		zend_argument_value_error(3, "option \"access_log_format\" must be \"common\" or \"json\"");
+		return false;
+	}
+	if (srv->tls_min_version == 0) {
+		zend_argument_value_error(3, "option \"tls_min_version\" must be \"1.2\" or \"1.3\"");
+		return false;
+	}
+	if (!srv->tls_cert_file && (srv->tls_key_file || srv->tls_ciphers)) {
+		zend_argument_value_error(3, "option \"%s\" needs \"tls_cert_file\": HTTPS is served only with a certificate",
+			srv->tls_key_file ? "tls_key_file" : "tls_ciphers");
 		return false;
 	}
 	if (srv->cfg.queue_timeout_ns && srv->cfg.max_concurrency == 0) {

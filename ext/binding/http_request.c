@@ -45,6 +45,8 @@ typedef struct {
 	uint64_t start_ns;              /* the request's first byte, rapier_now_ns() clock */
 	double request_time;            /* start_ns as Unix time, once server() asked (0: not yet) */
 	int local_port;
+	const char *tls_version;        /* "TLSv1.3" when it came over HTTPS (OpenSSL's static names), else NULL */
+	const char *tls_cipher;
 	HashTable *tmp_files;           /* uploaded files to remove with the request */
 	rapier_upload_t *upload;        /* a multipart body spooled while it arrived, until post/files are built */
 	bool lazy_ready;                /* query, cookies, post and files are filled in */
@@ -197,6 +199,10 @@ void rapier_http_request_new(zval *out, rapier_http_conn_t *conn)
 	req->protocol = hr->version_minor == 0 ? zend_string_init("HTTP/1.0", 8, 0) : zend_string_init("HTTP/1.1", 8, 0);
 	req->start_ns = conn->request_start_ns;
 	req->local_port = conn->local_port;
+	if (conn->tls) {
+		req->tls_version = rapier_http_tls_version(conn->tls);
+		req->tls_cipher = rapier_http_tls_cipher(conn->tls);
+	}
 	req->upload = rapier_http_conn_take_upload(conn);
 }
 
@@ -621,6 +627,13 @@ ZEND_METHOD(Rapier_Http_Request, server)
 	add_assoc_str(return_value, "SERVER_PROTOCOL", zend_string_copy(req->protocol));
 	add_assoc_string(return_value, "SERVER_SOFTWARE", "Rapier/" PHP_RAPIER_VERSION);
 	add_assoc_long(return_value, "SERVER_PORT", req->local_port);
+	add_assoc_string(return_value, "REQUEST_SCHEME", req->tls_version ? "https" : "http");
+	if (req->tls_version) {
+		/* The names of nginx's fastcgi_params and Apache's mod_ssl, which frameworks read. */
+		add_assoc_string(return_value, "HTTPS", "on");
+		add_assoc_string(return_value, "SSL_PROTOCOL", (char *) req->tls_version);
+		add_assoc_string(return_value, "SSL_CIPHER", (char *) req->tls_cipher);
+	}
 	add_assoc_str(return_value, "REMOTE_ADDR", zend_string_copy(Z_STR_P(OBJ_PROP_NUM(obj, PROP_REMOTE_ADDRESS))));
 	add_assoc_long(return_value, "REMOTE_PORT", Z_LVAL_P(OBJ_PROP_NUM(obj, PROP_REMOTE_PORT)));
 	add_assoc_long(return_value, "REQUEST_TIME", (zend_long) req->request_time);

@@ -22,6 +22,7 @@
 #include <pthread.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
+#include <openssl/ssl.h>
 
 #include "child_signals.h"
 #include "coroutine.h"
@@ -64,6 +65,7 @@ static zend_object *server_create(zend_class_entry *ce)
 	srv->worker_id = -1;
 	srv->listen_fd = -1;
 	srv->signal_fd = -1;
+	srv->tls_min_version = TLS1_2_VERSION;
 	rapier_tasks_init(&srv->tasks);
 	srv->tasks.server = &srv->std;
 	for (int i = 0; i < EV_COUNT; i++) {
@@ -125,6 +127,16 @@ static void server_free(zend_object *obj)
 	if (srv->error_log_path) {
 		zend_string_release(srv->error_log_path);
 	}
+	if (srv->tls_cert_file) {
+		zend_string_release(srv->tls_cert_file);
+	}
+	if (srv->tls_key_file) {
+		zend_string_release(srv->tls_key_file);
+	}
+	if (srv->tls_ciphers) {
+		zend_string_release(srv->tls_ciphers);
+	}
+	rapier_http_tls_ctx_free(srv->cfg.tls);
 	rapier_tasks_free(&srv->tasks);
 	if (srv->static_root_open) {
 		rapier_static_root_close(&srv->static_root);
@@ -657,6 +669,30 @@ static void ignore_tasks_drained(rapier_tasks_t *tasks)
 	(void) tasks;
 }
 
+/*
+ * The TLS context of the HTTPS options, or NULL with Rapier\Exception
+ * thrown. Each worker loads the files itself, so a reload serves a renewed
+ * certificate; the session ticket keys come from the master, so a session
+ * resumes on whichever worker the next connection lands.
+ */
+static rapier_http_tls_ctx_t *load_tls(server_t *srv)
+{
+	rapier_http_tls_config_t cfg = {
+		.cert_file = ZSTR_VAL(srv->tls_cert_file),
+		.key_file = srv->tls_key_file ? ZSTR_VAL(srv->tls_key_file) : NULL,
+		.min_version = srv->tls_min_version,
+		.ciphers = srv->tls_ciphers ? ZSTR_VAL(srv->tls_ciphers) : NULL,
+		.ticket_key = srv->tls_ticket_key,
+	};
+	char err[512];
+	rapier_http_tls_ctx_t *ctx = rapier_http_tls_ctx_new(&cfg, err, sizeof(err));
+
+	if (ctx == NULL) {
+		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot serve HTTPS: %s", err);
+	}
+	return ctx;
+}
+
 static zif_handler stock_pcntl_fork;
 
 /*
@@ -711,6 +747,9 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 		srv->access_log_open = true;
 		rapier_access_log_attach(&srv->access_log, rapier_sched_loop());
 		srv->cfg.access_log = &srv->access_log;
+	}
+	if (srv->tls_cert_file && !srv->is_task_worker && (srv->cfg.tls = load_tls(srv)) == NULL) {
+		RETURN_THROWS();
 	}
 	srv->cfg.worker_id = (int) srv->worker_id;
 	/* Both strings live as long as the process: the ini value, or PHP's cached temporary directory. */
@@ -807,6 +846,8 @@ static void serve_worker(server_t *srv)
 		if (!srv->is_task_worker) {
 			rapier_http_server_free(&srv->http);
 		}
+		rapier_http_tls_ctx_free(srv->cfg.tls);
+		srv->cfg.tls = NULL;
 		srv->http_ready = false;
 		worker_server = NULL;
 	}
@@ -1060,6 +1101,19 @@ ZEND_METHOD(Rapier_Http_Server, start)
 			RETURN_THROWS();
 		}
 		srv->static_root_open = true;
+	}
+	if (srv->tls_cert_file) {
+		rapier_http_tls_ctx_t *probe;
+
+		if (!rapier_http_tls_ticket_key_generate(srv->tls_ticket_key)) {
+			zend_throw_exception(rapier_ce_exception, "Cannot serve HTTPS: no random bytes for session ticket keys", 0);
+			RETURN_THROWS();
+		}
+		/* Checked here, so a wrong file fails the start rather than every worker. */
+		if ((probe = load_tls(srv)) == NULL) {
+			RETURN_THROWS();
+		}
+		rapier_http_tls_ctx_free(probe);
 	}
 	/* With SO_REUSEPORT a second server would share a taken port silently: check without it first. */
 	fd = srv->port ? rapier_http_check_port(ZSTR_VAL(srv->host), (int) srv->port) : 0;

@@ -31,6 +31,11 @@ struct server_s {
 	zend_string *pid_file;
 	zend_string *access_log_path;
 	zend_string *error_log_path;
+	zend_string *tls_cert_file;     /* HTTPS when set */
+	zend_string *tls_key_file;
+	zend_string *tls_ciphers;
+	int tls_min_version;            /* TLS1_2_VERSION or TLS1_3_VERSION; 0: invalid */
+	unsigned char tls_ticket_key[RAPIER_HTTP_TLS_TICKET_KEY_LEN]; /* made at start, shared by the workers */
 	size_t max_memory;              /* recycle after a request leaves more PHP memory in use; 0: never */
 	rapier_tasks_t tasks;
 	bool is_task_worker;

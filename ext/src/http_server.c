@@ -261,6 +261,13 @@ static int local_port(int fd)
 	return local.ss_family == AF_INET ? ntohs(((struct sockaddr_in *) &local)->sin_port) : 0;
 }
 
+/* HTTPS: the connection begins with the handshake, which read_timeout bounds as it does a request. */
+static bool conn_start_tls(rapier_http_conn_t *conn)
+{
+	conn->tls_handshaking = true;
+	return (conn->tls = rapier_http_tls_new(conn->server->cfg.tls, conn->fd)) != NULL;
+}
+
 static void conn_open(rapier_http_server_t *server, int fd, struct sockaddr_storage *peer, socklen_t peer_len)
 {
 	rapier_http_conn_t *conn = ecalloc(1, sizeof(*conn));
@@ -292,6 +299,10 @@ static void conn_open(rapier_http_server_t *server, int fd, struct sockaddr_stor
 	server->stats.accepted++;
 	rapier__http_stats_changed(server);
 
+	if (server->cfg.tls && !conn_start_tls(conn)) {
+		rapier__http_conn_close(conn);
+		return;
+	}
 	rapier_io_start(server->loop, &conn->io, CONN_READ);
 	conn_set_deadline(conn, conn->request_start_ns, server->cfg.read_timeout_ns);
 }
@@ -497,6 +508,8 @@ void rapier__http_conn_close(rapier_http_conn_t *conn)
 		close(conn->file_fd);
 		conn->file_fd = -1;
 	}
+	rapier_http_tls_free(conn->tls, true);
+	conn->tls = NULL;
 	close(conn->fd);
 	conn->fd = -1;
 	rapier_list_remove(&server->conns, &conn->link);
@@ -512,6 +525,9 @@ void rapier__http_conn_close(rapier_http_conn_t *conn)
 /* Lingering close: stop writing, discard what the client still sends, then close. */
 void rapier__http_conn_linger(rapier_http_conn_t *conn)
 {
+	/* TLS ends with close_notify; what the client still sends is discarded unread, ciphertext or not. */
+	rapier_http_tls_free(conn->tls, true);
+	conn->tls = NULL;
 	if (shutdown(conn->fd, SHUT_WR) < 0) {
 		rapier__http_conn_close(conn);
 		return;
@@ -548,7 +564,7 @@ static void flush_later(rapier_http_conn_t *conn)
 static void flush_wbuf(rapier_http_conn_t *conn)
 {
 	while (conn->wpos < conn->wlen) {
-		ssize_t n = send(conn->fd, conn->wbuf + conn->wpos, conn->wlen - conn->wpos, MSG_NOSIGNAL);
+		ssize_t n = rapier__http_conn_send(conn, conn->wbuf + conn->wpos, conn->wlen - conn->wpos);
 		if (n < 0) {
 			if (errno == EINTR) {
 				continue;
@@ -816,7 +832,7 @@ static bool send_continue(rapier_http_conn_t *conn)
 	ssize_t n;
 
 	do {
-		n = send(conn->fd, cont, sizeof(cont) - 1, MSG_NOSIGNAL);
+		n = rapier__http_conn_send(conn, cont, sizeof(cont) - 1);
 	} while (n < 0 && errno == EINTR);
 	if (n != (ssize_t) sizeof(cont) - 1) {
 		rapier__http_conn_close(conn);
@@ -904,7 +920,7 @@ static void conn_leave_idle(rapier_http_conn_t *conn)
 static void conn_read(rapier_http_conn_t *conn)
 {
 	for (int i = 0; i < RAPIER_HTTP_READS_PER_EVENT && conn->state == RAPIER_HTTP_CONN_READING; i++) {
-		ssize_t n = recv(conn->fd, read_buffer, sizeof(read_buffer), 0);
+		ssize_t n = rapier__http_conn_recv(conn, read_buffer, sizeof(read_buffer));
 
 		if (n > 0) {
 			const char *data = read_buffer;
@@ -924,7 +940,7 @@ static void conn_read(rapier_http_conn_t *conn)
 			if (len > 0) {
 				conn_process(conn, data, len);
 			}
-			if ((size_t) n < sizeof(read_buffer)) {
+			if (rapier__http_conn_read_drained(conn, (size_t) n, sizeof(read_buffer))) {
 				return;
 			}
 			continue;
@@ -951,8 +967,46 @@ static void conn_abandon(rapier_http_conn_t *conn)
 	rapier__http_conn_close(conn); /* publishes the stats, the count above included */
 }
 
+/*
+ * The TLS handshake, as far as the socket allows; the first request may
+ * have come with the client's last handshake message. A client that sent
+ * plain HTTP is told in the clear, as nginx does; any other failure (a
+ * scanner, an alert, a client that left) just closes.
+ */
+static void conn_tls_handshake(rapier_http_conn_t *conn)
+{
+	rapier_loop_t *loop = conn->server->loop;
+
+	switch (rapier_http_tls_handshake(conn->tls)) {
+		case RAPIER_HTTP_TLS_DONE:
+			conn->tls_handshaking = false;
+			rapier_io_start(loop, &conn->io, CONN_READ);
+			conn_read(conn);
+			return;
+		case RAPIER_HTTP_TLS_WANT_READ:
+			rapier_io_start(loop, &conn->io, CONN_READ);
+			return;
+		case RAPIER_HTTP_TLS_WANT_WRITE:
+			rapier_io_start(loop, &conn->io, CONN_READ | RAPIER_IO_WRITE);
+			return;
+		case RAPIER_HTTP_TLS_PLAIN_HTTP:
+			rapier_http_tls_free(conn->tls, false);
+			conn->tls = NULL;
+			conn->tls_handshaking = false;
+			conn_answer_error(conn, 400, "this port speaks HTTPS; the request came as plain HTTP");
+			return;
+		case RAPIER_HTTP_TLS_FAILED:
+			rapier__http_conn_close(conn);
+			return;
+	}
+}
+
 static void conn_handle_io(rapier_http_conn_t *conn, uint32_t events)
 {
+	if (conn->tls_handshaking) {
+		conn_tls_handshake(conn);
+		return;
+	}
 	if (conn->state == RAPIER_HTTP_CONN_WEBSOCKET) {
 		rapier__ws_on_io(conn, events);
 		return;
@@ -1269,11 +1323,10 @@ void rapier_http_server_fail(rapier_http_server_t *server)
 				"HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain; charset=utf-8\r\n"
 				"Content-Length: %zu\r\nConnection: close\r\n\r\n", sizeof(body) - 1);
 			struct iovec iov[2] = { { head, (size_t) len }, { (void *) body, sizeof(body) - 1 } };
-			struct msghdr msg = { .msg_iov = iov, .msg_iovlen = 2 };
 
 			conn->response_started = true;
 			rapier__http_log_access(conn, 500, sizeof(body) - 1);
-			(void) !sendmsg(conn->fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+			(void) !rapier__http_conn_sendv(conn, iov, 2);
 		}
 	}
 	rapier_http_server_abort(server);
@@ -1376,7 +1429,7 @@ static void pump_file(rapier_http_conn_t *conn)
 	}
 	while (conn->file_fd >= 0 && conn->file_left > 0) {
 		off_t off = (off_t) conn->file_offset;
-		ssize_t n = sendfile(conn->fd, conn->file_fd, &off,
+		ssize_t n = rapier__http_conn_sendfile(conn, conn->file_fd, &off,
 			conn->file_left > (1u << 30) ? (1u << 30) : (size_t) conn->file_left);
 		if (n > 0) {
 			conn->file_offset += (uint64_t) n;

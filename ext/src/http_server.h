@@ -25,6 +25,7 @@
 #include "http_parser.h"
 #include "http_response.h"
 #include "http_static.h"
+#include "http_tls.h"
 #include "http_upload.h"
 #include "list.h"
 #include "loop.h"
@@ -54,6 +55,7 @@ typedef struct {
 	const char *upload_tmp_dir;        /* spool multipart bodies to files here while they arrive; NULL: buffer them */
 	uint64_t websocket_max_message;    /* a WebSocket message larger than this is refused with close 1009 */
 	int64_t websocket_close_timeout_ns; /* a close frame sent, the peer's answer is awaited this long */
+	rapier_http_tls_ctx_t *tls;        /* HTTPS: every connection starts with a TLS handshake; NULL: plain HTTP */
 } rapier_http_config_t;
 
 void rapier_http_config_default(rapier_http_config_t *cfg);
@@ -118,6 +120,8 @@ struct rapier_http_conn_s {
 	uint64_t queued_until_ns;             /* when waiting ends in a 503 (queue_timeout), rapier_now_ns() clock */
 	uint64_t handler_start_ns;            /* when the handler was started, for latency_target and the slow log */
 	rapier_timer_t slowlog_timer;         /* due slowlog_timeout after the handler started */
+	rapier_http_tls_t *tls;               /* its TLS session (HTTPS), or NULL: plain, or lingering */
+	bool tls_handshaking;                 /* the TLS handshake runs: no request byte yet */
 	bool upgraded;                        /* its handler upgraded it to WebSocket: no longer holds a slot */
 	rapier_ws_t *ws;                      /* the WebSocket state once upgraded, or NULL */
 };

@@ -7,6 +7,9 @@
 
 #include "http_server.h"
 
+#include <sys/sendfile.h>
+#include <sys/socket.h>
+
 /* Closes the connection now: stops its watchers, wakes a waiting writer, drops the server's reference. */
 void rapier__http_conn_close(rapier_http_conn_t *conn);
 
@@ -33,6 +36,46 @@ void rapier__http_conn_set_timer(rapier_http_conn_t *conn, int64_t timeout_ns);
 
 /* conn's handler upgraded it: the response has ended (status 101) and its handler slot is free. */
 void rapier__http_conn_upgraded(rapier_http_conn_t *conn);
+
+/*
+ * The connection's bytes, in the clear or through its TLS session, with
+ * the conventions of recv(), sendmsg() and sendfile() on a non-blocking
+ * socket (-1 and errno EAGAIN: wait for the socket). Every read and write
+ * of a connection's data goes through these.
+ */
+static inline ssize_t rapier__http_conn_recv(rapier_http_conn_t *conn, char *buf, size_t len)
+{
+	return conn->tls ? rapier_http_tls_recv(conn->tls, buf, len) : recv(conn->fd, buf, len, 0);
+}
+
+static inline ssize_t rapier__http_conn_sendv(rapier_http_conn_t *conn, const struct iovec *iov, int iovcnt)
+{
+	struct msghdr msg = { .msg_iov = (struct iovec *) iov, .msg_iovlen = (size_t) iovcnt };
+
+	return conn->tls ? rapier_http_tls_sendv(conn->tls, iov, iovcnt) : sendmsg(conn->fd, &msg, MSG_NOSIGNAL);
+}
+
+static inline ssize_t rapier__http_conn_send(rapier_http_conn_t *conn, const void *buf, size_t len)
+{
+	struct iovec iov = { (void *) buf, len };
+
+	return conn->tls ? rapier_http_tls_sendv(conn->tls, &iov, 1) : send(conn->fd, buf, len, MSG_NOSIGNAL);
+}
+
+static inline ssize_t rapier__http_conn_sendfile(rapier_http_conn_t *conn, int fd, off_t *offset, size_t len)
+{
+	return conn->tls ? rapier_http_tls_sendfile(conn->tls, fd, offset, len) : sendfile(conn->fd, fd, offset, len);
+}
+
+/*
+ * Whether a read that returned n bytes into a buffer of size has emptied
+ * the socket, so waiting beats another read that would find nothing. A
+ * TLS read returns at most one record: only a short record says so.
+ */
+static inline bool rapier__http_conn_read_drained(const rapier_http_conn_t *conn, size_t n, size_t size)
+{
+	return n < (conn->tls ? RAPIER_HTTP_TLS_RECORD_MAX : size);
+}
 
 /* Tells the owner (on_stats) that server->stats changed. */
 static inline void rapier__http_stats_changed(rapier_http_server_t *server)

@@ -354,7 +354,7 @@ static int next_event(rapier_http_conn_t *conn)
 		}
 	}
 	do {
-		n = recv(conn->fd, ws_read_buffer, sizeof(ws_read_buffer), 0);
+		n = rapier__http_conn_recv(conn, ws_read_buffer, sizeof(ws_read_buffer));
 	} while (n < 0 && errno == EINTR);
 	if (n == 0 || (n < 0 && errno != EAGAIN)) {
 		return WS_GONE;
@@ -369,8 +369,7 @@ static int next_event(rapier_http_conn_t *conn)
 		ws->ilen = (size_t) n - used;
 		ws->ipos = 0;
 	}
-	if (ev == RAPIER_WS_NEED_MORE && (size_t) n < sizeof(ws_read_buffer)) {
-		/* A short read emptied the socket: waiting beats another recv() that finds nothing. */
+	if (ev == RAPIER_WS_NEED_MORE && rapier__http_conn_read_drained(conn, (size_t) n, sizeof(ws_read_buffer))) {
 		return WS_WAIT;
 	}
 	return ev;
@@ -532,7 +531,7 @@ static bool close_from_loop(rapier_http_conn_t *conn, uint16_t code, const char 
 	ssize_t n = -1;
 
 	if (!conn->writing) {
-		n = send(conn->fd, frame, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+		n = rapier__http_conn_send(conn, frame, len);
 	}
 	if (n != (ssize_t) len) {
 		rapier__http_conn_close(conn);

@@ -151,13 +151,12 @@ void rapier__http_wake_queued_writers(rapier_http_conn_t *conn)
 static int write_iov(rapier_http_conn_t *conn, struct iovec *iov, int iovcnt)
 {
 	while (iovcnt > 0) {
-		struct msghdr msg = { .msg_iov = iov, .msg_iovlen = (size_t) iovcnt };
 		ssize_t n;
 
 		if (conn->state == RAPIER_HTTP_CONN_CLOSED) {
 			return -EPIPE;
 		}
-		n = sendmsg(conn->fd, &msg, MSG_NOSIGNAL);
+		n = rapier__http_conn_sendv(conn, iov, iovcnt);
 		if (n < 0) {
 			int rc = -errno;
 			if (rc == -EINTR) {
@@ -428,7 +427,7 @@ static int send_file_body(rapier_http_conn_t *conn, int fd, off_t off, uint64_t 
 	int rc = 0;
 
 	while (length > 0) {
-		ssize_t n = sendfile(conn->fd, fd, &off, length > (1u << 30) ? (1u << 30) : (size_t) length);
+		ssize_t n = rapier__http_conn_sendfile(conn, fd, &off, length > (1u << 30) ? (1u << 30) : (size_t) length);
 		if (n > 0) {
 			length -= (uint64_t) n;
 			continue;

@@ -1,0 +1,406 @@
+/*
+ * HTTPS for the HTTP server (http_tls.h).
+ *
+ * OpenSSL reads and writes the socket itself, through tls.h's BIO
+ * (MSG_DONTWAIT, MSG_NOSIGNAL), so a session is one SSL object on the
+ * connection's descriptor and every call returns at once.
+ *
+ * Writes run in SSL_MODE_ENABLE_PARTIAL_WRITE: each SSL_write() seals and
+ * sends one record of at most 16 KiB, so a full socket costs at most the
+ * record in flight, which OpenSSL keeps until the same bytes are offered
+ * again (SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER lets them come from another
+ * buffer). Small pieces (a response head and a short body) are gathered
+ * into one record first: one encryption and one send(), as the plain
+ * server's one sendmsg(). SSL_MODE_RELEASE_BUFFERS gives a session's 34
+ * KiB of buffers back while its connection is idle: ten thousand
+ * keep-alive connections must not hold 340 MB.
+ */
+#include "http_tls.h"
+#include "tls.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <openssl/err.h>
+#include <openssl/rand.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+
+/* Bytes of a file read per pread() before they are sealed, four records. */
+#define TLS_FILE_CHUNK (4 * RAPIER_HTTP_TLS_RECORD_MAX)
+
+struct rapier_http_tls_ctx_s {
+	SSL_CTX *ssl_ctx;
+};
+
+struct rapier_http_tls_s {
+	SSL *ssl;
+	bool broken;                   /* a fatal error: no close_notify, no more calls */
+};
+
+/* One worker, one thread: the gathering buffers are shared by every connection. */
+static unsigned char record_buffer[RAPIER_HTTP_TLS_RECORD_MAX];
+static unsigned char file_buffer[TLS_FILE_CHUNK];
+
+/* ALPN: HTTP/1.1 if the client offers it (it may offer h2 first); otherwise none, as without ALPN. */
+static int select_alpn(SSL *ssl, const unsigned char **out, unsigned char *out_len, const unsigned char *in,
+	unsigned int in_len, void *arg)
+{
+	static const unsigned char http11[] = "\x08http/1.1";
+	unsigned char *selected;
+
+	(void) ssl;
+	(void) arg;
+	if (SSL_select_next_proto(&selected, out_len, http11, sizeof(http11) - 1, in, in_len) != OPENSSL_NPN_NEGOTIATED) {
+		return SSL_TLSEXT_ERR_NOACK;
+	}
+	*out = selected;
+	return SSL_TLSEXT_ERR_OK;
+}
+
+/* OpenSSL's first reason for the failure just seen ("no start line", "key values mismatch"). */
+static const char *openssl_reason(void)
+{
+	const char *reason = ERR_reason_error_string(ERR_peek_error());
+
+	return reason ? reason : "not a PEM file OpenSSL can use";
+}
+
+/* Says what failed in err, forgets OpenSSL's queued errors, and returns false. */
+static bool fail(char *err, size_t err_len, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(err, err_len, fmt, args);
+	va_end(args);
+	ERR_clear_error();
+	return false;
+}
+
+/* The file must be readable by this process: say so in its own words before OpenSSL says "system lib". */
+static bool check_readable(const char *what, const char *path, char *err, size_t err_len)
+{
+	if (access(path, R_OK) < 0) {
+		return fail(err, err_len, "%s %s: %s", what, path, strerror(errno));
+	}
+	return true;
+}
+
+static bool load_identity(SSL_CTX *ssl_ctx, const rapier_http_tls_config_t *cfg, char *err, size_t err_len)
+{
+	const char *key_what = cfg->key_file ? "tls_key_file" : "tls_cert_file";
+	const char *key_file = cfg->key_file ? cfg->key_file : cfg->cert_file;
+
+	if (!check_readable("tls_cert_file", cfg->cert_file, err, err_len)
+			|| (cfg->key_file && !check_readable("tls_key_file", cfg->key_file, err, err_len))) {
+		return false;
+	}
+	if (SSL_CTX_use_certificate_chain_file(ssl_ctx, cfg->cert_file) != 1) {
+		return fail(err, err_len, "tls_cert_file %s: no certificate: %s", cfg->cert_file, openssl_reason());
+	}
+	if (SSL_CTX_use_PrivateKey_file(ssl_ctx, key_file, SSL_FILETYPE_PEM) != 1) {
+		unsigned long e = ERR_peek_error();
+
+		if (ERR_GET_LIB(e) == ERR_LIB_X509 && ERR_GET_REASON(e) == X509_R_KEY_VALUES_MISMATCH) {
+			return fail(err, err_len, "%s %s: the key does not belong to the certificate", key_what, key_file);
+		}
+		if (cfg->key_file == NULL) {
+			return fail(err, err_len, "tls_cert_file %s holds no private key: name the key's file in tls_key_file",
+				cfg->cert_file);
+		}
+		return fail(err, err_len, "tls_key_file %s: no private key: %s", key_file, openssl_reason());
+	}
+	if (SSL_CTX_check_private_key(ssl_ctx) != 1) {
+		return fail(err, err_len, "%s %s: the key does not belong to the certificate", key_what, key_file);
+	}
+	return true;
+}
+
+static bool configure(SSL_CTX *ssl_ctx, const rapier_http_tls_config_t *cfg, char *err, size_t err_len)
+{
+	uint64_t options = SSL_OP_NO_COMPRESSION | SSL_OP_CIPHER_SERVER_PREFERENCE | SSL_OP_NO_RENEGOTIATION;
+
+#ifdef SSL_OP_IGNORE_UNEXPECTED_EOF
+	/* Most clients close without close_notify; that is the end of the stream, not an error. */
+	options |= SSL_OP_IGNORE_UNEXPECTED_EOF;
+#endif
+	SSL_CTX_set_options(ssl_ctx, options);
+	SSL_CTX_set_mode(ssl_ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER
+		| SSL_MODE_RELEASE_BUFFERS);
+	if (SSL_CTX_set_min_proto_version(ssl_ctx, cfg->min_version) != 1) {
+		return fail(err, err_len, "tls_min_version: %s", openssl_reason());
+	}
+	if (cfg->ciphers && SSL_CTX_set_cipher_list(ssl_ctx, cfg->ciphers) != 1) {
+		return fail(err, err_len, "tls_ciphers \"%s\": no cipher OpenSSL knows in this list", cfg->ciphers);
+	}
+	SSL_CTX_set_alpn_select_cb(ssl_ctx, select_alpn, NULL);
+	SSL_CTX_set_session_id_context(ssl_ctx, (const unsigned char *) "rapier-http", sizeof("rapier-http") - 1);
+	if (cfg->ticket_key && SSL_CTX_set_tlsext_ticket_keys(ssl_ctx, (void *) cfg->ticket_key,
+			RAPIER_HTTP_TLS_TICKET_KEY_LEN) != 1) {
+		return fail(err, err_len, "session ticket keys: %s", openssl_reason());
+	}
+	return load_identity(ssl_ctx, cfg, err, err_len);
+}
+
+rapier_http_tls_ctx_t *rapier_http_tls_ctx_new(const rapier_http_tls_config_t *cfg, char *err, size_t err_len)
+{
+	rapier_http_tls_ctx_t *ctx;
+	SSL_CTX *ssl_ctx;
+
+	ERR_clear_error();
+	if ((ssl_ctx = SSL_CTX_new(TLS_server_method())) == NULL) {
+		fail(err, err_len, "OpenSSL: %s", openssl_reason());
+		return NULL;
+	}
+	if (!configure(ssl_ctx, cfg, err, err_len)) {
+		SSL_CTX_free(ssl_ctx);
+		return NULL;
+	}
+	if ((ctx = malloc(sizeof(*ctx))) == NULL) {
+		snprintf(err, err_len, "out of memory");
+		SSL_CTX_free(ssl_ctx);
+		return NULL;
+	}
+	ctx->ssl_ctx = ssl_ctx;
+	return ctx;
+}
+
+void rapier_http_tls_ctx_free(rapier_http_tls_ctx_t *ctx)
+{
+	if (ctx) {
+		SSL_CTX_free(ctx->ssl_ctx);
+		free(ctx);
+	}
+}
+
+bool rapier_http_tls_ticket_key_generate(unsigned char key[RAPIER_HTTP_TLS_TICKET_KEY_LEN])
+{
+	bool ok = RAND_bytes(key, RAPIER_HTTP_TLS_TICKET_KEY_LEN) == 1;
+
+	ERR_clear_error();
+	return ok;
+}
+
+rapier_http_tls_t *rapier_http_tls_new(rapier_http_tls_ctx_t *ctx, int fd)
+{
+	rapier_http_tls_t *tls = calloc(1, sizeof(*tls));
+	BIO *bio;
+
+	if (tls == NULL) {
+		return NULL;
+	}
+	if ((tls->ssl = SSL_new(ctx->ssl_ctx)) == NULL || (bio = rapier_tls_socket_bio_new(fd)) == NULL) {
+		SSL_free(tls->ssl);
+		free(tls);
+		ERR_clear_error();
+		return NULL;
+	}
+	SSL_set_bio(tls->ssl, bio, bio);
+	SSL_set_accept_state(tls->ssl);
+	return tls;
+}
+
+void rapier_http_tls_free(rapier_http_tls_t *tls, bool notify)
+{
+	if (tls == NULL) {
+		return;
+	}
+	if (notify && !tls->broken && SSL_is_init_finished(tls->ssl)) {
+		/* One try: the alert is a courtesy, and a socket that cannot take 31 bytes is not read anyway. */
+		SSL_shutdown(tls->ssl);
+	}
+	ERR_clear_error();
+	SSL_free(tls->ssl);
+	free(tls);
+}
+
+/*
+ * After a call that returned ret <= 0: -1 with errno EAGAIN when the socket
+ * must be waited on (either way: a read may need to write), 0 at the end of
+ * the stream, or -1 with errno set and the session marked dead.
+ */
+static ssize_t settle(rapier_http_tls_t *tls, int ret)
+{
+	int saved = errno;
+
+	switch (SSL_get_error(tls->ssl, ret)) {
+		case SSL_ERROR_WANT_READ:
+		case SSL_ERROR_WANT_WRITE:
+			errno = EAGAIN;
+			return -1;
+		case SSL_ERROR_ZERO_RETURN:
+			return 0;
+		case SSL_ERROR_SYSCALL:
+			tls->broken = true;
+			ERR_clear_error();
+			if (saved == 0) {
+				return 0;   /* the peer closed the socket mid-record */
+			}
+			errno = saved;
+			return -1;
+		default:
+			tls->broken = true;
+			ERR_clear_error();
+			errno = EPROTO;
+			return -1;
+	}
+}
+
+rapier_http_tls_step_t rapier_http_tls_handshake(rapier_http_tls_t *tls)
+{
+	int ret;
+
+	ERR_clear_error();
+	if ((ret = SSL_do_handshake(tls->ssl)) == 1) {
+		return RAPIER_HTTP_TLS_DONE;
+	}
+	switch (SSL_get_error(tls->ssl, ret)) {
+		case SSL_ERROR_WANT_READ:
+			return RAPIER_HTTP_TLS_WANT_READ;
+		case SSL_ERROR_WANT_WRITE:
+			return RAPIER_HTTP_TLS_WANT_WRITE;
+		default: {
+			/* OpenSSL recognizes a request line, and has sent no alert then. */
+			bool plain = ERR_GET_REASON(ERR_peek_error()) == SSL_R_HTTP_REQUEST;
+			tls->broken = true;
+			ERR_clear_error();
+			return plain ? RAPIER_HTTP_TLS_PLAIN_HTTP : RAPIER_HTTP_TLS_FAILED;
+		}
+	}
+}
+
+ssize_t rapier_http_tls_recv(rapier_http_tls_t *tls, char *buf, size_t len)
+{
+	int ret;
+
+	if (tls->broken) {
+		errno = EPROTO;
+		return -1;
+	}
+	ERR_clear_error();
+	errno = 0;
+	ret = SSL_read(tls->ssl, buf, len > INT_MAX ? INT_MAX : (int) len);
+	return ret > 0 ? ret : settle(tls, ret);
+}
+
+/* Seals and sends one record of buf (at most 16 KiB of it). */
+static ssize_t send_record(rapier_http_tls_t *tls, const void *buf, size_t len)
+{
+	int ret;
+
+	ERR_clear_error();
+	errno = 0;
+	ret = SSL_write(tls->ssl, buf, len > INT_MAX ? INT_MAX : (int) len);
+	if (ret > 0) {
+		return ret;
+	}
+	if (settle(tls, ret) == 0) {
+		/* A write cannot meet the end of the stream: the peer is gone. */
+		tls->broken = true;
+		errno = EPIPE;
+	}
+	return -1;
+}
+
+/* Copies the first bytes of iov (at most max) into dst; the number copied. */
+static size_t gather(unsigned char *dst, size_t max, const struct iovec *iov, int iovcnt)
+{
+	size_t len = 0;
+
+	for (int i = 0; i < iovcnt && len < max; i++) {
+		size_t take = iov[i].iov_len < max - len ? iov[i].iov_len : max - len;
+		memcpy(dst + len, iov[i].iov_base, take);
+		len += take;
+	}
+	return len;
+}
+
+ssize_t rapier_http_tls_sendv(rapier_http_tls_t *tls, const struct iovec *iov, int iovcnt)
+{
+	size_t total = 0;
+	size_t skip = 0;               /* bytes of iov[0] already sent */
+
+	if (tls->broken) {
+		errno = EPIPE;
+		return -1;
+	}
+	while (iovcnt > 0) {
+		const char *base = (const char *) iov->iov_base + skip;
+		size_t left = iov->iov_len - skip;
+		const void *buf = base;
+		size_t len = left;
+		ssize_t n;
+
+		if (left == 0) {
+			iov++, iovcnt--, skip = 0;
+			continue;
+		}
+		if (left < RAPIER_HTTP_TLS_RECORD_MAX && iovcnt > 1) {
+			struct iovec first = { (void *) base, left };
+			len = gather(record_buffer, RAPIER_HTTP_TLS_RECORD_MAX, &first, 1);
+			len += gather(record_buffer + len, RAPIER_HTTP_TLS_RECORD_MAX - len, iov + 1, iovcnt - 1);
+			buf = record_buffer;
+		}
+		if ((n = send_record(tls, buf, len)) < 0) {
+			return total > 0 ? (ssize_t) total : -1;
+		}
+		total += (size_t) n;
+		/* Step over the n bytes sent, across as many pieces as they covered. */
+		for (size_t sent = (size_t) n; sent > 0 && iovcnt > 0;) {
+			size_t in_piece = iov->iov_len - skip;
+			if (sent < in_piece) {
+				skip += sent;
+				break;
+			}
+			sent -= in_piece;
+			iov++, iovcnt--, skip = 0;
+		}
+	}
+	return (ssize_t) total;
+}
+
+ssize_t rapier_http_tls_sendfile(rapier_http_tls_t *tls, int fd, off_t *offset, size_t len)
+{
+	size_t total = 0;
+	ssize_t got;
+
+	if (tls->broken) {
+		errno = EPIPE;
+		return -1;
+	}
+	do {
+		got = pread(fd, file_buffer, len < sizeof(file_buffer) ? len : sizeof(file_buffer), *offset);
+	} while (got < 0 && errno == EINTR);
+	if (got <= 0) {
+		return got;                /* 0: the file ended early, as sendfile() says it */
+	}
+	while (total < (size_t) got) {
+		ssize_t n = send_record(tls, file_buffer + total, (size_t) got - total);
+		if (n < 0) {
+			break;
+		}
+		total += (size_t) n;
+	}
+	*offset += (off_t) total;
+	return total > 0 ? (ssize_t) total : -1;
+}
+
+const char *rapier_http_tls_version(const rapier_http_tls_t *tls)
+{
+	return SSL_get_version(tls->ssl);
+}
+
+const char *rapier_http_tls_cipher(const rapier_http_tls_t *tls)
+{
+	return SSL_get_cipher_name(tls->ssl);
+}
+
+const char *rapier_http_tls_server_name(const rapier_http_tls_t *tls)
+{
+	return SSL_get_servername(tls->ssl, TLSEXT_NAMETYPE_host_name);
+}
