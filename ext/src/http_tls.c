@@ -1,7 +1,7 @@
 /*
  * HTTPS for the HTTP server (http_tls.h).
  *
- * OpenSSL reads and writes the socket itself, through tls.h's BIO
+ * OpenSSL reads and writes the socket itself, through socket_bio.h's BIO
  * (MSG_DONTWAIT, MSG_NOSIGNAL), so a session is one SSL object on the
  * connection's descriptor and every call returns at once.
  *
@@ -16,7 +16,7 @@
  * keep-alive connections must not hold 340 MB.
  */
 #include "http_tls.h"
-#include "tls.h"
+#include "socket_bio.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -194,7 +194,7 @@ rapier_http_tls_t *rapier_http_tls_new(rapier_http_tls_ctx_t *ctx, int fd)
 	if (tls == NULL) {
 		return NULL;
 	}
-	if ((tls->ssl = SSL_new(ctx->ssl_ctx)) == NULL || (bio = rapier_tls_socket_bio_new(fd)) == NULL) {
+	if ((tls->ssl = SSL_new(ctx->ssl_ctx)) == NULL || (bio = rapier_socket_bio_new(fd)) == NULL) {
 		SSL_free(tls->ssl);
 		free(tls);
 		ERR_clear_error();

@@ -69,10 +69,11 @@ rapier_http_tls_step_t rapier_http_tls_handshake(rapier_http_tls_t *tls);
  * EAGAIN when the socket must be waited on, or another errno (EPROTO for
  * a TLS failure) when the session is dead.
  *
- * A send that failed with EAGAIN must be repeated with the same bytes
- * first (more may follow): OpenSSL has encrypted them into a record that
- * is partly on the wire. Every writer of the server repeats with what is
- * still unsent, which is exactly that.
+ * A send that did not take everything it was offered (EAGAIN, or fewer
+ * bytes) must be called again with at least the rest of those bytes:
+ * OpenSSL may have sealed some of them into a record that is partly on the
+ * wire, and sends that record's rest first. Every writer of the server
+ * goes on with all it still has to send, which is exactly that.
  */
 ssize_t rapier_http_tls_recv(rapier_http_tls_t *tls, char *buf, size_t len);
 ssize_t rapier_http_tls_sendv(rapier_http_tls_t *tls, const struct iovec *iov, int iovcnt);

@@ -11,8 +11,6 @@
 #include "php_network.h"
 #include "php_streams.h"
 
-#include <openssl/bio.h>
-
 typedef struct rapier_tls_s rapier_tls_t;
 
 /* How an operation waits when OpenSSL needs the socket. */
@@ -67,13 +65,6 @@ void rapier_tls_shutdown(rapier_tls_t *tls);
 
 /* Sends close_notify if it can without waiting, then frees the session. */
 void rapier_tls_free(rapier_tls_t *tls);
-
-/*
- * A socket BIO on fd (left open when the BIO goes) that never blocks nor
- * raises SIGPIPE: recv()/send() with MSG_DONTWAIT and MSG_NOSIGNAL. NULL
- * when OpenSSL is out of memory. The HTTP server's TLS uses it too.
- */
-BIO *rapier_tls_socket_bio_new(int fd);
 
 /* Frees what the sessions share, before the module is unloaded. */
 void rapier_tls_mshutdown(void);
