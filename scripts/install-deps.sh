@@ -25,6 +25,9 @@ packages=(
 	php8.2-memcached memcached
 	# A WebSocket client of another implementation than ours (tests/WebSocketTest.php).
 	python3-websockets
+	# The HTTPS tests make their certificates with the openssl command (tests/Support/TlsCertificate.php,
+	# ext/tests/http/tls.inc) and talk to the server with curl, as the other phpt tests do.
+	openssl curl
 )
 
 # Only `make bench` needs these, so `make test` stays as light as it was.

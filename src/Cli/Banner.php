@@ -10,7 +10,7 @@ final class Banner
     /** @param array<string, mixed> $options the Server options in effect */
     public static function render(ServeConfig $config, string $kind, array $options, bool $terminal): string
     {
-        $address = sprintf('http://%s:%d', str_contains($config->host, ':') ? "[{$config->host}]" : $config->host, $config->port);
+        $address = $config->url();
         $versions = sprintf('Rapier %s, PHP %s', phpversion('rapier'), PHP_VERSION);
         $workers = $config->workers === 0 ? 'none: one process serves'
             : sprintf('%d worker%s%s', $config->workers, $config->workers === 1 ? '' : 's',

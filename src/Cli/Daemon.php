@@ -42,7 +42,7 @@ final class Daemon
             $status = proc_get_status($proc);
             $pid = trim((string) @file_get_contents($config->pidFile));
             if ($status['running'] && $pid === (string) $status['pid']) {
-                echo "rapier: serving {$config->app} on http://{$config->host}:{$config->port} in the background "
+                echo "rapier: serving {$config->app} on {$config->url()} in the background "
                     . "(pid $pid); log: $log\n";
                 return 0;
             }

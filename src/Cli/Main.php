@@ -37,6 +37,10 @@ final class Main
           --slowlog-timeout S log where a request's handler waits once it has run
                               S seconds (off)
           --document-root DIR serve the files under DIR before asking the app
+          --tls-cert F        serve HTTPS, and only HTTPS, on the port: F is a PEM
+                              file with the certificate, then its chain
+          --tls-key F         the certificate's private key, a PEM file (the
+                              --tls-cert file)
           --watch             reload the workers when a PHP file of the app changes
           --daemon            run in the background; returns once the server is up
           --pid-file F        the master's pid file (APP's directory/.rapier.pid);

@@ -36,6 +36,7 @@ final class ServeCommand
         if (!file_exists($config->app)) {
             throw new CliException("APP not found: {$config->app}");
         }
+        self::checkTlsFiles($config);
         self::checkPidFile($config);
         if ($config->daemon) {
             return Daemon::start($config, $args);
@@ -158,6 +159,22 @@ final class ServeCommand
             throw new CliException(self::reword("Cannot listen on {$config->host}:{$config->port}: $error", $config));
         }
         fclose($socket);
+    }
+
+    /**
+     * The server checks the files too, but only once the banner is out and
+     * the app probed; checking first gives the common mistake, a path to no
+     * readable file, the server's own error line alone. What the files hold
+     * is left to the server.
+     */
+    private static function checkTlsFiles(ServeConfig $config): void
+    {
+        foreach (['tls_cert_file' => $config->tlsCert, 'tls_key_file' => $config->tlsKey] as $option => $file) {
+            if ($file !== null && !is_readable($file)) {
+                throw new CliException(sprintf('cannot serve HTTPS: %s %s: %s', $option, $file,
+                    file_exists($file) ? 'Permission denied' : 'No such file or directory'));
+            }
+        }
     }
 
     /** The master refuses a pid file naming a live server too, but after the banner. */

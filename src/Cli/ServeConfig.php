@@ -30,6 +30,8 @@ final class ServeConfig
         'log-file' => Arguments::VALUE,
         'config' => Arguments::VALUE,
         'metrics' => Arguments::VALUE,
+        'tls-cert' => Arguments::VALUE,
+        'tls-key' => Arguments::VALUE,
         // Internal: the process a --daemon start launches, which must not detach again.
         'foreground' => Arguments::FLAG,
     ];
@@ -44,7 +46,7 @@ final class ServeConfig
     ];
     /** Options in seconds (fractions allowed). */
     private const SECONDS = ['queue-timeout', 'latency-target', 'slowlog-timeout'];
-    private const PATHS = ['app', 'document-root', 'pid-file', 'log-file'];
+    private const PATHS = ['app', 'document-root', 'pid-file', 'log-file', 'tls-cert', 'tls-key'];
     private const FLAGS = ['watch', 'daemon'];
     /** Keys a config file may hold besides the command-line options. */
     private const CONFIG_ONLY = ['app', 'server'];
@@ -69,6 +71,8 @@ final class ServeConfig
         public readonly ?string $configFile,
         public readonly array $server,
         public readonly ?string $metrics,
+        public readonly ?string $tlsCert,
+        public readonly ?string $tlsKey,
     ) {
     }
 
@@ -99,9 +103,14 @@ final class ServeConfig
             $s['config'] ?? null,
             $s['server'] ?? [],
             $s['metrics'] ?? null,
+            $s['tls-cert'] ?? null,
+            $s['tls-key'] ?? null,
         );
         if ($config->metrics !== null && !str_starts_with($config->metrics, '/')) {
             throw CliException::usage("--metrics must be a path starting with /, got '{$config->metrics}'");
+        }
+        if ($config->tlsKey !== null && !$config->servesHttps()) {
+            throw CliException::usage('--tls-key needs --tls-cert (a key alone serves no HTTPS; the --tls-cert file may hold the key too)');
         }
         if ($config->workers === 0 && ($config->watch || $config->daemon)) {
             throw CliException::usage('--watch and --daemon need --workers 1 or more (a reload starts new workers)');
@@ -199,8 +208,27 @@ final class ServeConfig
         if ($this->logFile !== null) {
             $options['error_log'] = $this->logFile;
         }
+        if ($this->tlsCert !== null) {
+            $options['tls_cert_file'] = $this->tlsCert;
+        }
+        if ($this->tlsKey !== null) {
+            $options['tls_key_file'] = $this->tlsKey;
+        }
 
         return $options + $this->server;
+    }
+
+    /** Whether the port speaks HTTPS: a certificate from --tls-cert, or tls_cert_file in the config's 'server' array. */
+    public function servesHttps(): bool
+    {
+        return $this->tlsCert !== null || isset($this->server['tls_cert_file']);
+    }
+
+    /** The URL of the server's root, as the banner and --daemon print it. */
+    public function url(): string
+    {
+        return sprintf('%s://%s:%d', $this->servesHttps() ? 'https' : 'http',
+            str_contains($this->host, ':') ? "[{$this->host}]" : $this->host, $this->port);
     }
 
     /** @return array<string, mixed> */

@@ -19,11 +19,15 @@ final class AppClient
 
     private readonly CurlHandle $curl;
 
-    public function __construct(private readonly string $baseUrl)
+    /** $caFile: for an https:// $baseUrl, the CA certificate to verify the server with (curl's --cacert). */
+    public function __construct(private readonly string $baseUrl, ?string $caFile = null)
     {
         $this->curl = curl_init();
         // An empty cookie file turns on libcurl's in-memory cookie engine.
         curl_setopt($this->curl, CURLOPT_COOKIEFILE, '');
+        if ($caFile !== null) {
+            curl_setopt($this->curl, CURLOPT_CAINFO, $caFile);
+        }
     }
 
     /** @param array<string, string> $headers */

@@ -39,6 +39,15 @@ final class BannerTest extends TestCase
             phpversion('rapier'), PHP_VERSION), $text);
     }
 
+    public function testAddressIsHttpsWithACertificate(): void
+    {
+        $config = self::config(['/srv/app.php', '--workers', '1', '--tls-cert', '/srv/tls/cert.pem']);
+
+        $this->assertStringContainsString("  address   https://127.0.0.1:8080\n", Banner::render($config, 'callable', $config->serverOptions(false), true));
+        $this->assertStringContainsString(' (callable) on https://127.0.0.1:8080, 1 worker ',
+            Banner::render($config, 'callable', $config->serverOptions(false), false));
+    }
+
     /** @param list<string> $args */
     private static function config(array $args): ServeConfig
     {

@@ -98,6 +98,64 @@ final class ServeConfigTest extends TestCase
         }
     }
 
+    public function testTlsFilesMapToServerOptionsAndMakeTheUrlHttps(): void
+    {
+        $config = self::config(['app.php', '--tls-cert', 'tls/cert.pem', '--tls-key', '/etc/tls/key.pem'], '/srv');
+
+        $this->assertSame(['tls_cert_file' => '/srv/tls/cert.pem', 'tls_key_file' => '/etc/tls/key.pem'],
+            array_intersect_key($config->serverOptions(false), ['tls_cert_file' => 0, 'tls_key_file' => 0]));
+        $this->assertSame('https://127.0.0.1:8080', $config->url());
+
+        $plain = self::config(['app.php', '--host', '::1']);
+        $this->assertArrayNotHasKey('tls_cert_file', $plain->serverOptions(false));
+        $this->assertSame('http://[::1]:8080', $plain->url());
+    }
+
+    public function testCertificateAloneLeavesTheKeyToTheServer(): void
+    {
+        $options = self::config(['app.php', '--tls-cert', '/etc/tls/both.pem'])->serverOptions(false);
+
+        $this->assertSame('/etc/tls/both.pem', $options['tls_cert_file']);
+        $this->assertArrayNotHasKey('tls_key_file', $options, 'the server reads the key from the certificate\'s file');
+    }
+
+    public function testConfigFileTlsPathsAreRelativeToItAndOtherTlsOptionsGoInServer(): void
+    {
+        $dir = Cli::tempDirectory();
+        try {
+            file_put_contents("$dir/rapier.php", "<?php return ['app' => 'app.php', 'tls_cert' => 'tls/cert.pem', 'tls-key' => 'tls/key.pem',"
+                . " 'server' => ['tls_min_version' => '1.3', 'tls_ciphers' => 'ECDHE+AESGCM']];");
+
+            $config = self::config(['--config', "$dir/rapier.php"], '/elsewhere');
+
+            $this->assertSame([
+                'tls_cert_file' => "$dir/tls/cert.pem",
+                'tls_key_file' => "$dir/tls/key.pem",
+                'tls_min_version' => '1.3',
+                'tls_ciphers' => 'ECDHE+AESGCM',
+            ], array_intersect_key($config->serverOptions(false),
+                ['tls_cert_file' => 0, 'tls_key_file' => 0, 'tls_min_version' => 0, 'tls_ciphers' => 0]));
+            $this->assertStringStartsWith('https://', $config->url());
+        } finally {
+            Cli::removeDirectory($dir);
+        }
+    }
+
+    public function testCertificateInTheServerArrayServesHttpsToo(): void
+    {
+        $dir = Cli::tempDirectory();
+        try {
+            file_put_contents("$dir/rapier.php", "<?php return ['app' => 'app.php', 'server' => ['tls_cert_file' => '/etc/tls/cert.pem']];");
+
+            $config = self::config(['--config', "$dir/rapier.php", '--tls-key', '/etc/tls/key.pem']);
+
+            $this->assertSame('https://127.0.0.1:8080', $config->url());
+            $this->assertSame('/etc/tls/key.pem', $config->serverOptions(false)['tls_key_file'], 'a key for that certificate');
+        } finally {
+            Cli::removeDirectory($dir);
+        }
+    }
+
     /** @return iterable<string, array{list<string>, string}> */
     public static function badArguments(): iterable
     {
@@ -112,6 +170,8 @@ final class ServeConfigTest extends TestCase
         yield 'queue timeout of 0' => [['app.php', '--queue-timeout', '0'], '--queue-timeout must be a number of seconds greater than 0 and at most 9e9, got 0.0'];
         yield 'latency target of 0' => [['app.php', '--latency-target', '0'], '--latency-target must be a number of seconds greater than 0 and at most 9e9, got 0.0'];
         yield 'slowlog timeout of 0' => [['app.php', '--slowlog-timeout', '0'], '--slowlog-timeout must be a number of seconds greater than 0 and at most 9e9, got 0.0'];
+        yield 'tls key without a certificate' => [['app.php', '--tls-key', 'key.pem'], '--tls-key needs --tls-cert'];
+        yield 'empty tls certificate' => [['app.php', '--tls-cert', ''], '--tls-cert must be a non-empty string'];
         yield 'queue timeout not a number' => [['app.php', '--queue-timeout', '1s'], "--queue-timeout must be a number of seconds greater than 0 and at most 9e9, got '1s'"];
     }
 

@@ -4,10 +4,12 @@ declare(strict_types=1);
 
 namespace Rapier\Tests\Psr;
 
+use Rapier\Tests\Adapter\AppClient;
 use Rapier\Tests\Support\Cli;
 use Rapier\Tests\Support\HttpClient;
 use Rapier\Tests\Support\PsrExtension;
 use Rapier\Tests\Support\ServedAppTestCase;
+use Rapier\Tests\Support\TlsCertificate;
 
 /**
  * `rapier serve` of an APP returning a PSR-15 RequestHandlerInterface. The
@@ -30,10 +32,27 @@ final class Psr15Test extends ServedAppTestCase
         $this->assertStringContainsString('psr15-app.php (PSR-15) on', $this->server->stdout());
         $this->assertSame(200, $get->status);
         $this->assertSame('application/json', $get->header('content-type'));
-        $this->assertSame(['method' => 'GET', 'path' => '/hello', 'name' => 'psr', 'body' => '', 'handled' => 1], $get->json());
+        $this->assertSame(['method' => 'GET', 'scheme' => 'http', 'path' => '/hello', 'name' => 'psr', 'body' => '', 'handled' => 1],
+            $get->json());
         $this->assertSame(201, $post->status);
-        $this->assertSame(['method' => 'POST', 'path' => '/items', 'name' => null, 'body' => 'payload', 'handled' => 2], $post->json(),
-            'one handler object serves the worker\'s requests');
+        $this->assertSame(['method' => 'POST', 'scheme' => 'http', 'path' => '/items', 'name' => null, 'body' => 'payload', 'handled' => 2],
+            $post->json(), 'one handler object serves the worker\'s requests');
+    }
+
+    public function testRequestOverHttpsHasAnHttpsUri(): void
+    {
+        $cert = TlsCertificate::create($this->dir);
+        $port = Cli::freePort();
+        $this->server = Cli::serve([__DIR__ . '/psr15-app.php', '--port', (string) $port, '--workers', '1',
+            '--pid-file', "$this->dir/rapier.pid", '--tls-cert', $cert->certFile, '--tls-key', $cert->keyFile],
+            PsrExtension::phpOptions());
+        $this->server->waitForWorkers("$this->dir/rapier.pid", 1);
+
+        $response = (new AppClient("https://127.0.0.1:$port", $cert->certFile))->get('/hello?name=tls');
+
+        $this->assertSame(200, $response->status, $response->describe());
+        $this->assertSame(['method' => 'GET', 'scheme' => 'https', 'path' => '/hello', 'name' => 'tls', 'body' => '', 'handled' => 1],
+            $response->json());
     }
 
     public function testHandlerExceptionIsA500AndTheWorkerCarriesOn(): void

@@ -25,6 +25,7 @@ return new class () implements RequestHandlerInterface {
         }
         $body = json_encode([
             'method' => $request->getMethod(),
+            'scheme' => $request->getUri()->getScheme(),
             'path' => $request->getUri()->getPath(),
             'name' => $request->getQueryParams()['name'] ?? null,
             'body' => (string) $request->getBody(),

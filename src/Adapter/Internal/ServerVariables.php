@@ -13,7 +13,8 @@ use Rapier\Http\Request;
  * It starts from the worker's own environment, as php-fpm's $_SERVER holds
  * the environment of the pool (Laravel's env() and Dotenv read it there),
  * minus what only a command line has (argv, the CLI script's paths). On top
- * come the request's variables from Request::server(), with the front
+ * come the request's variables from Request::server() (HTTPS and
+ * REQUEST_SCHEME among them, as nginx's fastcgi_params give), with the front
  * controller's SCRIPT_NAME and PHP_SELF, SERVER_NAME from the Host header,
  * and without PATH_INFO, which nginx does not pass to a front controller:
  * a framework that saw PHP_SELF "/index.php" and PATH_INFO "/users" would
@@ -29,6 +30,13 @@ final class ServerVariables
         'DOCUMENT_ROOT', 'REQUEST_TIME', 'REQUEST_TIME_FLOAT', 'PATH_INFO',
     ];
 
+    /**
+     * $_SERVER entries that only the request's connection may set: an HTTPS
+     * left in the worker's environment would make every plain HTTP request
+     * look secure to the framework.
+     */
+    private const CONNECTION_ONLY = ['HTTPS', 'REQUEST_SCHEME', 'SSL_PROTOCOL', 'SSL_CIPHER'];
+
     /** @var array<string, mixed> */
     private array $environment;
 
@@ -38,7 +46,7 @@ final class ServerVariables
      */
     public function __construct(array $environment, private readonly ?string $frontController = null)
     {
-        foreach (self::CLI_ONLY as $name) {
+        foreach ([...self::CLI_ONLY, ...self::CONNECTION_ONLY] as $name) {
             unset($environment[$name]);
         }
         $this->environment = $environment;
@@ -56,7 +64,6 @@ final class ServerVariables
             $server['SCRIPT_FILENAME'] = $this->frontController;
             $server['DOCUMENT_ROOT'] = dirname($this->frontController);
         }
-        $server['REQUEST_SCHEME'] = 'http';
         $server['SERVER_NAME'] = self::hostName($request->headers['host'] ?? '');
 
         return $server;

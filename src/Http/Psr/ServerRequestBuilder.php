@@ -12,9 +12,10 @@ use Rapier\Http\Request;
 
 /**
  * Rapier\Http\Request -> PSR-7 ServerRequestInterface, with what a PHP-FPM
- * request would give: server params ($_SERVER), cookies, query and parsed
- * body ($_POST for form bodies), uploads as UploadedFileInterface, the raw
- * body as a stream.
+ * request would give: the URI (https:// for a request that came over
+ * HTTPS), server params ($_SERVER), cookies, query and parsed body ($_POST
+ * for form bodies), uploads as UploadedFileInterface, the raw body as a
+ * stream.
  */
 final class ServerRequestBuilder
 {
@@ -72,19 +73,20 @@ final class ServerRequestBuilder
                 $target = $request->path;
             }
         }
+        $scheme = ($server['REQUEST_SCHEME'] ?? '') === 'https' ? 'https' : 'http';
         $host = $request->header('host');
         if ($host === null || preg_match(self::HOST, $host) !== 1) {
-            $host = $this->defaultHost . ':' . ($server['SERVER_PORT'] ?? 80);
+            $host = $this->defaultHost . ':' . ($server['SERVER_PORT'] ?? ($scheme === 'https' ? 443 : 80));
         }
         if (($target[0] ?? '') !== '/') {
             // "*" (OPTIONS *): the URI gets the root path; build() keeps the target.
             $target = '/';
         }
         try {
-            return $uris->createUri('http://' . $host . $target);
+            return $uris->createUri($scheme . '://' . $host . $target);
         } catch (InvalidArgumentException) {
             // A target parse_url() refuses: the decoded path and the query, set apart (the factory encodes them).
-            return $uris->createUri('http://' . $host)
+            return $uris->createUri($scheme . '://' . $host)
                 ->withPath($request->path)
                 ->withQuery((string) ($server['QUERY_STRING'] ?? ''));
         }

@@ -148,3 +148,10 @@ Route::get('/stream-closes-buffers', fn () => response()->stream(function () {
     }
     echo 'after;';
 }));
+
+// What Laravel makes of a request that came over HTTPS (tests/Cli/ServeHttpsTest.php).
+Route::get('/secure', fn (Request $request) => [
+    'secure' => $request->isSecure(),
+    'url' => url('/json'),
+    'scheme' => $request->server('REQUEST_SCHEME'),
+]);

@@ -1,0 +1,89 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Rapier\Tests\Cli;
+
+use Rapier\Tests\Adapter\AppClient;
+use Rapier\Tests\Support\Cli;
+use Rapier\Tests\Support\HttpClient;
+use Rapier\Tests\Support\ServedAppTestCase;
+use Rapier\Tests\Support\TlsCertificate;
+
+/**
+ * `rapier serve --tls-cert --tls-key` end to end: libcurl verifies the
+ * server against the test certificate (curl's --cacert, never -k), and the
+ * app, a plain callable or a framework, sees a request that came over HTTPS.
+ */
+final class ServeHttpsTest extends ServedAppTestCase
+{
+    private TlsCertificate $cert;
+
+    protected function setUp(): void
+    {
+        parent::setUp();
+        $this->cert = TlsCertificate::create($this->dir);
+    }
+
+    public function testServesACallableAppOverHttps(): void
+    {
+        file_put_contents("$this->dir/app.php", '<?php return function (Rapier\Http\Request $request, Rapier\Http\Response $response) {'
+            . ' $response->json(array_intersect_key($request->server(), array_flip(["HTTPS", "REQUEST_SCHEME", "SSL_PROTOCOL"]))); };');
+        $port = Cli::freePort();
+        // Relative paths, from the current directory, as --document-root's.
+        $this->server = Cli::serve(['app.php', '--port', (string) $port, '--workers', '1', '--tls-cert', 'cert.pem', '--tls-key', 'key.pem'],
+            cwd: $this->dir);
+        $this->server->waitForWorkers("$this->dir/.rapier.pid", 1);
+
+        $response = (new AppClient("https://127.0.0.1:$port", $this->cert->certFile))->get('/');
+
+        $this->assertSame(200, $response->status, $response->describe());
+        $server = $response->json();
+        $this->assertSame('on', $server['HTTPS'] ?? null);
+        $this->assertSame('https', $server['REQUEST_SCHEME'] ?? null);
+        $this->assertMatchesRegularExpression('/^TLSv1\.[23]$/D', $server['SSL_PROTOCOL'] ?? '');
+        $this->assertStringContainsString("serving $this->dir/app.php (callable) on https://127.0.0.1:$port,", $this->server->stdout());
+    }
+
+    public function testPlainHttpToTheHttpsPortGets400(): void
+    {
+        file_put_contents("$this->dir/app.php", '<?php return fn ($request, $response) => $response->end("never in the clear");');
+        $port = Cli::freePort();
+        $this->server = Cli::serve(["$this->dir/app.php", '--port', (string) $port, '--workers', '1',
+            '--tls-cert', $this->cert->certFile, '--tls-key', $this->cert->keyFile]);
+        $this->server->waitForWorkers("$this->dir/.rapier.pid", 1);
+
+        $response = HttpClient::get($port, '/');
+
+        $this->assertSame(400, $response->status);
+        $this->assertStringNotContainsString('never in the clear', $response->body);
+    }
+
+    public function testLaravelSeesTheRequestAsSecure(): void
+    {
+        mkdir("$this->dir/storage");
+        $port = Cli::freePort();
+        $this->server = Cli::serve([dirname(__DIR__) . '/apps/laravel', '--port', (string) $port, '--workers', '1',
+            '--pid-file', "$this->dir/rapier.pid", '--tls-cert', $this->cert->certFile, '--tls-key', $this->cert->keyFile],
+            env: ['RAPIER_APP_STORAGE' => "$this->dir/storage"]);
+        $this->server->waitForWorkers("$this->dir/rapier.pid", 1);
+
+        $response = (new AppClient("https://127.0.0.1:$port", $this->cert->certFile))->get('/secure');
+
+        $this->assertSame(200, $response->status, $response->describe() . "\n" . $this->server->output());
+        $this->assertSame(['secure' => true, 'url' => "https://127.0.0.1:$port/json", 'scheme' => 'https'], $response->json(),
+            'isSecure(), the URLs Laravel generates and $_SERVER agree');
+    }
+
+    public function testMissingCertificateFileIsOneLine(): void
+    {
+        file_put_contents("$this->dir/app.php", '<?php return fn ($request, $response) => $response->end("never");');
+
+        $result = Cli::run(['serve', "$this->dir/app.php", '--port', (string) Cli::freePort(), '--workers', '1',
+            '--tls-cert', "$this->dir/missing.pem"]);
+
+        $this->assertSame(1, $result->exitCode, $result->describe());
+        $this->assertSame("rapier: cannot serve HTTPS: tls_cert_file $this->dir/missing.pem: No such file or directory\n", $result->stderr);
+        $this->assertSame('', $result->stdout, 'no banner for a server that never started');
+    }
+}

@@ -1,0 +1,61 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Rapier\Tests\Support;
+
+use PHPUnit\Framework\SkippedTestError;
+use RuntimeException;
+
+/**
+ * A self-signed certificate for localhost and 127.0.0.1 and its key, made
+ * with the openssl command as an operator would make them, so nothing is
+ * shared with the server's own TLS code. The certificate is its own CA: a
+ * client given it as its CA file (curl's --cacert, CURLOPT_CAINFO)
+ * verifies the server in full, host name included.
+ */
+final class TlsCertificate
+{
+    private const OPENSSL = '/usr/bin/openssl';
+
+    private function __construct(public readonly string $certFile, public readonly string $keyFile)
+    {
+    }
+
+    /**
+     * Writes cert.pem and key.pem into $dir (which the caller removes).
+     * P-256 rather than RSA: the key is made in milliseconds.
+     *
+     * @throws SkippedTestError when openssl is not installed
+     */
+    public static function create(string $dir): self
+    {
+        $cert = new self("$dir/cert.pem", "$dir/key.pem");
+        self::openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
+            '-keyout', $cert->keyFile, '-out', $cert->certFile, '-days', '2', '-subj', '/CN=localhost',
+            '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1']);
+
+        return $cert;
+    }
+
+    /** @param list<string> $args */
+    private static function openssl(array $args): void
+    {
+        if (!is_executable(self::OPENSSL)) {
+            throw new SkippedTestError(self::OPENSSL . ' is not installed (Debian package openssl)');
+        }
+        $pipes = [];
+        $proc = proc_open([self::OPENSSL, ...$args], [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+        if ($proc === false) {
+            throw new RuntimeException('Cannot start openssl');
+        }
+        // Its output is a few lines: reading one pipe to its end cannot block the other.
+        $output = stream_get_contents($pipes[1]) . stream_get_contents($pipes[2]);
+        fclose($pipes[1]);
+        fclose($pipes[2]);
+        $status = proc_close($proc);
+        if ($status !== 0) {
+            throw new RuntimeException('openssl ' . implode(' ', $args) . " failed with status $status:\n$output");
+        }
+    }
+}
