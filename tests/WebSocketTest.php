@@ -7,6 +7,7 @@ namespace Rapier\Tests;
 use PHPUnit\Framework\TestCase;
 use Rapier\Tests\Support\Cli;
 use Rapier\Tests\Support\ServedApp;
+use Rapier\Tests\Support\TlsCertificate;
 use RuntimeException;
 
 /**
@@ -82,6 +83,28 @@ final class WebSocketTest extends TestCase
         $this->assertSame([1000, ''], $seen['close']);
     }
 
+    public function testMessagesOfEverySizeOverTls(): void
+    {
+        $cert = TlsCertificate::create($this->dir);
+        $this->serve(<<<'PHP'
+            <?php
+            return function (Rapier\Http\Request $request, Rapier\Http\Response $response): void {
+                $ws = $response->upgrade('v2');
+                while (($message = $ws->recv()) !== null) {
+                    $ws->send($message->data, $message->binary);
+                }
+            };
+            PHP, ['--tls-cert', $cert->certFile, '--tls-key', $cert->keyFile]);
+
+        $seen = $this->client('echo', '/', $cert->certFile);
+
+        $sizes = ['0', '1', '125', '126', '65535', '65536', '1048576'];
+        $this->assertSame(array_fill_keys($sizes, true), $seen['binary_echoed']);
+        $this->assertTrue($seen['text_echoed']);
+        $this->assertTrue($seen['ping_answered']);
+        $this->assertSame([1000, ''], $seen['close']);
+    }
+
     public function testAStopClosesOpenWebSocketsWithGoingAway(): void
     {
         $this->serve((string) file_get_contents(dirname(__DIR__) . '/examples/websocket/chat.php'));
@@ -106,19 +129,26 @@ final class WebSocketTest extends TestCase
         }
     }
 
-    private function serve(string $app): void
+    /** @param list<string> $options more `rapier serve` options */
+    private function serve(string $app, array $options = []): void
     {
         file_put_contents("$this->dir/app.php", $app);
         $this->port = Cli::freePort();
-        $this->rapier = Cli::serve(["$this->dir/app.php", '--port', (string) $this->port, '--workers', '1']);
+        $this->rapier = Cli::serve(["$this->dir/app.php", '--port', (string) $this->port, '--workers', '1', ...$options]);
         $this->rapier->waitForWorkers("$this->dir/.rapier.pid", 1);
     }
 
-    /** @return array<string, mixed> what the scenario's clients saw */
-    private function client(string $scenario, string $path): array
+    /**
+     * @param string|null $cafile wss://, verifying the server against this certificate
+     * @return array<string, mixed> what the scenario's clients saw
+     */
+    private function client(string $scenario, string $path, ?string $cafile = null): array
     {
-        $command = [self::PYTHON, __DIR__ . '/Support/websocket_client.py', $scenario, "ws://127.0.0.1:$this->port$path"];
-        $proc = proc_open($command, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+        $url = ($cafile === null ? 'ws' : 'wss') . "://127.0.0.1:$this->port$path";
+        $command = [self::PYTHON, __DIR__ . '/Support/websocket_client.py', $scenario, $url];
+        $env = $cafile === null ? null : ['WS_TEST_CAFILE' => $cafile] + getenv();
+        $proc = proc_open($command, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes,
+            null, $env);
         if ($proc === false) {
             throw new RuntimeException('Cannot start the Python client');
         }

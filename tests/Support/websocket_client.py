@@ -6,15 +6,25 @@ with what the clients saw; the test asserts on it.
     websocket_client.py chat URL     two members of examples/websocket/chat.php
     websocket_client.py echo URL     sizes and a ping against an echo handler
     websocket_client.py wait URL     connects, prints "connected", then how the server closed
+
+A wss:// URL is verified against the certificate in WS_TEST_CAFILE, in
+full (chain and host name), as any client would.
 """
 import asyncio
 import json
 import os
+import ssl
 import sys
 
 import websockets
 
 TIMEOUT = float(os.environ.get("WS_TEST_TIMEOUT", "20"))
+
+
+def connect(url, **options):
+    if url.startswith("wss://"):
+        options["ssl"] = ssl.create_default_context(cafile=os.environ["WS_TEST_CAFILE"])
+    return websockets.connect(url, open_timeout=TIMEOUT, **options)
 
 
 async def recv_json(ws):
@@ -23,9 +33,9 @@ async def recv_json(ws):
 
 async def chat(url):
     seen = {}
-    ann = await websockets.connect(url + "?name=ann", open_timeout=TIMEOUT)
+    ann = await connect(url + "?name=ann")
     seen["ann_joined"] = await recv_json(ann)
-    bob = await websockets.connect(url + "?name=bob", open_timeout=TIMEOUT)
+    bob = await connect(url + "?name=bob")
     seen["ann_sees_bob"] = await recv_json(ann)
     seen["bob_joined"] = await recv_json(bob)
     await ann.send("hello from ann")
@@ -50,7 +60,7 @@ async def chat(url):
 
 async def echo(url):
     seen = {}
-    async with websockets.connect(url, open_timeout=TIMEOUT, max_size=None, subprotocols=["v1", "v2"]) as ws:
+    async with connect(url, max_size=None, subprotocols=["v1", "v2"]) as ws:
         seen["subprotocol"] = ws.subprotocol
         sizes = {}
         for size in (0, 1, 125, 126, 65535, 65536, 1 << 20):
@@ -69,7 +79,7 @@ async def echo(url):
 
 
 async def wait(url):
-    async with websockets.connect(url + "?name=waiter", open_timeout=TIMEOUT) as ws:
+    async with connect(url + "?name=waiter") as ws:
         print("connected", flush=True)
         try:
             while True:
