@@ -11,6 +11,7 @@
 #   RAPIER_EXT        the built extension (default ext/modules/rapier.so)
 #   DURATION          seconds per measured run (5 quick, 10 full); WARMUP (1)
 #   BENCH_SERVERS     a subset of: nginx fpm16 fpm200 rapier rapier-c1 lumen-fpm lumen-rapier
+#                     nginx-tls rapier-tls
 #   BENCH_SCENARIOS   a subset of: hello user users queries redis slow
 #   BENCH_CONNECTIONS a subset of: 100 400 10000
 #   BENCH_JIT         opcache.jit for the Rapier servers (tracing), or off
@@ -42,8 +43,9 @@ export BENCH_JIT=${BENCH_JIT:-tracing} BENCH_FPM_JIT=${BENCH_FPM_JIT:-off}
 
 # Also the order each scenario runs them in: the servers a floor compares
 # (Rapier with nginx, php-fpm 16 and 200; the two Lumens) come next to each
-# other.
-ALL_SERVERS=(nginx rapier fpm16 fpm200 rapier-c1 lumen-fpm lumen-rapier)
+# other, and so do nginx and Rapier over HTTPS, last so that the floors'
+# steps run when they did before.
+ALL_SERVERS=(nginx rapier fpm16 fpm200 rapier-c1 lumen-fpm lumen-rapier nginx-tls rapier-tls)
 ALL_SCENARIOS=(hello user users queries redis slow)
 # Open files wanted per process: the 10,000-connection runs hold that many
 # sockets in wrk and in the servers (nginx in front of php-fpm holds two per
@@ -71,16 +73,21 @@ selected() {
 	[ -z "$2" ] || [[ " $2 " == *" $1 "* ]]
 }
 
-# The plan: nginx serves hello only (it is the ceiling of that endpoint).
+# The plan: nginx serves hello only (it is the ceiling of that endpoint), and
+# so do nginx and Rapier over HTTPS (what TLS adds to a request).
 # The quick run keeps hello at all three concurrencies, user by id and slow
-# I/O at 100 and 400, and Lumen at 100; Rapier and php-fpm 16 also run 10
-# users, 100 queries and Redis at 100, so that it judges every floor.
+# I/O at 100 and 400, and Lumen and HTTPS at 100; Rapier and php-fpm 16 also
+# run 10 users, 100 queries and Redis at 100, so that it judges every floor.
+# HTTPS never runs at 10,000 connections: wrk opens them all at once and
+# the step becomes a storm of handshakes (neither server answered a request
+# in a 5 s step), not the cost of an encrypted request.
 in_plan() {
 	local server=$1 scenario=$2 c=$3
-	[ "$server" != nginx ] || [ "$scenario" = hello ] || return 1
+	[[ $server != @(nginx|nginx-tls|rapier-tls) ]] || [ "$scenario" = hello ] || return 1
+	[[ $server != *-tls || $c != 10000 ]] || return 1
 	[ "$FULL" != 1 ] || return 0
 	case $server in
-	lumen-*) [[ $scenario == @(hello|user) && $c == 100 ]] ;;
+	lumen-* | *-tls) [[ $scenario == @(hello|user) && $c == 100 ]] ;;
 	*) [[ $scenario == hello || ($scenario == @(user|slow) && $c != 10000) ||
 		($server == @(rapier|fpm16) && $scenario == @(users|queries|redis) && $c == 100) ]] ;;
 	esac
@@ -88,7 +95,7 @@ in_plan() {
 
 require_tools() {
 	local tool missing=()
-	for tool in wrk nginx php-fpm8.2 gnuplot mariadbd redis-server; do
+	for tool in wrk nginx php-fpm8.2 gnuplot mariadbd redis-server openssl; do
 		command -v "$tool" >/dev/null || missing+=("$tool")
 	done
 	if [ ${#missing[@]} -gt 0 ]; then

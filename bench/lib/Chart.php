@@ -92,6 +92,8 @@ final class Chart
             set style histogram clustered gap 1
             set style fill solid 0.85 border -1
             set boxwidth 0.9
+            # gnuplot's colours repeat after eight, and a full run has nine servers.
+            set linetype 9 linecolor rgb "#8c564b"
             set logscale y
             set grid ytics mytics
             set key outside right top

@@ -58,7 +58,7 @@ final class Floors
         $rapier = $this->report->find('rapier', 'hello', 100);
         $nginx = $this->report->find('nginx', 'hello', 100);
         if ($rapier !== null && $nginx !== null) {
-            [$share, $byRound] = $this->ratioOf($rapier, $nginx, static fn (array $r): float => $r['rps']);
+            [$share, $byRound] = $this->report->ratioOf($rapier, $nginx, static fn (array $r): float => $r['rps']);
             $rows[] = ['Rapier requests/s ≥ 90% of nginx\'s, hello, 100 connections',
                 sprintf('%s vs %s req/s (%.0f%%%s)', number_format($rapier['rps']), number_format($nginx['rps']), 100 * $share, $byRound),
                 self::result($share >= 0.9)];
@@ -112,7 +112,7 @@ final class Floors
             return [$floor, sprintf('Rapier failed %.0f%% of its requests', 100 * self::failedShare($r)), self::MISSED];
         }
         $cpu = static fn (array $x): ?float => $x['cpu_us_per_request']['server'];
-        [$ratio, $byRound] = $this->ratioOf($r, $b, $cpu);
+        [$ratio, $byRound] = $this->report->ratioOf($r, $b, $cpu);
 
         return [$floor, sprintf('%s vs %s µs (%s%s)', Report::us($cpu($r)), Report::us($cpu($b)), Report::ratio($ratio, 1), $byRound),
             self::result($ratio !== null && $ratio <= $limit)];
@@ -148,42 +148,10 @@ final class Floors
         // Correct answers only: a server that answers 502 fast must not win on requests/s.
         $mine = self::goodRps($r);
         $theirs = self::goodRps($b);
-        [$ratio, $byRound] = $this->ratioOf($r, $b, self::goodRps(...));
+        [$ratio, $byRound] = $this->report->ratioOf($r, $b, self::goodRps(...));
 
         return [$floor, sprintf('%s vs %s correct responses/s (%s%s)', number_format($mine), number_format($theirs),
             Report::ratio($ratio, 1), $byRound), self::result($ratio !== null && $ratio >= $factor)];
-    }
-
-    /**
-     * A figure of one server's record over another's, in the same step, and,
-     * when the step ran in several rounds, the rounds' own ratios as text for
-     * the report: the ratio is then their median, else that of the records.
-     *
-     * @param array<string, mixed> $mine
-     * @param array<string, mixed> $theirs
-     * @param callable(array<string, mixed>): (float|int|null) $figure
-     * @return array{float|null, string}
-     */
-    private function ratioOf(array $mine, array $theirs, callable $figure): array
-    {
-        $theirRounds = $this->report->rounds($theirs['server'], $theirs['scenario'], $theirs['connections']);
-        $ratios = [];
-        foreach ($this->report->rounds($mine['server'], $mine['scenario'], $mine['connections']) as $round => $record) {
-            $a = $figure($record);
-            $b = isset($theirRounds[$round]) ? $figure($theirRounds[$round]) : null;
-            if ($a !== null && $b !== null && $b != 0) {
-                $ratios[] = $a / $b;
-            }
-        }
-        if (count($ratios) >= 2) {
-            $text = implode(', ', array_map(static fn (float $x): string => Report::ratio($x, 1), $ratios));
-
-            return [(float) Rounds::median($ratios), "; by round $text"];
-        }
-        $a = $figure($mine);
-        $b = $figure($theirs);
-
-        return [$a !== null && $b !== null && $b != 0 ? $a / $b : null, ''];
     }
 
     /** @param array<string, mixed> $r */

@@ -36,6 +36,8 @@ final class Machine
                 'redis' => self::firstLine('redis-server --version', '#v=(\S+)#'),
                 'wrk' => self::firstLine('wrk -v', '#wrk (\S+)#'),
                 'lumen' => self::lumenVersion(),
+                // The command's, on Debian the libssl3 that nginx, Rapier and wrk load for HTTPS.
+                'openssl' => self::firstLine('openssl version', '#OpenSSL (\S+)#'),
             ],
             'git_commit' => self::firstLine('git -C ' . escapeshellarg(dirname(__DIR__, 2)) . ' describe --always --dirty'),
             // As run.sh exported them for the servers it starts.

@@ -3,9 +3,10 @@
 /*
  * The Markdown report of one benchmark run: the machine, one table per
  * (scenario, connections) step with a row per server and its ratio to
- * nginx + php-fpm with 16 children, and the floors of issues 3 and 5
- * checked against the numbers. Reads the records measure.php wrote; a step
- * measured in several rounds is shown as their medians (Rounds).
+ * nginx + php-fpm with 16 children (under it, Rapier's to nginx over
+ * HTTPS), and the floors of issues 3 and 5 checked against the numbers.
+ * Reads the records measure.php wrote; a step measured in several rounds is
+ * shown as their medians (Rounds).
  */
 
 declare(strict_types=1);
@@ -22,6 +23,8 @@ final class Report
         'rapier-c1' => 'Rapier, concurrency 1',
         'lumen-fpm' => 'Lumen, nginx + php-fpm 16',
         'lumen-rapier' => 'Lumen on Rapier',
+        'nginx-tls' => 'nginx alone, HTTPS (ceiling)',
+        'rapier-tls' => 'Rapier, coroutines, HTTPS',
     ];
 
     public const SCENARIOS = [
@@ -87,6 +90,38 @@ final class Report
         return $this->rounds["$server $scenario $connections"] ?? [];
     }
 
+    /**
+     * A figure of one server's record over another's, in the same step, and,
+     * when the step ran in several rounds, the rounds' own ratios as text for
+     * the report: the ratio is then their median, else that of the records.
+     *
+     * @param array<string, mixed> $mine
+     * @param array<string, mixed> $theirs
+     * @param callable(array<string, mixed>): (float|int|null) $figure
+     * @return array{float|null, string}
+     */
+    public function ratioOf(array $mine, array $theirs, callable $figure): array
+    {
+        $theirRounds = $this->rounds($theirs['server'], $theirs['scenario'], $theirs['connections']);
+        $ratios = [];
+        foreach ($this->rounds($mine['server'], $mine['scenario'], $mine['connections']) as $round => $record) {
+            $a = $figure($record);
+            $b = isset($theirRounds[$round]) ? $figure($theirRounds[$round]) : null;
+            if ($a !== null && $b !== null && $b != 0) {
+                $ratios[] = $a / $b;
+            }
+        }
+        if (count($ratios) >= 2) {
+            $text = implode(', ', array_map(static fn (float $x): string => self::ratio($x, 1), $ratios));
+
+            return [(float) Rounds::median($ratios), "; by round $text"];
+        }
+        $a = $figure($mine);
+        $b = $figure($theirs);
+
+        return [$a !== null && $b !== null && $b != 0 ? $a / $b : null, ''];
+    }
+
     /** @return list<array{string, int}> the (scenario, connections) steps measured, in report order */
     public function steps(): array
     {
@@ -114,8 +149,10 @@ final class Report
             '',
             sprintf('Machine: %d cores (%s), %.1f GB memory, %s, kernel %s; load average %s when the run began.',
                 $m['cores'], $m['cpu'], $m['memory_bytes'] / 1e9, $m['os'], $m['kernel'], implode(' ', $m['load_average_at_start'])),
-            sprintf('Versions: PHP %s, Rapier %s (%s), nginx %s, php-fpm %s, MariaDB %s, Redis %s, wrk %s, Lumen %s.',
-                $v['php'], $v['rapier'], $m['git_commit'], $v['nginx'], $v['php-fpm'], $v['mariadb'], $v['redis'], $v['wrk'], $v['lumen']),
+            sprintf('Versions: PHP %s, Rapier %s (%s), nginx %s, php-fpm %s, MariaDB %s, Redis %s, wrk %s, Lumen %s, OpenSSL %s.',
+                $v['php'], $v['rapier'], $m['git_commit'], $v['nginx'], $v['php-fpm'], $v['mariadb'], $v['redis'], $v['wrk'], $v['lumen'],
+                // Not recorded before the HTTPS servers came.
+                $v['openssl'] ?? 'unknown'),
             sprintf('Each step: wrk, 2 threads, %d s on loopback, after a warm-up and once the server is idle; every response checked. '
                 . ($this->roundCount > 1 ? sprintf('Each scenario ran %d rounds, the servers taking turns; a figure is the median of the rounds '
                 . '(requests/s of each round in brackets), a count (requests, failures, socket errors) their sum; a floor compares the servers round by round and takes the median ratio. ', $this->roundCount) : '')
@@ -189,14 +226,37 @@ final class Report
             }
         }
         $out[] = '';
-        foreach ($errors as $error) {
-            $out[] = "- $error";
+        $tls = $this->tlsComparison($scenario, $c);
+        foreach ($tls === null ? $errors : [$tls, ...$errors] as $line) {
+            $out[] = "- $line";
         }
-        if ($errors !== []) {
+        if ($tls !== null || $errors !== []) {
             $out[] = '';
         }
 
         return $out;
+    }
+
+    /**
+     * Rapier over HTTPS against nginx over HTTPS in one step, as issue 3's
+     * floors set Rapier against nginx over HTTP, but with no floor to meet;
+     * null when the pair was not measured.
+     */
+    private function tlsComparison(string $scenario, int $c): ?string
+    {
+        $rapier = $this->find('rapier-tls', $scenario, $c);
+        $nginx = $this->find('nginx-tls', $scenario, $c);
+        if ($rapier === null || $nginx === null) {
+            return null;
+        }
+        $rps = static fn (array $r): float => $r['rps'];
+        $cpu = static fn (array $r): ?float => $r['cpu_us_per_request']['server'];
+        [$rpsRatio, $rpsByRound] = $this->ratioOf($rapier, $nginx, $rps);
+        [$cpuRatio, $cpuByRound] = $this->ratioOf($rapier, $nginx, $cpu);
+
+        return sprintf('Rapier against nginx, both over HTTPS: %s vs %s requests/s (%s%s), %s vs %s CPU µs/req (%s%s)',
+            number_format($rps($rapier)), number_format($rps($nginx)), self::ratio($rpsRatio, 1), $rpsByRound,
+            self::us($cpu($rapier)), self::us($cpu($nginx)), self::ratio($cpuRatio, 1), $cpuByRound);
     }
 
     public static function ratio(float|int|null $value, float|int|null $base): string

@@ -64,6 +64,22 @@ start_nginx() {
 	SERVER_LOG=$SERVER_DIR/nginx-error.log
 }
 
+# use_tls: the next server speaks HTTPS (SERVER_URL https://), with the
+# run's throwaway certificate in TLS_CERT and its key in TLS_KEY: a
+# self-signed EC P-256 one for localhost and 127.0.0.1, made on first use,
+# so that nginx-tls and rapier-tls serve the same one. Nothing verifies it
+# (wrk does not, Probe is told not to): it only has to be the same for both.
+use_tls() {
+	TLS_CERT=$WORK/tls/cert.pem TLS_KEY=$WORK/tls/key.pem
+	SERVER_URL=https://127.0.0.1:$SERVER_PORT
+	[ ! -f "$TLS_CERT" ] || return 0
+	mkdir -p "$WORK/tls"
+	SERVER_LOG=$WORK/tls/openssl.log
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+		-keyout "$TLS_KEY" -out "$TLS_CERT" -days 2 -subj /CN=localhost \
+		-addext subjectAltName=DNS:localhost,IP:127.0.0.1 </dev/null >"$SERVER_LOG" 2>&1
+}
+
 # php_jit_args MODE: the options for opcache's JIT in MODE (an opcache.jit
 # mode such as tracing, or off). Each server gets the setting it is faster
 # with on this benchmark, measured (docs/benchmarks.md): Rapier the tracing
@@ -127,6 +143,16 @@ start_server() {
 	rapier-c1) start_rapier 1 "$BENCH_DIR/servers/rapier.php" ;;
 	lumen-fpm) start_fpm 16 "$BENCH_DIR/apps/lumen/public/index.php" ;;
 	lumen-rapier) start_lumen_rapier || return 2 ;;
+	# HTTPS, TLS 1.2 and 1.3 on both (Rapier's default tls_min_version is 1.2).
+	nginx-tls)
+		use_tls || return 1
+		start_nginx nginx-ceiling-tls.conf.in CERT="$TLS_CERT" KEY="$TLS_KEY"
+		;;
+	rapier-tls)
+		use_tls || return 1
+		BENCH_RAPIER_TLS_CERT_FILE=$TLS_CERT BENCH_RAPIER_TLS_KEY_FILE=$TLS_KEY \
+			start_rapier "" "$BENCH_DIR/servers/rapier.php"
+		;;
 	*)
 		echo "bench: unknown server $1" >&2
 		return 1

@@ -35,9 +35,12 @@ function bench_seconds_env(string $name, float $default): float
  * BENCH_RAPIER_CONCURRENCY ($concurrency by default; 0: no limit); with a
  * concurrency limit, BENCH_RAPIER_QUEUE_TIMEOUT (seconds, 1.5; 0: none);
  * with a limit above 1, BENCH_RAPIER_LATENCY_TARGET (seconds, 0.03; 0:
- * none), which adapts the limit below it (docs/http-server.md).
+ * none), which adapts the limit below it (docs/http-server.md); HTTPS with
+ * BENCH_RAPIER_TLS_CERT_FILE and BENCH_RAPIER_TLS_KEY_FILE (run.sh's
+ * rapier-tls), TLS 1.2 and 1.3 as nginx-tls offers them (tls_min_version's
+ * default).
  *
- * @return array<string, int|float>
+ * @return array<string, int|float|string>
  */
 function bench_server_options(int $concurrency): array
 {
@@ -61,6 +64,11 @@ function bench_server_options(int $concurrency): array
     $latencyTarget = bench_seconds_env('BENCH_RAPIER_LATENCY_TARGET', 0.03);
     if ($concurrency > 1 && $latencyTarget > 0) {
         $options['latency_target'] = $latencyTarget;
+    }
+    $certFile = bench_env('BENCH_RAPIER_TLS_CERT_FILE');
+    if ($certFile !== null) {
+        $options['tls_cert_file'] = $certFile;
+        $options['tls_key_file'] = bench_env('BENCH_RAPIER_TLS_KEY_FILE') ?? $certFile;
     }
 
     return $options;

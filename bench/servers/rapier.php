@@ -9,7 +9,8 @@
  * with 'concurrency' => 1 (one request at a time per worker, the blocking
  * model of Laravel Octane and friends). Either way a request that waits
  * queue_timeout for its turn is refused with a 503, as a loaded production
- * server should.
+ * server should. The coroutine server runs once more over HTTPS (run.sh's
+ * rapier-tls; the TLS options are in options.php).
  *
  * Environment: BENCH_PORT, BENCH_RAPIER_POOL (connections per worker and
  * service, 100), the server's options (options.php; as many requests at

@@ -16,6 +16,8 @@ final class ServerOptionsTest extends TestCase
         'BENCH_RAPIER_CONCURRENCY',
         'BENCH_RAPIER_QUEUE_TIMEOUT',
         'BENCH_RAPIER_LATENCY_TARGET',
+        'BENCH_RAPIER_TLS_CERT_FILE',
+        'BENCH_RAPIER_TLS_KEY_FILE',
     ];
 
     /** @var array<string, string|false> */
@@ -60,5 +62,17 @@ final class ServerOptionsTest extends TestCase
 
         putenv('BENCH_RAPIER_CONCURRENCY=0');
         self::assertSame(['workers' => 2, 'concurrency' => 0], bench_server_options(100));
+    }
+
+    public function testRapierTlsServesHttpsWithTheRunsCertificate(): void
+    {
+        putenv('BENCH_RAPIER_TLS_CERT_FILE=/tmp/bench/tls/cert.pem');
+        putenv('BENCH_RAPIER_TLS_KEY_FILE=/tmp/bench/tls/key.pem');
+
+        $options = bench_server_options(100);
+
+        self::assertSame('/tmp/bench/tls/cert.pem', $options['tls_cert_file']);
+        self::assertSame('/tmp/bench/tls/key.pem', $options['tls_key_file']);
+        self::assertArrayNotHasKey('tls_min_version', $options, 'TLS 1.2 and 1.3, as nginx-tls offers them');
     }
 }
