@@ -20,6 +20,16 @@ use RuntimeException;
 final class WebSocketTest extends TestCase
 {
     private const PYTHON = '/usr/bin/python3';
+    /** Echoes every message back, text as text and binary as binary, under the subprotocol v2. */
+    private const ECHO_APP = <<<'PHP'
+        <?php
+        return function (Rapier\Http\Request $request, Rapier\Http\Response $response): void {
+            $ws = $response->upgrade('v2');
+            while (($message = $ws->recv()) !== null) {
+                $ws->send($message->data, $message->binary);
+            }
+        };
+        PHP;
 
     private string $dir;
     private int $port;
@@ -63,46 +73,17 @@ final class WebSocketTest extends TestCase
 
     public function testMessagesOfEverySizeAndASubprotocol(): void
     {
-        $this->serve(<<<'PHP'
-            <?php
-            return function (Rapier\Http\Request $request, Rapier\Http\Response $response): void {
-                $ws = $response->upgrade('v2');
-                while (($message = $ws->recv()) !== null) {
-                    $ws->send($message->data, $message->binary);
-                }
-            };
-            PHP);
+        $this->serve(self::ECHO_APP);
 
-        $seen = $this->client('echo', '/');
-
-        $this->assertSame('v2', $seen['subprotocol']);
-        $sizes = ['0', '1', '125', '126', '65535', '65536', '1048576'];
-        $this->assertSame(array_fill_keys($sizes, true), $seen['binary_echoed']);
-        $this->assertTrue($seen['text_echoed']);
-        $this->assertTrue($seen['ping_answered']);
-        $this->assertSame([1000, ''], $seen['close']);
+        $this->assertEchoed($this->client('echo', '/'));
     }
 
     public function testMessagesOfEverySizeOverTls(): void
     {
         $cert = TlsCertificate::create($this->dir);
-        $this->serve(<<<'PHP'
-            <?php
-            return function (Rapier\Http\Request $request, Rapier\Http\Response $response): void {
-                $ws = $response->upgrade('v2');
-                while (($message = $ws->recv()) !== null) {
-                    $ws->send($message->data, $message->binary);
-                }
-            };
-            PHP, ['--tls-cert', $cert->certFile, '--tls-key', $cert->keyFile]);
+        $this->serve(self::ECHO_APP, ['--tls-cert', $cert->certFile, '--tls-key', $cert->keyFile]);
 
-        $seen = $this->client('echo', '/', $cert->certFile);
-
-        $sizes = ['0', '1', '125', '126', '65535', '65536', '1048576'];
-        $this->assertSame(array_fill_keys($sizes, true), $seen['binary_echoed']);
-        $this->assertTrue($seen['text_echoed']);
-        $this->assertTrue($seen['ping_answered']);
-        $this->assertSame([1000, ''], $seen['close']);
+        $this->assertEchoed($this->client('echo', '/', $cert->certFile));
     }
 
     public function testAStopClosesOpenWebSocketsWithGoingAway(): void
@@ -127,6 +108,17 @@ final class WebSocketTest extends TestCase
             proc_close($proc);
             @unlink($out);
         }
+    }
+
+    /** @param array<string, mixed> $seen what websocket_client.py's echo scenario saw of ECHO_APP */
+    private function assertEchoed(array $seen): void
+    {
+        $this->assertSame('v2', $seen['subprotocol']);
+        $sizes = ['0', '1', '125', '126', '65535', '65536', '1048576'];
+        $this->assertSame(array_fill_keys($sizes, true), $seen['binary_echoed']);
+        $this->assertTrue($seen['text_echoed']);
+        $this->assertTrue($seen['ping_answered']);
+        $this->assertSame([1000, ''], $seen['close']);
     }
 
     /** @param list<string> $options more `rapier serve` options */
