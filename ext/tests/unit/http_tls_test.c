@@ -472,5 +472,5 @@ int main(void)
 	unlink(other_key_path);
 	rmdir(dir);
 	rapier_socket_bio_mshutdown();
-	return unit_finish("http_tls");
+	return unit_finish("http_tls_test");
 }
