@@ -43,6 +43,7 @@ typedef enum {
 	O_TASK_MAX_PAYLOAD,
 	O_WEBSOCKET_MAX_MESSAGE_SIZE,
 	O_WEBSOCKET_CLOSE_TIMEOUT,
+	O_WEBSOCKET_COMPRESSION,
 	O_TLS_CERT_FILE,
 	O_TLS_KEY_FILE,
 	O_TLS_MIN_VERSION,
@@ -87,6 +88,7 @@ static const option_t options[] = {
 	{ "task_max_payload", O_TASK_MAX_PAYLOAD, OPT_SIZE, 1024, 1 << 30 },
 	{ "websocket_max_message_size", O_WEBSOCKET_MAX_MESSAGE_SIZE, OPT_SIZE, 1, (zend_long) 1 << 31 },
 	{ "websocket_close_timeout", O_WEBSOCKET_CLOSE_TIMEOUT, OPT_SECONDS, 0, 0 },
+	{ "websocket_compression", O_WEBSOCKET_COMPRESSION, OPT_BOOL, 0, 0 },
 	{ "tls_cert_file", O_TLS_CERT_FILE, OPT_STRING, 0, 0 },
 	{ "tls_key_file", O_TLS_KEY_FILE, OPT_STRING, 0, 0 },
 	{ "tls_min_version", O_TLS_MIN_VERSION, OPT_STRING, 0, 0 },
@@ -174,6 +176,7 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 		case O_WRITE_TIMEOUT: srv->cfg.write_timeout_ns = ns; break;
 		case O_WEBSOCKET_MAX_MESSAGE_SIZE: srv->cfg.websocket_max_message = (uint64_t) l; break;
 		case O_WEBSOCKET_CLOSE_TIMEOUT: srv->cfg.websocket_close_timeout_ns = ns; break;
+		case O_WEBSOCKET_COMPRESSION: srv->cfg.websocket_compression = l != 0; break;
 		case O_SHUTDOWN_TIMEOUT: srv->shutdown_timeout_ns = ns; break;
 		case O_BACKLOG: srv->cfg.backlog = (int) l; break;
 		case O_GZIP: srv->cfg.gzip = l != 0; break;

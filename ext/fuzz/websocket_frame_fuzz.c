@@ -2,16 +2,19 @@
  * libFuzzer driver for the WebSocket frame decoder (src/websocket_frame.c):
  * what a client sends after the handshake, fed as the server reads it.
  *
- * Input: byte 0 picks max_message (bits 0-1: 1 MiB, 1000, 130, 0) and
+ * Input: byte 0 picks max_message (bits 0-1: 1 MiB, 1000, 130, 0),
  * whether messages are taken from the parser (bit 2) or left for it to
- * free; byte 1 seeds the read sizes (fuzz.h); the rest is the client's
+ * free, and whether permessage-deflate was agreed (bit 3: RSV1 allowed,
+ * and each compressed message inflated as the server does, bounded by
+ * max_message, text then checked for UTF-8); byte 1 seeds the read sizes (fuzz.h); the rest is the client's
  * bytes. Each read is copied into a buffer of its own size, so that ASan
  * sees a read past it. The first 24 bytes also go to
  * rapier_ws_accept_key().
  *
  * Checked beyond "no crash": used never exceeds the bytes given and is all
  * of them with NEED_MORE; a message is at most max_message, NULL exactly
- * when empty, valid UTF-8 when text; control payloads are at most 125
+ * when empty, valid UTF-8 when uncompressed text, compressed only when
+ * agreed, and inflated to at most max_message or refused; control payloads are at most 125
  * bytes; a close code is sendable (or 1005 without one) and its reason is
  * UTF-8 that rapier_ws_close_payload() gives back as it came; an error has
  * a code and a reason a close frame can carry; a finished parser returns
@@ -22,6 +25,7 @@
 
 #include "fuzz.h"
 #include "websocket_frame.c"
+#include "websocket_deflate.c"
 
 static const uint64_t max_messages[4] = { 1 << 20, 1000, 130, 0 };
 
@@ -31,9 +35,24 @@ static void check_message(rapier_ws_parser_t *p, uint64_t max, bool take, uint64
 	size_t n, len, want = p->message_len;
 	char *msg;
 
-	FUZZ_CHECK(p->message_len <= max);
+	FUZZ_CHECK(p->message_len <= (p->message_compressed ? message_limit(p, true) : max));
 	FUZZ_CHECK((p->message == NULL) == (p->message_len == 0));
-	FUZZ_CHECK(p->message_binary || rapier_ws_utf8_valid(p->message, p->message_len));
+	FUZZ_CHECK(!p->message_compressed || p->allow_compressed);
+	FUZZ_CHECK(p->message_binary || p->message_compressed || rapier_ws_utf8_valid(p->message, p->message_len));
+	if (p->message_compressed) {
+		char *plain;
+		size_t plain_len;
+		int rc = rapier_ws_inflate_message(p->message, p->message_len, max, &plain, &plain_len);
+
+		FUZZ_CHECK(rc == 0 || rc == -E2BIG || rc == -EINVAL);
+		if (rc == 0) {
+			FUZZ_CHECK(plain_len <= max && (plain == NULL) == (plain_len == 0));
+			fuzz_digest(h, plain, plain_len);
+			fuzz_digest_u64(h, p->message_binary || rapier_ws_utf8_valid(plain, plain_len));
+			free(plain);
+		}
+		fuzz_digest_u64(h, (uint64_t) -rc);
+	}
 	fuzz_digest(h, &p->message_binary, 1);
 	fuzz_digest_u64(h, p->message_len);
 	fuzz_digest(h, p->message, p->message_len);
@@ -123,6 +142,9 @@ static uint64_t run(const uint8_t *in, size_t len, int flags, fuzz_cutter_t *cut
 	size_t pos = 0;
 
 	rapier_ws_parser_init(&p, max);
+	if (flags & 8) {
+		rapier_ws_parser_allow_compressed(&p);
+	}
 	while (pos < len && ev == RAPIER_WS_NEED_MORE) {
 		size_t n = fuzz_next_cut(cut, len - pos);
 		char *read = malloc(n);

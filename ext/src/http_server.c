@@ -40,6 +40,7 @@
 #include "http_server_internal.h"
 #include "http_slowlog.h"
 #include "http_websocket.h"
+#include "websocket_deflate.h"
 
 /*
  * Bytes read per read() call. Large enough for a typical request with its
@@ -1335,6 +1336,7 @@ void rapier_http_server_fail(rapier_http_server_t *server)
 void rapier_http_server_free(rapier_http_server_t *server)
 {
 	rapier_http_server_abort(server);
+	rapier_ws_deflate_release();
 	if (server->listen_fd >= 0) {
 		close(server->listen_fd);
 		server->listen_fd = -1;

@@ -55,6 +55,7 @@ typedef struct {
 	const char *upload_tmp_dir;        /* spool multipart bodies to files here while they arrive; NULL: buffer them */
 	uint64_t websocket_max_message;    /* a WebSocket message larger than this is refused with close 1009 */
 	int64_t websocket_close_timeout_ns; /* a close frame sent, the peer's answer is awaited this long */
+	bool websocket_compression;        /* agree to permessage-deflate when a client offers it (at gzip_config.level) */
 	rapier_http_tls_ctx_t *tls;        /* HTTPS: every connection starts with a TLS handshake; NULL: plain HTTP */
 } rapier_http_config_t;
 

@@ -28,6 +28,7 @@
 #include "http_server.h"
 #include "http_server_internal.h"
 #include "http_websocket.h"
+#include "websocket_deflate.h"
 
 /* Bytes per recv(): several ordinary messages at once, or a large one in big steps. */
 #define WS_READ_CHUNK (64 * 1024)
@@ -84,6 +85,29 @@ static bool header_has_token(const rapier_http_request_t *req, const char *name,
 	return header_lists(req, name, token, strlen(token), true);
 }
 
+/*
+ * permessage-deflate, when the server compresses and the client offers it
+ * (on any Sec-WebSocket-Extensions line): the window our compressor keeps
+ * to, and the answer for the 101 in response; 0 when not agreed.
+ */
+static int negotiate_deflate(const rapier_http_conn_t *conn, char response[RAPIER_WS_DEFLATE_RESPONSE_MAX])
+{
+	const rapier_http_request_t *req = rapier_http_conn_request(conn);
+	int window_bits;
+
+	if (!conn->server->cfg.websocket_compression) {
+		return 0;
+	}
+	for (size_t i = 0; i < req->header_count; i++) {
+		const rapier_http_header_t *h = &req->headers[i];
+		if (strcmp(h->name, "sec-websocket-extensions") == 0
+				&& rapier_ws_deflate_negotiate(h->value, h->value_len, &window_bits, response)) {
+			return window_bits;
+		}
+	}
+	return 0;
+}
+
 bool rapier_ws_protocol_offered(const rapier_http_request_t *req, const char *protocol, size_t len)
 {
 	/* Subprotocol names are compared exactly (RFC 6455 4.1). */
@@ -130,6 +154,8 @@ int rapier_http_conn_upgrade(rapier_http_conn_t *conn, rapier_http_head_t *head,
 	static const char upgrade_lines[] = "Upgrade: websocket\r\nConnection: Upgrade\r\n";
 	rapier_http_server_t *server = conn->server;
 	char accept_line[sizeof("Sec-WebSocket-Accept: \r\n") + RAPIER_WS_ACCEPT_LEN];
+	char deflate[RAPIER_WS_DEFLATE_RESPONSE_MAX];
+	int deflate_bits = negotiate_deflate(conn, deflate);
 	rapier_http_finish_t fin;
 	struct iovec iov[2];
 	rapier_ws_t *ws;
@@ -145,7 +171,9 @@ int rapier_http_conn_upgrade(rapier_http_conn_t *conn, rapier_http_head_t *head,
 	if ((rc = rapier_http_head_add_line(head, upgrade_lines, sizeof(upgrade_lines) - 1)) < 0
 		|| (rc = rapier_http_head_add_line(head, accept_line, strlen(accept_line))) < 0
 		|| (protocol && (rc = rapier_http_head_add(head, ZEND_STRL("Sec-WebSocket-Protocol"), protocol,
-			protocol_len)) < 0)) {
+			protocol_len)) < 0)
+		|| (deflate_bits && (rc = rapier_http_head_add(head, ZEND_STRL("Sec-WebSocket-Extensions"), deflate,
+			strlen(deflate))) < 0)) {
 		return rc;
 	}
 	rapier__http_fill_finish(conn, &fin, RAPIER_HTTP_LENGTH_UNKNOWN);
@@ -156,6 +184,10 @@ int rapier_http_conn_upgrade(rapier_http_conn_t *conn, rapier_http_head_t *head,
 	}
 	ws = ecalloc(1, sizeof(*ws));
 	rapier_ws_parser_init(&ws->parser, server->cfg.websocket_max_message);
+	if (deflate_bits) {
+		rapier_ws_parser_allow_compressed(&ws->parser);
+		ws->deflate_bits = deflate_bits;
+	}
 	conn->ws = ws;
 	if (conn->rlen > 0) {
 		/* Frames the client sent right behind its handshake. */
@@ -375,14 +407,21 @@ static int next_event(rapier_http_conn_t *conn)
 	return ev;
 }
 
-/* One frame, in the connection's write turn (a pong or our close too, whether or not the WebSocket is open). */
-static int send_frame(rapier_http_conn_t *conn, rapier_ws_opcode_t opcode, const void *payload, size_t len)
+/*
+ * One frame, in the connection's write turn (a pong or our close too,
+ * whether or not the WebSocket is open); compressed: a deflated message.
+ */
+static int send_frame(rapier_http_conn_t *conn, rapier_ws_opcode_t opcode, const void *payload, size_t len,
+	bool compressed)
 {
 	uint8_t header[RAPIER_WS_FRAME_HEADER_MAX];
 	struct iovec iov[2];
 
 	iov[0].iov_base = header;
 	iov[0].iov_len = rapier_ws_frame_header(header, opcode, len);
+	if (compressed) {
+		header[0] |= RAPIER_WS_FRAME_COMPRESSED;
+	}
 	iov[1].iov_base = (void *) payload;
 	iov[1].iov_len = len;
 	return rapier__http_write_all(conn, iov, len > 0 ? 2 : 1);
@@ -395,7 +434,7 @@ static int send_close(rapier_http_conn_t *conn, uint16_t code, const char *reaso
 	size_t len = code == RAPIER_WS_CLOSE_NO_STATUS ? 0 : rapier_ws_close_payload(payload, code, reason, reason_len);
 
 	conn->ws->close_sent = true;
-	return send_frame(conn, RAPIER_WS_OP_CLOSE, payload, len);
+	return send_frame(conn, RAPIER_WS_OP_CLOSE, payload, len, false);
 }
 
 /* The peer's close frame: answered with the same code unless ours went first (RFC 6455 5.5.1), then the end. */
@@ -425,6 +464,38 @@ static void on_protocol_error(rapier_http_conn_t *conn)
 	end_websocket(conn);
 }
 
+/* The message as sent: failing the connection (1009, 1007) when it inflates too large, is no deflate data, or no UTF-8 text. */
+static bool inflate_message(rapier_http_conn_t *conn, rapier_ws_message_t *msg)
+{
+	rapier_ws_parser_t *p = &conn->ws->parser;
+	char *data;
+	size_t len;
+	int rc = rapier_ws_inflate_message(msg->data, msg->len, conn->server->cfg.websocket_max_message, &data, &len);
+
+	free(msg->data);
+	msg->data = NULL;
+	if (rc == -E2BIG) {
+		p->error_code = RAPIER_WS_CLOSE_TOO_BIG;
+		p->error = "message larger than max_message once inflated";
+	} else if (rc < 0) {
+		p->error_code = rc == -ENOMEM ? RAPIER_WS_CLOSE_INTERNAL_ERROR : RAPIER_WS_CLOSE_INVALID_DATA;
+		p->error = rc == -ENOMEM ? "out of memory" : "compressed message is not deflate data";
+	} else if (!msg->binary && !rapier_ws_utf8_valid(data, len)) {
+		free(data);
+		p->error_code = RAPIER_WS_CLOSE_INVALID_DATA;
+		p->error = "text message is not valid UTF-8";
+		rc = -EINVAL;
+	}
+	if (rc < 0) {
+		p->finished = true;
+		on_protocol_error(conn);
+		return false;
+	}
+	msg->data = data;
+	msg->len = len;
+	return true;
+}
+
 static int receive(rapier_http_conn_t *conn, uint64_t deadline_ns, rapier_ws_message_t *msg)
 {
 	rapier_ws_t *ws = conn->ws;
@@ -439,11 +510,14 @@ static int receive(rapier_http_conn_t *conn, uint64_t deadline_ns, rapier_ws_mes
 			case RAPIER_WS_MESSAGE:
 				msg->data = rapier_ws_parser_take_message(&ws->parser, &msg->len);
 				msg->binary = ws->parser.message_binary;
+				if (ws->parser.message_compressed && !inflate_message(conn, msg)) {
+					return 0;
+				}
 				return 1;
 			case RAPIER_WS_PING:
 				/* Unless we are closing: a pong after our close frame would break the protocol. */
 				if (!ws->close_sent && (rc = send_frame(conn, RAPIER_WS_OP_PONG, ws->parser.control,
-						ws->parser.control_len)) == -ECANCELED) {
+						ws->parser.control_len, false)) == -ECANCELED) {
 					return rc;
 				}
 				break;
@@ -496,9 +570,27 @@ static void arm_close_timer(rapier_http_conn_t *conn)
 	}
 }
 
+/* A message worth compressing: as long as this, and not already compressed (media, archives) by the look of the result. */
+#define WS_DEFLATE_MIN_LENGTH 128
+
 int rapier_ws_send(rapier_http_conn_t *conn, rapier_ws_opcode_t opcode, const char *data, size_t len)
 {
-	return rapier_ws_is_open(conn) ? send_frame(conn, opcode, data, len) : -EPIPE;
+	char *deflated;
+	size_t deflated_len;
+	int rc;
+
+	if (!rapier_ws_is_open(conn)) {
+		return -EPIPE;
+	}
+	if (!conn->ws->deflate_bits || len < WS_DEFLATE_MIN_LENGTH || (opcode != RAPIER_WS_OP_TEXT && opcode != RAPIER_WS_OP_BINARY)
+			|| rapier_ws_deflate_message(data, len, conn->ws->deflate_bits, conn->server->cfg.gzip_config.level,
+				&deflated, &deflated_len) < 0) {
+		return send_frame(conn, opcode, data, len, false);
+	}
+	/* What does not shrink goes as it is: the receiver then has nothing to inflate. */
+	rc = deflated_len < len ? send_frame(conn, opcode, deflated, deflated_len, true) : send_frame(conn, opcode, data, len, false);
+	free(deflated);
+	return rc;
 }
 
 int rapier_ws_close(rapier_http_conn_t *conn, uint16_t code, const char *reason, size_t reason_len)

@@ -28,6 +28,7 @@ struct rapier_ws_s {
 	bool close_sent;               /* our close frame went out: nothing more may be sent */
 	bool close_received;           /* the peer's close frame arrived */
 	bool ended;                    /* the connection has left WebSocket mode (closed or lingering) */
+	int deflate_bits;              /* permessage-deflate agreed: our compressor's window (9..15); 0: not */
 	uint16_t close_code;           /* how it ended: the peer's code, ours on a protocol error, 1006 without a close */
 	size_t close_reason_len;
 	char close_reason[RAPIER_WS_CLOSE_REASON_MAX];

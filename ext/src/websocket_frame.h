@@ -40,6 +40,9 @@ typedef enum {
 #define RAPIER_WS_CLOSE_REASON_MAX 123
 /* A server frame's header: 2 bytes, plus 2 or 8 of extended length (no mask). */
 #define RAPIER_WS_FRAME_HEADER_MAX 10
+/* RSV1 in a frame's first byte: the message is compressed (permessage-deflate, RFC 7692). */
+#define RAPIER_WS_FRAME_COMPRESSED 0x40
+
 /* base64 of a SHA-1: 28 characters. */
 #define RAPIER_WS_ACCEPT_LEN 28
 
@@ -57,6 +60,7 @@ typedef struct {
 	char *message;               /* malloc'ed; NULL for an empty message; see rapier_ws_parser_take_message() */
 	size_t message_len;
 	bool message_binary;
+	bool message_compressed;     /* the message came with RSV1 set: message holds its deflated bytes, unchecked */
 	uint8_t control[RAPIER_WS_CONTROL_MAX];
 	size_t control_len;
 	uint16_t close_code;
@@ -67,6 +71,7 @@ typedef struct {
 
 	/* Private from here on. */
 	uint64_t max_message;
+	bool allow_compressed;       /* permessage-deflate was agreed: RSV1 may mark a message (rapier_ws_parser_allow_compressed) */
 	bool finished;               /* after CLOSE or ERROR nothing more is parsed */
 	uint8_t header[14];          /* the current frame's header as it arrives */
 	uint8_t header_len;
@@ -78,6 +83,8 @@ typedef struct {
 	uint64_t payload_left;
 	uint64_t payload_pos;        /* bytes of this frame's payload unmasked so far (the mask's phase) */
 	bool in_message;             /* a text or binary message is open: from its first frame's header to its last frame's end */
+	bool frame_compressed;       /* the current frame has RSV1 */
+	bool compressed;             /* the open message is compressed */
 	uint8_t message_opcode;
 	char *buf;                   /* the open message's bytes so far (message gets it at its end) */
 	size_t buf_len;
@@ -94,8 +101,8 @@ void rapier_ws_parser_free(rapier_ws_parser_t *p);
  * *used to the bytes consumed (all of them with NEED_MORE; with another
  * event, the rest belongs to what follows it and must be fed again).
  * Checks what RFC 6455 makes a client's fault, each an ERROR with code
- * 1002 (protocol error) unless said: an unmasked frame, RSV bits set (no
- * extension is ever negotiated), a reserved opcode, a control frame that
+ * 1002 (protocol error) unless said: an unmasked frame, RSV bits set (RSV1
+ * only is allowed, and only as rapier_ws_parser_allow_compressed() says), a reserved opcode, a control frame that
  * is fragmented or longer than 125 bytes, a continuation with no message
  * open or a new message while one is, a 64-bit length with its top bit
  * set, a close payload of 1 byte or with a code no endpoint may send, a
@@ -106,6 +113,16 @@ void rapier_ws_parser_free(rapier_ws_parser_t *p);
  * parser is finished and returns the same event again, consuming nothing.
  */
 rapier_ws_event_t rapier_ws_parser_feed(rapier_ws_parser_t *p, const char *data, size_t len, size_t *used);
+
+/*
+ * permessage-deflate (RFC 7692) was agreed: from now on a message whose
+ * first frame has RSV1 set is compressed. Its MESSAGE event then carries
+ * the deflated bytes (message_compressed), at most max_message plus an
+ * eighth and 64 bytes (what deflate adds to bytes it cannot shrink);
+ * the caller inflates them and checks text for UTF-8 itself. RSV1 on a
+ * control frame or a continuation stays an error (1002).
+ */
+void rapier_ws_parser_allow_compressed(rapier_ws_parser_t *p);
 
 /* After MESSAGE: hands the message's buffer to the caller (who free()s it), so the parser does not copy or free it. */
 char *rapier_ws_parser_take_message(rapier_ws_parser_t *p, size_t *len);
