@@ -78,6 +78,15 @@ final class WebSocketTest extends TestCase
         $this->assertEchoed($this->client('echo', '/'));
     }
 
+    public function testMessagesOfEverySizeCompressed(): void
+    {
+        // python3-websockets offers permessage-deflate by default; the server agrees with the option set.
+        file_put_contents("$this->dir/rapier.php", "<?php return ['server' => ['websocket_compression' => true]];");
+        $this->serve(self::ECHO_APP, ['--config', "$this->dir/rapier.php"]);
+
+        $this->assertEchoed($this->client('echo', '/'), compressed: true);
+    }
+
     public function testMessagesOfEverySizeOverTls(): void
     {
         $cert = TlsCertificate::create($this->dir);
@@ -110,9 +119,13 @@ final class WebSocketTest extends TestCase
         }
     }
 
-    /** @param array<string, mixed> $seen what websocket_client.py's echo scenario saw of ECHO_APP */
-    private function assertEchoed(array $seen): void
+    /**
+     * @param array<string, mixed> $seen what websocket_client.py's echo scenario saw of ECHO_APP
+     * @param bool $compressed whether permessage-deflate was agreed (the client always offers it)
+     */
+    private function assertEchoed(array $seen, bool $compressed = false): void
     {
+        $this->assertSame($compressed ? ['PerMessageDeflate'] : [], $seen['extensions']);
         $this->assertSame('v2', $seen['subprotocol']);
         $sizes = ['0', '1', '125', '126', '65535', '65536', '1048576'];
         $this->assertSame(array_fill_keys($sizes, true), $seen['binary_echoed']);

@@ -62,6 +62,7 @@ async def echo(url):
     seen = {}
     async with connect(url, max_size=None, subprotocols=["v1", "v2"]) as ws:
         seen["subprotocol"] = ws.subprotocol
+        seen["extensions"] = [type(e).__name__ for e in ws.extensions]
         sizes = {}
         for size in (0, 1, 125, 126, 65535, 65536, 1 << 20):
             data = os.urandom(size)
