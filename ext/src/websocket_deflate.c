@@ -200,6 +200,22 @@ static int grow_output(char **buf, size_t *cap, size_t used, uint64_t limit)
 	return 0;
 }
 
+/* zlib counts in 32 bits: the next at most 4 GiB of the len bytes left go in. */
+static void give_input(z_stream *z, size_t *len)
+{
+	size_t slice = *len > UINT32_MAX ? UINT32_MAX : *len;
+
+	z->avail_in = (uInt) slice;
+	*len -= slice;
+}
+
+/* The room left in buf is where zlib writes next. */
+static void give_output(z_stream *z, char *buf, size_t cap, size_t used)
+{
+	z->next_out = (Bytef *) buf + used;
+	z->avail_out = (uInt) (cap - used > UINT32_MAX ? UINT32_MAX : cap - used);
+}
+
 static z_stream *deflater(int window_bits, int level)
 {
 	z_stream *z = &deflaters[window_bits];
@@ -228,19 +244,13 @@ int rapier_ws_deflate_message(const char *in, size_t len, int window_bits, int l
 		return -ENOMEM;
 	}
 	z->next_in = (Bytef *) in;
-	z->avail_in = 0;
-	/* avail_in is 32 bits: a message of more than 4 GiB goes in slices. */
 	do {
-		size_t slice = len > UINT32_MAX ? UINT32_MAX : len;
-
-		z->avail_in = (uInt) slice;
-		len -= slice;
+		give_input(z, &len);
 		do {
 			if (cap - used < 64 && (rc = grow_output(&buf, &cap, used, SIZE_MAX)) < 0) {
 				break;
 			}
-			z->next_out = (Bytef *) buf + used;
-			z->avail_out = (uInt) (cap - used > UINT32_MAX ? UINT32_MAX : cap - used);
+			give_output(z, buf, cap, used);
 			deflate(z, len > 0 ? Z_NO_FLUSH : Z_SYNC_FLUSH);
 			used = (size_t) ((char *) z->next_out - buf);
 		} while (z->avail_in > 0 || z->avail_out == 0);
@@ -268,20 +278,15 @@ static int inflate_some(const char *in, size_t len, uint64_t max, char **buf, si
 	z_stream *z = &inflater;
 
 	z->next_in = (Bytef *) in;
-	z->avail_in = 0;
 	do {
-		size_t slice = len > UINT32_MAX ? UINT32_MAX : len;
-
-		z->avail_in = (uInt) slice;
-		len -= slice;
+		give_input(z, &len);
 		do {
 			int zrc;
 
 			if (*cap == *used && grow_output(buf, cap, *used, max) < 0) {
 				return -ENOMEM;
 			}
-			z->next_out = (Bytef *) *buf + *used;
-			z->avail_out = (uInt) (*cap - *used > UINT32_MAX ? UINT32_MAX : *cap - *used);
+			give_output(z, *buf, *cap, *used);
 			zrc = inflate(z, Z_SYNC_FLUSH);
 			*used = (size_t) ((char *) z->next_out - *buf);
 			if (*used > max) {
