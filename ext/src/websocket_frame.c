@@ -348,11 +348,11 @@ static rapier_ws_event_t read_header(rapier_ws_parser_t *p, const uint8_t *in, s
 /*
  * Makes room for need bytes. Doubling keeps a big message to a few
  * reallocs; the limit (the message's end when this frame is its last,
- * else max_message) keeps a small message without slack.
+ * else the most the message may take) keeps a small message without slack.
  */
 static int grow(rapier_ws_parser_t *p, size_t need)
 {
-	size_t limit = p->fin ? p->buf_len + (size_t) p->payload_left : (size_t) p->max_message;
+	size_t limit = p->fin ? p->buf_len + (size_t) p->payload_left : (size_t) message_limit(p, p->compressed);
 	size_t cap;
 	char *buf;
 

@@ -280,6 +280,19 @@ static void test_parser_rsv1(void)
 		}
 	}
 
+	/* The same allowance across fragments: the buffer grows to it (a fuzzer found it growing short). */
+	{
+		char payload[125];
+		memset(payload, 'z', sizeof(payload));
+		rapier_ws_parser_init(&p, 50);
+		rapier_ws_parser_allow_compressed(&p);
+		n = client_frame(f, 0x40 | RAPIER_WS_OP_BINARY, payload, 60);
+		n += client_frame(f + n, 0x80 | RAPIER_WS_OP_CONTINUATION, payload, 60);
+		CHECK_EQ_INT(parse(&p, f, n), RAPIER_WS_MESSAGE);
+		CHECK(p.message_compressed && p.message_len == 120);
+		rapier_ws_parser_free(&p);
+	}
+
 	/* RSV1 on a continuation, on a control frame; RSV2 and RSV3 even when agreed. */
 	{
 		static const uint8_t bad[][2] = {
