@@ -324,9 +324,11 @@ static void publish_status(server_t *srv)
 			.shed = srv->http.stats.shed,
 			.abandoned = srv->http.stats.abandoned,
 			.slow = srv->http.stats.slow,
+			.tls_handshake_failures = srv->http.stats.tls_handshake_failures,
 			.memory = zend_memory_usage(0),
 			.in_flight = srv->http.stats.handling,
 			.connections = srv->http.stats.connections,
+			.websockets = srv->http.stats.websockets,
 			.concurrency_limit = (uint32_t) concurrency_limit(srv),
 		};
 		rapier_status_self_update(srv->master.self.status, &counters);
@@ -1270,6 +1272,8 @@ ZEND_METHOD(Rapier_Http_Server, stats)
 	add_assoc_long(return_value, "shed", srv->http_ready ? (zend_long) srv->http.stats.shed : 0);
 	add_assoc_long(return_value, "abandoned", srv->http_ready ? (zend_long) srv->http.stats.abandoned : 0);
 	add_assoc_long(return_value, "slow", srv->http_ready ? (zend_long) srv->http.stats.slow : 0);
+	add_assoc_long(return_value, "tls_handshake_failures",
+		srv->http_ready ? (zend_long) srv->http.stats.tls_handshake_failures : 0);
 	add_assoc_long(return_value, "websockets", srv->http_ready ? srv->http.stats.websockets : 0);
 	add_assoc_long(return_value, "concurrency_limit", concurrency_limit(srv));
 	add_assoc_long(return_value, "coroutines", rapier_coro_count());

@@ -972,11 +972,16 @@ static void conn_abandon(rapier_http_conn_t *conn)
  * The TLS handshake, as far as the socket allows; the first request may
  * have come with the client's last handshake message. A client that sent
  * plain HTTP is told in the clear, as nginx does; any other failure (a
- * scanner, an alert, a client that left) just closes.
+ * scanner, an alert, a client that left) just closes. Both count as failed
+ * handshakes, and so does a client that connects and closes without
+ * sending a byte: OpenSSL meets the end of the stream where the ClientHello
+ * should be. A handshake cut short by read_timeout is not counted: that is
+ * the timeout's close (conn_timeout), as for a plain connection.
  */
 static void conn_tls_handshake(rapier_http_conn_t *conn)
 {
-	rapier_loop_t *loop = conn->server->loop;
+	rapier_http_server_t *server = conn->server;
+	rapier_loop_t *loop = server->loop;
 
 	switch (rapier_http_tls_handshake(conn->tls)) {
 		case RAPIER_HTTP_TLS_DONE:
@@ -991,13 +996,16 @@ static void conn_tls_handshake(rapier_http_conn_t *conn)
 			rapier_io_start(loop, &conn->io, CONN_READ | RAPIER_IO_WRITE);
 			return;
 		case RAPIER_HTTP_TLS_PLAIN_HTTP:
+			server->stats.tls_handshake_failures++;
+			rapier__http_stats_changed(server);
 			rapier_http_tls_free(conn->tls, false);
 			conn->tls = NULL;
 			conn->tls_handshaking = false;
 			conn_answer_error(conn, 400, "this port speaks HTTPS; the request came as plain HTTP");
 			return;
 		case RAPIER_HTTP_TLS_FAILED:
-			rapier__http_conn_close(conn);
+			server->stats.tls_handshake_failures++;
+			rapier__http_conn_close(conn); /* publishes the stats, the count above included */
 			return;
 	}
 }

@@ -144,6 +144,7 @@ typedef struct {
 	uint64_t shed;                 /* requests answered 503 after queue_timeout */
 	uint64_t abandoned;            /* queued requests whose client left before a handler slot freed */
 	uint64_t slow;                 /* requests the slow request log logged (slowlog_timeout) */
+	uint64_t tls_handshake_failures; /* TLS handshakes that failed, plain HTTP to the HTTPS port included */
 	uint32_t websockets;           /* WebSocket connections open now */
 } rapier_http_stats_t;
 

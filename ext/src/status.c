@@ -105,10 +105,12 @@ void rapier_status_entry_begin(rapier_status_entry_t *e, rapier_role_t role, uin
 	STORE(e->worker.in_flight, 0);
 	STORE(e->worker.connections, 0);
 	STORE(e->worker.concurrency_limit, 0);
+	STORE(e->worker.websockets, 0);
 	STORE(e->worker.requests, 0);
 	STORE(e->worker.shed, 0);
 	STORE(e->worker.abandoned, 0);
 	STORE(e->worker.slow, 0);
+	STORE(e->worker.tls_handshake_failures, 0);
 	STORE(e->worker.memory, 0);
 	rapier__status_write_end(&e->worker.seq, s);
 
@@ -213,10 +215,12 @@ static bool read_worker_part(const rapier_status_entry_t *e, rapier_status_view_
 	v->shed = LOAD(e->worker.shed);
 	v->abandoned = LOAD(e->worker.abandoned);
 	v->slow = LOAD(e->worker.slow);
+	v->tls_handshake_failures = LOAD(e->worker.tls_handshake_failures);
 	v->memory = LOAD(e->worker.memory);
 	v->in_flight = LOAD(e->worker.in_flight);
 	v->connections = LOAD(e->worker.connections);
 	v->concurrency_limit = LOAD(e->worker.concurrency_limit);
+	v->websockets = LOAD(e->worker.websockets);
 	return read_ok(&e->worker.seq, s);
 }
 
@@ -295,8 +299,8 @@ static void sb_seconds(strbuf_t *sb, const char *name, uint64_t ms)
 }
 
 typedef struct {
-	uint64_t requests, shed, abandoned, slow, rss;
-	uint64_t in_flight, connections;
+	uint64_t requests, shed, abandoned, slow, tls_handshake_failures, rss;
+	uint64_t in_flight, connections, websockets;
 	unsigned count[RAPIER_ROLE_COUNT];
 } totals_t;
 
@@ -309,10 +313,12 @@ static void render_entry(strbuf_t *sb, const rapier_status_view_t *v, uint64_t n
 	sb_seconds(sb, "started_at", v->started_at_ms);
 	sb_printf(sb, ",");
 	sb_seconds(sb, "uptime", up_ms);
-	sb_printf(sb, ",\"requests\":%llu,\"in_flight\":%u,\"connections\":%u,\"shed\":%llu,\"abandoned\":%llu,"
-		"\"slow\":%llu,\"concurrency_limit\":%u,\"memory\":%llu,\"rss\":%llu}",
-		(unsigned long long) v->requests, v->in_flight, v->connections, (unsigned long long) v->shed,
-		(unsigned long long) v->abandoned, (unsigned long long) v->slow, v->concurrency_limit,
+	sb_printf(sb, ",\"requests\":%llu,\"in_flight\":%u,\"connections\":%u,\"websockets\":%u,\"shed\":%llu,"
+		"\"abandoned\":%llu,\"slow\":%llu,\"tls_handshake_failures\":%llu,\"concurrency_limit\":%u,"
+		"\"memory\":%llu,\"rss\":%llu}",
+		(unsigned long long) v->requests, v->in_flight, v->connections, v->websockets, (unsigned long long) v->shed,
+		(unsigned long long) v->abandoned, (unsigned long long) v->slow,
+		(unsigned long long) v->tls_handshake_failures, v->concurrency_limit,
 		(unsigned long long) v->memory, (unsigned long long) v->rss);
 }
 
@@ -334,9 +340,11 @@ static void render_workers(strbuf_t *sb, rapier_status_table_t *t, uint64_t now_
 		tot->shed += v.shed;
 		tot->abandoned += v.abandoned;
 		tot->slow += v.slow;
+		tot->tls_handshake_failures += v.tls_handshake_failures;
 		tot->rss += v.rss;
 		tot->in_flight += v.in_flight;
 		tot->connections += v.connections;
+		tot->websockets += v.websockets;
 		if ((unsigned) v.role < RAPIER_ROLE_COUNT) {
 			tot->count[v.role]++;
 		}
@@ -380,13 +388,15 @@ char *rapier_status_render_json(rapier_status_table_t *table, size_t *len)
 	sb_printf(&sb, ",\"totals\":{\"processes\":%u,\"workers\":%u,\"task_workers\":%u,\"user_processes\":%u,",
 		tot.count[0] + tot.count[1] + tot.count[2], tot.count[RAPIER_ROLE_WORKER], tot.count[RAPIER_ROLE_TASK_WORKER],
 		tot.count[RAPIER_ROLE_USER_PROCESS]);
-	sb_printf(&sb, "\"requests\":%llu,\"in_flight\":%llu,\"connections\":%llu,\"shed\":%llu,\"abandoned\":%llu,"
-		"\"slow\":%llu,\"rss\":%llu}}\n",
+	sb_printf(&sb, "\"requests\":%llu,\"in_flight\":%llu,\"connections\":%llu,\"websockets\":%llu,\"shed\":%llu,"
+		"\"abandoned\":%llu,\"slow\":%llu,\"tls_handshake_failures\":%llu,\"rss\":%llu}}\n",
 		(unsigned long long) (tot.requests + LOAD(table->retired_requests)),
-		(unsigned long long) tot.in_flight, (unsigned long long) tot.connections,
+		(unsigned long long) tot.in_flight, (unsigned long long) tot.connections, (unsigned long long) tot.websockets,
 		(unsigned long long) (tot.shed + LOAD(table->retired_shed)),
 		(unsigned long long) (tot.abandoned + LOAD(table->retired_abandoned)),
-		(unsigned long long) (tot.slow + LOAD(table->retired_slow)), (unsigned long long) tot.rss);
+		(unsigned long long) (tot.slow + LOAD(table->retired_slow)),
+		(unsigned long long) (tot.tls_handshake_failures + LOAD(table->retired_tls_handshake_failures)),
+		(unsigned long long) tot.rss);
 	if (sb.failed) {
 		free(sb.data);
 		return NULL;

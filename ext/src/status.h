@@ -76,10 +76,12 @@ typedef struct {
 	_Atomic uint32_t in_flight;
 	_Atomic uint32_t connections;
 	_Atomic uint32_t concurrency_limit;
+	_Atomic uint32_t websockets;
 	_Atomic uint64_t requests;
 	_Atomic uint64_t shed;
 	_Atomic uint64_t abandoned;
 	_Atomic uint64_t slow;
+	_Atomic uint64_t tls_handshake_failures;
 	_Atomic uint64_t memory;         /* bytes, as the worker measures it (PHP's usage) */
 } rapier_status_worker_part_t;
 
@@ -108,6 +110,7 @@ typedef struct rapier_status_table_s {
 	_Atomic uint64_t retired_shed;      /* requests they refused with 503 (queue_timeout) */
 	_Atomic uint64_t retired_abandoned; /* queued requests whose client left */
 	_Atomic uint64_t retired_slow;      /* requests the slow request log logged */
+	_Atomic uint64_t retired_tls_handshake_failures; /* TLS handshakes that failed */
 	_Atomic uint32_t generation[RAPIER_ROLE_COUNT];         /* serving */
 	_Atomic uint32_t newest_generation[RAPIER_ROLE_COUNT];  /* newest started: above serving while a reload runs */
 	_Atomic uint32_t failed_generation[RAPIER_ROLE_COUNT];  /* newest abandoned reload's, 0: none */
@@ -130,10 +133,12 @@ typedef struct {
 	uint64_t shed;
 	uint64_t abandoned;
 	uint64_t slow;
+	uint64_t tls_handshake_failures;
 	uint64_t memory;
 	uint32_t in_flight;
 	uint32_t connections;
 	uint32_t concurrency_limit;
+	uint32_t websockets;
 } rapier_status_view_t;
 
 /* A worker's own counters, published together (rapier_status_self_update). */
@@ -142,10 +147,12 @@ typedef struct {
 	uint64_t shed;               /* requests the server refused with 503 after queue_timeout */
 	uint64_t abandoned;          /* queued requests whose client left before a handler slot freed */
 	uint64_t slow;               /* requests whose handler ran past slowlog_timeout */
+	uint64_t tls_handshake_failures; /* TLS handshakes that failed, plain HTTP to the HTTPS port included */
 	uint64_t memory;             /* bytes, PHP's usage */
 	uint32_t in_flight;          /* handlers running */
 	uint32_t connections;        /* open client connections */
 	uint32_t concurrency_limit;  /* handlers allowed at once now; 0: no limit */
+	uint32_t websockets;         /* WebSocket connections open now */
 } rapier_status_counters_t;
 
 /* Creates a zeroed table of capacity entries in MAP_SHARED|MAP_ANONYMOUS memory. */
@@ -223,10 +230,12 @@ static inline void rapier_status_self_update(rapier_status_entry_t *e, const rap
 	atomic_store_explicit(&e->worker.shed, c->shed, memory_order_relaxed);
 	atomic_store_explicit(&e->worker.abandoned, c->abandoned, memory_order_relaxed);
 	atomic_store_explicit(&e->worker.slow, c->slow, memory_order_relaxed);
+	atomic_store_explicit(&e->worker.tls_handshake_failures, c->tls_handshake_failures, memory_order_relaxed);
 	atomic_store_explicit(&e->worker.memory, c->memory, memory_order_relaxed);
 	atomic_store_explicit(&e->worker.in_flight, c->in_flight, memory_order_relaxed);
 	atomic_store_explicit(&e->worker.connections, c->connections, memory_order_relaxed);
 	atomic_store_explicit(&e->worker.concurrency_limit, c->concurrency_limit, memory_order_relaxed);
+	atomic_store_explicit(&e->worker.websockets, c->websockets, memory_order_relaxed);
 	rapier__status_write_end(&e->worker.seq, s);
 }
 

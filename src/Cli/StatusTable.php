@@ -7,10 +7,28 @@ namespace Rapier\Cli;
 /** The status document as text: a summary line, then one row per process. */
 final class StatusTable
 {
-    private const COLUMNS = ['PID', 'ROLE', '#', 'GEN', 'STATE', 'UPTIME', 'REQUESTS', 'IN-FLIGHT', 'LIMIT', 'SHED', 'ABANDONED', 'SLOW', 'CONNS', 'MEMORY', 'RSS'];
+    private const COLUMNS = ['PID', 'ROLE', '#', 'GEN', 'STATE', 'UPTIME', 'REQUESTS', 'IN-FLIGHT', 'LIMIT', 'SHED', 'ABANDONED', 'SLOW', 'TLS-FAIL', 'CONNS', 'WS', 'MEMORY', 'RSS'];
 
     /** @param array<string, mixed> $doc */
     public static function render(array $doc): string
+    {
+        $rows = [self::COLUMNS];
+        foreach ($doc['workers'] as $w) {
+            $rows[] = [
+                (string) $w['pid'], self::role($w['role']), (string) $w['index'],
+                (string) $w['generation'], $w['state'], self::duration((float) $w['uptime']),
+                (string) $w['requests'], (string) $w['in_flight'], self::limit((int) ($w['concurrency_limit'] ?? 0)),
+                (string) ($w['shed'] ?? 0), (string) ($w['abandoned'] ?? 0), (string) ($w['slow'] ?? 0),
+                (string) ($w['tls_handshake_failures'] ?? 0), (string) $w['connections'], (string) ($w['websockets'] ?? 0),
+                self::bytes((int) $w['memory']), self::bytes((int) $w['rss']),
+            ];
+        }
+
+        return self::summary($doc) . self::table($rows);
+    }
+
+    /** @param array<string, mixed> $doc */
+    private static function summary(array $doc): string
     {
         $master = $doc['master'];
         $totals = $doc['totals'] ?? [];
@@ -27,25 +45,18 @@ final class StatusTable
         $others = array_map(fn (string $state, int $n): string => "$n $state", array_keys($others), $others);
         // User processes are named only where there are some: most servers have none.
         $processes = $ready['user_process'] === 0 ? '' : sprintf(', %d user process%s', $ready['user_process'], $ready['user_process'] === 1 ? '' : 'es');
-        $text = sprintf("master %d, up %s, %d worker%s, %d task worker%s%s%s; %d requests served, %d in flight, %d shed, %d abandoned, %d slow; restarts %d, recycles %d\n",
+        $websockets = (int) ($totals['websockets'] ?? 0);
+        $tlsFailures = (int) ($totals['tls_handshake_failures'] ?? 0);
+
+        return sprintf("master %d, up %s, %d worker%s, %d task worker%s%s%s; %d requests served, %d in flight, %d WebSocket%s open, %d shed, %d abandoned, %d slow, %d failed TLS handshake%s; restarts %d, recycles %d\n",
             $master['pid'], self::duration((float) $master['uptime']),
             $ready['worker'], $ready['worker'] === 1 ? '' : 's',
             $ready['task_worker'], $ready['task_worker'] === 1 ? '' : 's',
             $processes,
             $others === [] ? '' : ' (and ' . implode(', ', $others) . ')',
-            $totals['requests'] ?? 0, $totals['in_flight'] ?? 0, $totals['shed'] ?? 0, $totals['abandoned'] ?? 0, $totals['slow'] ?? 0, $doc['restarts'] ?? 0, $doc['recycles'] ?? 0);
-        $rows = [self::COLUMNS];
-        foreach ($doc['workers'] as $w) {
-            $rows[] = [
-                (string) $w['pid'], self::role($w['role']), (string) $w['index'],
-                (string) $w['generation'], $w['state'], self::duration((float) $w['uptime']),
-                (string) $w['requests'], (string) $w['in_flight'], self::limit((int) ($w['concurrency_limit'] ?? 0)),
-                (string) ($w['shed'] ?? 0), (string) ($w['abandoned'] ?? 0), (string) ($w['slow'] ?? 0), (string) $w['connections'],
-                self::bytes((int) $w['memory']), self::bytes((int) $w['rss']),
-            ];
-        }
-
-        return $text . self::table($rows);
+            $totals['requests'] ?? 0, $totals['in_flight'] ?? 0, $websockets, $websockets === 1 ? '' : 's',
+            $totals['shed'] ?? 0, $totals['abandoned'] ?? 0, $totals['slow'] ?? 0, $tlsFailures, $tlsFailures === 1 ? '' : 's',
+            $doc['restarts'] ?? 0, $doc['recycles'] ?? 0);
     }
 
     private static function role(string $role): string

@@ -28,14 +28,18 @@ final class Exposition
         self::requests($out, $total);
         $inFlight = 0;
         $connections = 0;
+        $websockets = 0;
         foreach ($snapshots as $snapshot) {
             $inFlight += (int) ($snapshot['in_flight'] ?? 0);
             $connections += (int) ($snapshot['connections'] ?? 0);
+            $websockets += (int) ($snapshot['websockets'] ?? 0);
         }
         $out->family('rapier_http_requests_in_flight', 'gauge', 'Requests being handled now (the scrape excluded).')
             ->sample('rapier_http_requests_in_flight', [], $inFlight);
         $out->family('rapier_http_connections', 'gauge', 'Open client connections.')
             ->sample('rapier_http_connections', [], $connections);
+        $out->family('rapier_http_websockets', 'gauge', 'Open WebSocket connections.')
+            ->sample('rapier_http_websockets', [], $websockets);
         $out->family('rapier_coroutines', 'gauge', 'Live coroutines, all workers.')
             ->sample('rapier_coroutines', [], array_sum(array_map(static fn (array $s): int => (int) ($s['coroutines'] ?? 0), $snapshots)));
         $workers = self::byWorker($snapshots);
@@ -68,6 +72,8 @@ final class Exposition
             ->sample('rapier_http_requests_abandoned_total', [], $total->abandoned());
         $out->family('rapier_http_requests_slow_total', 'counter', 'Requests whose handler ran past slowlog_timeout; each is in the log with its backtrace.')
             ->sample('rapier_http_requests_slow_total', [], $total->slow());
+        $out->family('rapier_http_tls_handshake_failures_total', 'counter', 'TLS handshakes that failed, plain HTTP to the HTTPS port included (answered 400); the application never saw them.')
+            ->sample('rapier_http_tls_handshake_failures_total', [], $total->tlsHandshakeFailures());
     }
 
     /**

@@ -8,8 +8,9 @@ namespace Rapier\Metrics;
  * One worker's request metrics, in memory: a counter of requests by
  * (method, route, status), a latency histogram by route, the requests the
  * server refused itself after queue_timeout (shed), the queued requests
- * whose client left before they ran (abandoned), and the requests whose
- * handler ran past slowlog_timeout (slow). toArray() and
+ * whose client left before they ran (abandoned), the requests whose
+ * handler ran past slowlog_timeout (slow), and the TLS handshakes that
+ * failed (tlsHandshakeFailures). toArray() and
  * fromArray() are the snapshot format the workers exchange through files
  * (Snapshots); add() sums two registries, which is how the scraping worker
  * totals every worker's.
@@ -41,6 +42,9 @@ final class Registry
 
     /** Requests whose handler ran past slowlog_timeout (logged by the slow request log). */
     private int $slow = 0;
+
+    /** TLS handshakes that failed (plain HTTP to the HTTPS port included), never seen by the application. */
+    private int $tlsHandshakeFailures = 0;
 
     public function observe(string $method, string $route, string $status, float $seconds): void
     {
@@ -85,11 +89,23 @@ final class Registry
         return $this->slow;
     }
 
+    /** The server's own count (Rapier\Http\Server::stats()['tls_handshake_failures']), taken when the snapshot is. */
+    public function setTlsHandshakeFailures(int $failures): void
+    {
+        $this->tlsHandshakeFailures = $failures;
+    }
+
+    public function tlsHandshakeFailures(): int
+    {
+        return $this->tlsHandshakeFailures;
+    }
+
     public function add(self $other): void
     {
         $this->shed += $other->shed;
         $this->abandoned += $other->abandoned;
         $this->slow += $other->slow;
+        $this->tlsHandshakeFailures += $other->tlsHandshakeFailures;
         foreach ($other->requests as [$method, $route, $status, $count]) {
             $this->count($method, $route, $status, $count);
         }
@@ -122,11 +138,11 @@ final class Registry
         return $durations;
     }
 
-    /** @return array{requests: list<array{0: string, 1: string, 2: string, 3: int}>, durations: array<string, mixed>, shed: int, abandoned: int, slow: int} */
+    /** @return array{requests: list<array{0: string, 1: string, 2: string, 3: int}>, durations: array<string, mixed>, shed: int, abandoned: int, slow: int, tls_handshake_failures: int} */
     public function toArray(): array
     {
         return ['requests' => array_values($this->requests), 'durations' => $this->durations, 'shed' => $this->shed,
-            'abandoned' => $this->abandoned, 'slow' => $this->slow];
+            'abandoned' => $this->abandoned, 'slow' => $this->slow, 'tls_handshake_failures' => $this->tlsHandshakeFailures];
     }
 
     /**
@@ -141,6 +157,7 @@ final class Registry
         $registry->shed = is_int($data['shed'] ?? null) ? $data['shed'] : 0;
         $registry->abandoned = is_int($data['abandoned'] ?? null) ? $data['abandoned'] : 0;
         $registry->slow = is_int($data['slow'] ?? null) ? $data['slow'] : 0;
+        $registry->tlsHandshakeFailures = is_int($data['tls_handshake_failures'] ?? null) ? $data['tls_handshake_failures'] : 0;
         foreach (is_array($data['requests'] ?? null) ? $data['requests'] : [] as $row) {
             if (is_array($row) && count($row) === 4 && is_int($row[3])) {
                 $registry->count((string) $row[0], (string) $row[1], (string) $row[2], $row[3]);

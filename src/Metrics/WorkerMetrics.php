@@ -161,6 +161,7 @@ final class WorkerMetrics
         $this->registry->setShed((int) ($stats['shed'] ?? 0));
         $this->registry->setAbandoned((int) ($stats['abandoned'] ?? 0));
         $this->registry->setSlow((int) ($stats['slow'] ?? 0));
+        $this->registry->setTlsHandshakeFailures((int) ($stats['tls_handshake_failures'] ?? 0));
 
         return [
             'pid' => getmypid(),
@@ -171,6 +172,7 @@ final class WorkerMetrics
             'coroutines' => Coroutine::count(),
             'in_flight' => max(0, ($stats['handling'] ?? 0) - $this->scrapes),
             'connections' => $stats['connections'] ?? 0,
+            'websockets' => $stats['websockets'] ?? 0,
             'concurrency_limit' => $stats['concurrency_limit'] ?? 0,
             'memory' => memory_get_usage(),
             'rss' => self::rss(),

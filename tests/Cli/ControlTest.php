@@ -36,13 +36,13 @@ final class ControlTest extends ServedAppTestCase
         $this->assertSame(0, $result->exitCode, $result->describe());
         $lines = explode("\n", rtrim($result->stdout));
         $this->assertCount(4, $lines, $result->stdout);
-        $this->assertMatchesRegularExpression('/^master ' . $this->server->pid() . ', up [0-9.]+s, 2 workers, 0 task workers; 3 requests served, 0 in flight, 0 shed, 0 abandoned, 0 slow; restarts 0, recycles 0$/', $lines[0]);
-        $this->assertMatchesRegularExpression('/^PID +ROLE +# +GEN +STATE +UPTIME +REQUESTS +IN-FLIGHT +LIMIT +SHED +ABANDONED +SLOW +CONNS +MEMORY +RSS$/', $lines[1]);
+        $this->assertMatchesRegularExpression('/^master ' . $this->server->pid() . ', up [0-9.]+s, 2 workers, 0 task workers; 3 requests served, 0 in flight, 0 WebSockets open, 0 shed, 0 abandoned, 0 slow, 0 failed TLS handshakes; restarts 0, recycles 0$/', $lines[0]);
+        $this->assertMatchesRegularExpression('/^PID +ROLE +# +GEN +STATE +UPTIME +REQUESTS +IN-FLIGHT +LIMIT +SHED +ABANDONED +SLOW +TLS-FAIL +CONNS +WS +MEMORY +RSS$/', $lines[1]);
         $doc = ServedApp::status($this->pidFile);
         $memory = self::zendAllocatorOff() ? '0 B' : '[0-9.]+ (KiB|MiB)';
         foreach (array_slice($lines, 2) as $i => $row) {
             $this->assertMatchesRegularExpression('/^' . $doc['workers'][$i]['pid'] . ' +worker +' . $doc['workers'][$i]['index']
-                . ' +1 +ready +[0-9.]+s +[0-3] +0 +8 +0 +0 +0 +[0-9] +' . $memory . ' +[0-9.]+ MiB$/', $row);
+                . ' +1 +ready +[0-9.]+s +[0-3] +0 +8 +0 +0 +0 +0 +[0-9] +0 +' . $memory . ' +[0-9.]+ MiB$/', $row);
         }
     }
 
@@ -64,6 +64,8 @@ final class ControlTest extends ServedAppTestCase
             $this->assertSame(8, $worker['concurrency_limit'], '--concurrency, no --latency-target to move it');
             $this->assertSame(0, $worker['shed']);
             $this->assertSame(0, $worker['slow']);
+            $this->assertSame(0, $worker['tls_handshake_failures']);
+            $this->assertSame(0, $worker['websockets']);
             if (!self::zendAllocatorOff()) {
                 $this->assertGreaterThan(0, $worker['memory']);
             }

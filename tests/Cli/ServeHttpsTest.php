@@ -7,6 +7,7 @@ namespace Rapier\Tests\Cli;
 use Rapier\Tests\Adapter\AppClient;
 use Rapier\Tests\Support\Cli;
 use Rapier\Tests\Support\HttpClient;
+use Rapier\Tests\Support\ServedApp;
 use Rapier\Tests\Support\ServedAppTestCase;
 use Rapier\Tests\Support\TlsCertificate;
 
@@ -57,6 +58,10 @@ final class ServeHttpsTest extends ServedAppTestCase
 
         $this->assertSame(400, $response->status);
         $this->assertStringNotContainsString('never in the clear', $response->body);
+        // A failed handshake, in `rapier status`: the worker publishes its count before it answers.
+        $status = ServedApp::status("$this->dir/.rapier.pid");
+        $this->assertSame(1, $status['workers'][0]['tls_handshake_failures'] ?? null);
+        $this->assertSame(1, $status['totals']['tls_handshake_failures'] ?? null);
     }
 
     public function testLaravelSeesTheRequestAsSecure(): void

@@ -19,23 +19,28 @@ final class StatusTableTest extends TestCase
             'recycles' => 4,
             'workers' => [
                 ['pid' => 1311, 'role' => 'worker', 'index' => 0, 'generation' => 3, 'state' => 'ready', 'uptime' => 724.2,
-                    'requests' => 5120, 'in_flight' => 2, 'connections' => 40, 'shed' => 17, 'abandoned' => 3, 'slow' => 6, 'concurrency_limit' => 48,
-                    'memory' => 2097152, 'rss' => 23412736],
+                    'requests' => 5120, 'in_flight' => 2, 'connections' => 40, 'websockets' => 12, 'shed' => 17, 'abandoned' => 3, 'slow' => 6,
+                    'tls_handshake_failures' => 1, 'concurrency_limit' => 48, 'memory' => 2097152, 'rss' => 23412736],
                 ['pid' => 1313, 'role' => 'task_worker', 'index' => 0, 'generation' => 1, 'state' => 'draining', 'uptime' => 3.25,
                     'requests' => 0, 'in_flight' => 0, 'connections' => 0, 'shed' => 0, 'abandoned' => 0, 'concurrency_limit' => 0,
                     'memory' => 900, 'rss' => 11534336],
             ],
             'totals' => ['processes' => 2, 'workers' => 1, 'task_workers' => 1, 'requests' => 90210, 'in_flight' => 2,
-                'connections' => 40, 'shed' => 21, 'abandoned' => 5, 'slow' => 7, 'rss' => 34947072],
+                'connections' => 40, 'websockets' => 12, 'shed' => 21, 'abandoned' => 5, 'slow' => 7, 'tls_handshake_failures' => 30,
+                'rss' => 34947072],
         ];
 
         $this->assertSame(
-            "master 1200, up 2h05m, 1 worker, 0 task workers (and 1 draining); 90210 requests served, 2 in flight, 21 shed, 5 abandoned, 7 slow; restarts 1, recycles 4\n"
-            . "PID   ROLE    #  GEN  STATE     UPTIME  REQUESTS  IN-FLIGHT  LIMIT  SHED  ABANDONED  SLOW  CONNS  MEMORY   RSS\n"
-            . "1311  worker  0  3    ready     12m04s  5120      2          48     17    3          6     40     2.0 MiB  22.3 MiB\n"
-            . "1313  task    0  1    draining  3.2s    0         0          -      0     0          0     0      900 B    11.0 MiB\n",
+            "master 1200, up 2h05m, 1 worker, 0 task workers (and 1 draining); 90210 requests served, 2 in flight, 12 WebSockets open, 21 shed, 5 abandoned, 7 slow, 30 failed TLS handshakes; restarts 1, recycles 4\n"
+            . "PID   ROLE    #  GEN  STATE     UPTIME  REQUESTS  IN-FLIGHT  LIMIT  SHED  ABANDONED  SLOW  TLS-FAIL  CONNS  WS  MEMORY   RSS\n"
+            . "1311  worker  0  3    ready     12m04s  5120      2          48     17    3          6     1         40     12  2.0 MiB  22.3 MiB\n"
+            . "1313  task    0  1    draining  3.2s    0         0          -      0     0          0     0         0      0   900 B    11.0 MiB\n",
             StatusTable::render($doc),
         );
+        $doc['totals']['websockets'] = 1;
+        $doc['totals']['tls_handshake_failures'] = 1;
+        $this->assertStringContainsString(', 2 in flight, 1 WebSocket open, 21 shed, 5 abandoned, 7 slow, 1 failed TLS handshake; ',
+            StatusTable::render($doc));
     }
 
     public function testNamesUserProcessesOnlyWhereThereAreSome(): void

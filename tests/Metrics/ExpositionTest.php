@@ -28,6 +28,9 @@ final class ExpositionTest extends TestCase
         $retired->setAbandoned(3);
         $w1->setSlow(2);
         $retired->setSlow(1);
+        $w0->setTlsHandshakeFailures(4);
+        $w1->setTlsHandshakeFailures(1);
+        $retired->setTlsHandshakeFailures(6);
         $status = [
             'master' => ['pid' => 1, 'uptime' => 42.5], 'restarts' => 2, 'recycles' => 3, 'reload_failures' => 1,
             'workers' => [
@@ -40,10 +43,10 @@ final class ExpositionTest extends TestCase
             ],
         ];
         $snapshots = [
-            10 => ['worker' => 0, 'lag' => 0.002, 'coroutines' => 3, 'in_flight' => 2, 'connections' => 5, 'memory' => 1000,
-                   'rss' => 1, 'concurrency_limit' => 64, 'registry' => $w0->toArray()],
-            11 => ['worker' => 1, 'lag' => 0.5, 'coroutines' => 4, 'in_flight' => 0, 'connections' => 1, 'memory' => 2000,
-                   'rss' => 1, 'concurrency_limit' => 9, 'registry' => $w1->toArray()],
+            10 => ['worker' => 0, 'lag' => 0.002, 'coroutines' => 3, 'in_flight' => 2, 'connections' => 5, 'websockets' => 2,
+                   'memory' => 1000, 'rss' => 1, 'concurrency_limit' => 64, 'registry' => $w0->toArray()],
+            11 => ['worker' => 1, 'lag' => 0.5, 'coroutines' => 4, 'in_flight' => 0, 'connections' => 1, 'websockets' => 1,
+                   'memory' => 2000, 'rss' => 1, 'concurrency_limit' => 9, 'registry' => $w1->toArray()],
         ];
 
         $m = PrometheusText::parse(Exposition::render($snapshots, $retired, $status));
@@ -59,7 +62,9 @@ final class ExpositionTest extends TestCase
         $this->assertSame(7.0, $m->value('rapier_http_requests_shed_total'), 'live and retired workers\' refusals');
         $this->assertSame(4.0, $m->value('rapier_http_requests_abandoned_total'), 'live and retired workers\' dropped requests');
         $this->assertSame(3.0, $m->value('rapier_http_requests_slow_total'), 'live and retired workers\' slow requests');
+        $this->assertSame(11.0, $m->value('rapier_http_tls_handshake_failures_total'), 'live and retired workers\' failed handshakes');
         $this->assertSame(6.0, $m->value('rapier_http_connections'));
+        $this->assertSame(3.0, $m->value('rapier_http_websockets'), 'summed over the workers\' snapshots');
         $this->assertSame(7.0, $m->value('rapier_coroutines'));
         $this->assertSame(0.5, $m->value('rapier_event_loop_lag_seconds', ['worker' => '1']));
         $this->assertSame(64.0, $m->value('rapier_http_concurrency_limit', ['worker' => '0']));
@@ -72,6 +77,8 @@ final class ExpositionTest extends TestCase
         $this->assertSame(42.5, $m->value('rapier_uptime_seconds'));
         $this->assertSame('histogram', $m->types['rapier_http_request_duration_seconds']);
         $this->assertSame('counter', $m->types['rapier_http_requests_total']);
+        $this->assertSame('counter', $m->types['rapier_http_tls_handshake_failures_total']);
+        $this->assertSame('gauge', $m->types['rapier_http_websockets']);
     }
 
     public function testADrainingWorkerDoesNotDuplicateItsIndex(): void

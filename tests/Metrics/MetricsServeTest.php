@@ -67,6 +67,9 @@ final class MetricsServeTest extends ServedAppTestCase
         $this->assertGreaterThan(1_000_000, $m->value('rapier_worker_rss_bytes', ['worker' => '1']));
         $this->assertSame(0.0, $m->value('rapier_worker_restarts_total'));
         $this->assertGreaterThan(0.0, $m->value('rapier_uptime_seconds'));
+        // Plain HTTP, no upgrade: both families are there, at zero.
+        $this->assertSame(0.0, $m->value('rapier_http_websockets'));
+        $this->assertSame(0.0, $m->value('rapier_http_tls_handshake_failures_total'));
 
         foreach (['/users/{n}' => 21.0, '/missing/page' => 6.0] as $route => $count) {
             $this->assertSame($count, $m->value('rapier_http_request_duration_seconds_count', ['route' => $route]));

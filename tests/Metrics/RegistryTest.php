@@ -49,6 +49,8 @@ final class RegistryTest extends TestCase
         $b->setAbandoned(2);
         $a->setSlow(1);
         $b->setSlow(5);
+        $a->setTlsHandshakeFailures(2);
+        $b->setTlsHandshakeFailures(8);
         $copy = Registry::fromArray(json_decode((string) json_encode($b->toArray(), JSON_PRESERVE_ZERO_FRACTION), true));
 
         $a->add($copy);
@@ -59,6 +61,7 @@ final class RegistryTest extends TestCase
         $this->assertSame(7, $a->shed());
         $this->assertSame(2, $a->abandoned());
         $this->assertSame(6, $a->slow());
+        $this->assertSame(10, $a->tlsHandshakeFailures());
     }
 
     public function testFromArraySkipsWhatDoesNotFit(): void

@@ -152,16 +152,21 @@ static void test_table_layout_and_entries(void)
 	CHECK_EQ_INT(e->worker.seq % 2, 0);
 
 	/* A new owner of the entry starts from zero. */
+	rapier_status_self_update(e, &(rapier_status_counters_t) { .requests = 3, .slow = 1, .tls_handshake_failures = 2,
+		.connections = 2, .websockets = 1 });
 	rapier_status_entry_begin(e, RAPIER_ROLE_WORKER, 0, 8);
 	rapier_status_entry_read(e, &v);
 	CHECK_EQ_INT(v.requests, 0);
 	CHECK_EQ_INT(v.connections, 0);
+	CHECK_EQ_INT(v.slow, 0);
+	CHECK_EQ_INT(v.tls_handshake_failures, 0);
+	CHECK_EQ_INT(v.websockets, 0);
 	CHECK_EQ_INT(v.pid, 0);
 	rapier_status_table_destroy(t);
 }
 
 /*
- * A writer process keeps all six counters equal; a reader in this process
+ * A writer process keeps all its counters equal; a reader in this process
  * must never see them differ. Without the seqlock this fails within
  * milliseconds on two cores.
  */
@@ -178,8 +183,9 @@ static void test_seqlock_never_tears(void)
 	writer = fork();
 	if (writer == 0) {
 		for (uint64_t k = 1;; k++) {
-			rapier_status_counters_t c = { .requests = k, .shed = k, .abandoned = k, .slow = k, .memory = k,
-				.in_flight = (uint32_t) k, .connections = (uint32_t) k, .concurrency_limit = (uint32_t) k };
+			rapier_status_counters_t c = { .requests = k, .shed = k, .abandoned = k, .slow = k,
+				.tls_handshake_failures = k, .memory = k, .in_flight = (uint32_t) k, .connections = (uint32_t) k,
+				.concurrency_limit = (uint32_t) k, .websockets = (uint32_t) k };
 			rapier_status_self_update(e, &c);
 		}
 	}
@@ -192,8 +198,9 @@ static void test_seqlock_never_tears(void)
 		}
 		reads++;
 		if (v.requests != v.memory || v.requests != v.shed || v.requests != v.abandoned || v.requests != v.slow
-				|| (uint32_t) v.requests != v.in_flight
-				|| v.in_flight != v.connections || v.connections != v.concurrency_limit) {
+				|| v.requests != v.tls_handshake_failures || (uint32_t) v.requests != v.in_flight
+				|| v.in_flight != v.connections || v.connections != v.concurrency_limit
+				|| v.concurrency_limit != v.websockets) {
 			torn++;
 		}
 	}
@@ -219,14 +226,15 @@ static void test_render_json(void)
 	atomic_store(&t->retired_shed, 4);
 	atomic_store(&t->retired_abandoned, 6);
 	atomic_store(&t->retired_slow, 10);
+	atomic_store(&t->retired_tls_handshake_failures, 20);
 	atomic_store(&t->generation[0], 2);
 	atomic_store(&t->generation[1], 1);
 	rapier_status_entry_begin(&t->entries[0], RAPIER_ROLE_WORKER, 0, 2);
 	rapier_status_entry_set_pid(&t->entries[0], 101);
 	rapier_status_entry_set_state(&t->entries[0], RAPIER_PROC_READY);
 	rapier_status_self_update(&t->entries[0], &(rapier_status_counters_t) {
-		.requests = 5, .shed = 3, .abandoned = 2, .slow = 9, .memory = 1000, .in_flight = 1, .connections = 2,
-		.concurrency_limit = 12 });
+		.requests = 5, .shed = 3, .abandoned = 2, .slow = 9, .tls_handshake_failures = 11, .memory = 1000,
+		.in_flight = 1, .connections = 2, .concurrency_limit = 12, .websockets = 4 });
 	rapier_status_entry_begin(&t->entries[1], RAPIER_ROLE_TASK_WORKER, 0, 1);
 	rapier_status_entry_set_pid(&t->entries[1], 102);
 	rapier_status_entry_begin(&t->entries[2], RAPIER_ROLE_USER_PROCESS, 0, 1);
@@ -246,11 +254,14 @@ static void test_render_json(void)
 	CHECK_EQ_INT(count_substr(doc, "\"pid\":"), 4);
 	CHECK(strstr(doc, "\"pid\":101,\"role\":\"worker\",\"index\":0,\"generation\":2,\"state\":\"ready\"") != NULL);
 	CHECK(strstr(doc, "\"pid\":102,\"role\":\"task_worker\",\"index\":0,\"generation\":1,\"state\":\"starting\"") != NULL);
-	CHECK(strstr(doc, "\"requests\":5,\"in_flight\":1,\"connections\":2,\"shed\":3,\"abandoned\":2,\"slow\":9,\"concurrency_limit\":12,\"memory\":1000,") != NULL);
+	CHECK(strstr(doc, "\"requests\":5,\"in_flight\":1,\"connections\":2,\"websockets\":4,\"shed\":3,\"abandoned\":2,"
+		"\"slow\":9,\"tls_handshake_failures\":11,\"concurrency_limit\":12,\"memory\":1000,") != NULL);
 	CHECK(strstr(doc, "\"pid\":103,\"role\":\"user_process\",\"index\":0,\"generation\":1,\"state\":\"ready\"") != NULL);
 	CHECK(strstr(doc, "\"totals\":{\"processes\":3,\"workers\":1,\"task_workers\":1,\"user_processes\":1,\"requests\":45,") != NULL);
-	/* Shed, abandoned and slow, like requests, count the reaped processes' too. */
-	CHECK(strstr(doc, "\"shed\":7,\"abandoned\":8,\"slow\":19,\"rss\":") != NULL);
+	/* Open WebSockets are the live processes' only. */
+	CHECK(strstr(doc, "\"in_flight\":1,\"connections\":2,\"websockets\":4,\"shed\":7,") != NULL);
+	/* Shed, abandoned, slow and failed TLS handshakes, like requests, count the reaped processes' too. */
+	CHECK(strstr(doc, "\"shed\":7,\"abandoned\":8,\"slow\":19,\"tls_handshake_failures\":31,\"rss\":") != NULL);
 	free(doc);
 	rapier_status_table_destroy(t);
 }
