@@ -262,6 +262,13 @@ static int local_port(int fd)
 	return local.ss_family == AF_INET ? ntohs(((struct sockaddr_in *) &local)->sin_port) : 0;
 }
 
+/* The TLS session goes (with close_notify if notify and it is sound); what is read or written after is raw. */
+static void conn_end_tls(rapier_http_conn_t *conn, bool notify)
+{
+	rapier_http_tls_free(conn->tls, notify);
+	conn->tls = NULL;
+}
+
 /* HTTPS: the connection begins with the handshake, which read_timeout bounds as it does a request. */
 static bool conn_start_tls(rapier_http_conn_t *conn)
 {
@@ -509,8 +516,7 @@ void rapier__http_conn_close(rapier_http_conn_t *conn)
 		close(conn->file_fd);
 		conn->file_fd = -1;
 	}
-	rapier_http_tls_free(conn->tls, true);
-	conn->tls = NULL;
+	conn_end_tls(conn, true);
 	close(conn->fd);
 	conn->fd = -1;
 	rapier_list_remove(&server->conns, &conn->link);
@@ -527,8 +533,7 @@ void rapier__http_conn_close(rapier_http_conn_t *conn)
 void rapier__http_conn_linger(rapier_http_conn_t *conn)
 {
 	/* TLS ends with close_notify; what the client still sends is discarded unread, ciphertext or not. */
-	rapier_http_tls_free(conn->tls, true);
-	conn->tls = NULL;
+	conn_end_tls(conn, true);
 	if (shutdown(conn->fd, SHUT_WR) < 0) {
 		rapier__http_conn_close(conn);
 		return;
@@ -998,8 +1003,7 @@ static void conn_tls_handshake(rapier_http_conn_t *conn)
 		case RAPIER_HTTP_TLS_PLAIN_HTTP:
 			server->stats.tls_handshake_failures++;
 			rapier__http_stats_changed(server);
-			rapier_http_tls_free(conn->tls, false);
-			conn->tls = NULL;
+			conn_end_tls(conn, false);
 			conn->tls_handshaking = false;
 			conn_answer_error(conn, 400, "this port speaks HTTPS; the request came as plain HTTP");
 			return;
