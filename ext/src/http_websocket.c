@@ -474,26 +474,22 @@ static bool inflate_message(rapier_http_conn_t *conn, rapier_ws_message_t *msg)
 
 	free(msg->data);
 	msg->data = NULL;
-	if (rc == -E2BIG) {
-		p->error_code = RAPIER_WS_CLOSE_TOO_BIG;
-		p->error = "message larger than max_message once inflated";
-	} else if (rc < 0) {
-		p->error_code = rc == -ENOMEM ? RAPIER_WS_CLOSE_INTERNAL_ERROR : RAPIER_WS_CLOSE_INVALID_DATA;
-		p->error = rc == -ENOMEM ? "out of memory" : "compressed message is not deflate data";
-	} else if (!msg->binary && !rapier_ws_utf8_valid(data, len)) {
+	if (rc == 0 && !msg->binary && !rapier_ws_utf8_valid(data, len)) {
 		free(data);
-		p->error_code = RAPIER_WS_CLOSE_INVALID_DATA;
-		p->error = "text message is not valid UTF-8";
-		rc = -EINVAL;
+		rapier_ws_parser_fail(p, RAPIER_WS_CLOSE_INVALID_DATA, "text message is not valid UTF-8");
+	} else if (rc == -E2BIG) {
+		rapier_ws_parser_fail(p, RAPIER_WS_CLOSE_TOO_BIG, "message larger than max_message once inflated");
+	} else if (rc == -ENOMEM) {
+		rapier_ws_parser_fail(p, RAPIER_WS_CLOSE_INTERNAL_ERROR, "out of memory");
+	} else if (rc < 0) {
+		rapier_ws_parser_fail(p, RAPIER_WS_CLOSE_INVALID_DATA, "compressed message is not deflate data");
+	} else {
+		msg->data = data;
+		msg->len = len;
+		return true;
 	}
-	if (rc < 0) {
-		p->finished = true;
-		on_protocol_error(conn);
-		return false;
-	}
-	msg->data = data;
-	msg->len = len;
-	return true;
+	on_protocol_error(conn);
+	return false;
 }
 
 static int receive(rapier_http_conn_t *conn, uint64_t deadline_ns, rapier_ws_message_t *msg)

@@ -36,7 +36,9 @@ static const char *skip_space(const char *s, const char *end)
 
 static bool is_token_char(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("!#$%&'*+-.^_`|~", c) != NULL;
+	/* strchr() finds the terminating NUL too: it is no token character. */
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+		|| (c != '\0' && strchr("!#$%&'*+-.^_`|~", c) != NULL);
 }
 
 /* A token from s; *len its length (0: none). */
@@ -44,7 +46,7 @@ static const char *token(const char *s, const char *end, size_t *len)
 {
 	const char *t = s;
 
-	while (t < end && *t != '\0' && is_token_char(*t)) {
+	while (t < end && is_token_char(*t)) {
 		t++;
 	}
 	*len = (size_t) (t - s);

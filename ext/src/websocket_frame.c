@@ -220,6 +220,11 @@ static rapier_ws_event_t fail(rapier_ws_parser_t *p, uint16_t code, const char *
 	return RAPIER_WS_ERROR;
 }
 
+void rapier_ws_parser_fail(rapier_ws_parser_t *p, uint16_t code, const char *why)
+{
+	fail(p, code, why);
+}
+
 void rapier_ws_parser_allow_compressed(rapier_ws_parser_t *p)
 {
 	p->allow_compressed = true;

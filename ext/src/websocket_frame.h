@@ -124,6 +124,13 @@ rapier_ws_event_t rapier_ws_parser_feed(rapier_ws_parser_t *p, const char *data,
  */
 void rapier_ws_parser_allow_compressed(rapier_ws_parser_t *p);
 
+/*
+ * Fails the connection as the parser does for its own findings: from now
+ * on it returns ERROR with code and why (static text). For what is found
+ * about a message after MESSAGE, such as its inflated contents.
+ */
+void rapier_ws_parser_fail(rapier_ws_parser_t *p, uint16_t code, const char *why);
+
 /* After MESSAGE: hands the message's buffer to the caller (who free()s it), so the parser does not copy or free it. */
 char *rapier_ws_parser_take_message(rapier_ws_parser_t *p, size_t *len);
 
