@@ -48,6 +48,9 @@ typedef enum {
 	O_TLS_KEY_FILE,
 	O_TLS_MIN_VERSION,
 	O_TLS_CIPHERS,
+	O_TLS_CLIENT_CA_FILE,
+	O_TLS_VERIFY_CLIENT,
+	O_TLS_VERIFY_DEPTH,
 } option_id_t;
 
 typedef struct {
@@ -93,6 +96,9 @@ static const option_t options[] = {
 	{ "tls_key_file", O_TLS_KEY_FILE, OPT_STRING, 0, 0 },
 	{ "tls_min_version", O_TLS_MIN_VERSION, OPT_STRING, 0, 0 },
 	{ "tls_ciphers", O_TLS_CIPHERS, OPT_STRING, 0, 0 },
+	{ "tls_client_ca_file", O_TLS_CLIENT_CA_FILE, OPT_STRING, 0, 0 },
+	{ "tls_verify_client", O_TLS_VERIFY_CLIENT, OPT_STRING, 0, 0 },
+	{ "tls_verify_depth", O_TLS_VERIFY_DEPTH, OPT_INT, 1, 100 },
 };
 
 static const option_t *find_option(zend_string *name)
@@ -193,6 +199,13 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 		case O_TLS_CERT_FILE: set_string(&srv->tls_cert_file, value); break;
 		case O_TLS_KEY_FILE: set_string(&srv->tls_key_file, value); break;
 		case O_TLS_CIPHERS: set_string(&srv->tls_ciphers, value); break;
+		case O_TLS_CLIENT_CA_FILE: set_string(&srv->tls_client_ca_file, value); break;
+		case O_TLS_VERIFY_DEPTH: srv->tls_verify_depth = (int) l; break;
+		case O_TLS_VERIFY_CLIENT:
+			srv->tls_verify_client_set = true;
+			srv->tls_verify_client = zend_string_equals_literal(Z_STR_P(value), "require") ? RAPIER_HTTP_TLS_VERIFY_REQUIRE
+				: zend_string_equals_literal(Z_STR_P(value), "optional") ? RAPIER_HTTP_TLS_VERIFY_OPTIONAL : -1;
+			break;
 		case O_TLS_MIN_VERSION:
 			srv->tls_min_version = zend_string_equals_literal(Z_STR_P(value), "1.2") ? TLS1_2_VERSION
 				: zend_string_equals_literal(Z_STR_P(value), "1.3") ? TLS1_3_VERSION : 0;
@@ -202,6 +215,33 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 			srv->cfg.server_name = ZSTR_VAL(srv->server_name);
 			break;
 	}
+}
+
+/* The HTTPS options need a certificate; the client-verification ones need tls_client_ca_file, which alone means "require". */
+static bool check_tls_options(server_t *srv)
+{
+	if (srv->tls_min_version == 0) {
+		zend_argument_value_error(3, "option \"tls_min_version\" must be \"1.2\" or \"1.3\"");
+		return false;
+	}
+	if (srv->tls_verify_client < 0) {
+		zend_argument_value_error(3, "option \"tls_verify_client\" must be \"require\" or \"optional\"");
+		return false;
+	}
+	if (!srv->tls_cert_file && (srv->tls_key_file || srv->tls_ciphers || srv->tls_client_ca_file)) {
+		zend_argument_value_error(3, "option \"%s\" needs \"tls_cert_file\": HTTPS is served only with a certificate",
+			srv->tls_key_file ? "tls_key_file" : srv->tls_ciphers ? "tls_ciphers" : "tls_client_ca_file");
+		return false;
+	}
+	if (!srv->tls_client_ca_file && (srv->tls_verify_client_set || srv->tls_verify_depth)) {
+		zend_argument_value_error(3, "option \"%s\" needs \"tls_client_ca_file\": client certificates are verified "
+			"against the authorities in that file", srv->tls_verify_client_set ? "tls_verify_client" : "tls_verify_depth");
+		return false;
+	}
+	if (srv->tls_client_ca_file && !srv->tls_verify_client_set) {
+		srv->tls_verify_client = RAPIER_HTTP_TLS_VERIFY_REQUIRE;
+	}
+	return true;
 }
 
 bool rapier_http_server_parse_options(server_t *srv, HashTable *opts)
@@ -228,13 +268,7 @@ bool rapier_http_server_parse_options(server_t *srv, HashTable *opts)
 		zend_argument_value_error(3, "option \"access_log_format\" must be \"common\" or \"json\"");
 		return false;
 	}
-	if (srv->tls_min_version == 0) {
-		zend_argument_value_error(3, "option \"tls_min_version\" must be \"1.2\" or \"1.3\"");
-		return false;
-	}
-	if (!srv->tls_cert_file && (srv->tls_key_file || srv->tls_ciphers)) {
-		zend_argument_value_error(3, "option \"%s\" needs \"tls_cert_file\": HTTPS is served only with a certificate",
-			srv->tls_key_file ? "tls_key_file" : "tls_ciphers");
+	if (!check_tls_options(srv)) {
 		return false;
 	}
 	if (srv->cfg.queue_timeout_ns && srv->cfg.max_concurrency == 0) {

@@ -47,6 +47,8 @@ typedef struct {
 	int local_port;
 	const char *tls_version;        /* "TLSv1.3" when it came over HTTPS (OpenSSL's static names), else NULL */
 	const char *tls_cipher;
+	bool tls_verifies_client;       /* the connection asked for a client certificate */
+	rapier_http_tls_peer_t *tls_peer; /* the one the client sent, verified; NULL: none */
 	HashTable *tmp_files;           /* uploaded files to remove with the request */
 	rapier_upload_t *upload;        /* a multipart body spooled while it arrived, until post/files are built */
 	bool lazy_ready;                /* query, cookies, post and files are filled in */
@@ -92,6 +94,9 @@ static void request_free(zend_object *obj)
 	}
 	if (req->protocol) {
 		zend_string_release(req->protocol);
+	}
+	if (req->tls_peer) {
+		rapier_http_tls_peer_release(req->tls_peer);
 	}
 	if (req->tmp_files) {
 		zend_hash_destroy(req->tmp_files);
@@ -202,6 +207,8 @@ void rapier_http_request_new(zval *out, rapier_http_conn_t *conn)
 	if (conn->tls) {
 		req->tls_version = rapier_http_tls_version(conn->tls);
 		req->tls_cipher = rapier_http_tls_cipher(conn->tls);
+		req->tls_verifies_client = rapier_http_tls_verifies_client(conn->tls);
+		req->tls_peer = req->tls_verifies_client ? rapier_http_tls_peer(conn->tls) : NULL;
 	}
 	req->upload = rapier_http_conn_take_upload(conn);
 }
@@ -610,6 +617,37 @@ static void add_header_vars(zval *server, zval *headers)
 	} ZEND_HASH_FOREACH_END();
 }
 
+/* mod_ssl's names for the client's certificate, as nginx's fastcgi setups pass them on. */
+static void add_client_certificate_vars(zval *server, const rapier_http_tls_peer_t *peer)
+{
+	static const struct {
+		const char *name;
+		rapier_http_tls_peer_field_t field;
+	} vars[] = {
+		{ "SSL_CLIENT_S_DN", RAPIER_HTTP_TLS_PEER_SUBJECT },
+		{ "SSL_CLIENT_I_DN", RAPIER_HTTP_TLS_PEER_ISSUER },
+		{ "SSL_CLIENT_M_SERIAL", RAPIER_HTTP_TLS_PEER_SERIAL },
+		{ "SSL_CLIENT_V_START", RAPIER_HTTP_TLS_PEER_NOT_BEFORE },
+		{ "SSL_CLIENT_V_END", RAPIER_HTTP_TLS_PEER_NOT_AFTER },
+		{ "SSL_CLIENT_CERT", RAPIER_HTTP_TLS_PEER_PEM },
+	};
+
+	add_assoc_string(server, "SSL_CLIENT_VERIFY", peer ? "SUCCESS" : "NONE");
+	if (peer == NULL) {
+		return;
+	}
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		size_t len;
+		char *text = rapier_http_tls_peer_field(peer, vars[i].field, &len);
+
+		if (text == NULL) {
+			zend_error_noreturn(E_ERROR, "Out of memory describing the client certificate");
+		}
+		add_assoc_stringl(server, vars[i].name, text, len);
+		free(text);
+	}
+}
+
 ZEND_METHOD(Rapier_Http_Request, server)
 {
 	zend_object *obj = Z_OBJ_P(ZEND_THIS);
@@ -633,6 +671,9 @@ ZEND_METHOD(Rapier_Http_Request, server)
 		add_assoc_string(return_value, "HTTPS", "on");
 		add_assoc_string(return_value, "SSL_PROTOCOL", (char *) req->tls_version);
 		add_assoc_string(return_value, "SSL_CIPHER", (char *) req->tls_cipher);
+		if (req->tls_verifies_client) {
+			add_client_certificate_vars(return_value, req->tls_peer);
+		}
 	}
 	add_assoc_str(return_value, "REMOTE_ADDR", zend_string_copy(Z_STR_P(OBJ_PROP_NUM(obj, PROP_REMOTE_ADDRESS))));
 	add_assoc_long(return_value, "REMOTE_PORT", Z_LVAL_P(OBJ_PROP_NUM(obj, PROP_REMOTE_PORT)));

@@ -136,6 +136,9 @@ static void server_free(zend_object *obj)
 	if (srv->tls_ciphers) {
 		zend_string_release(srv->tls_ciphers);
 	}
+	if (srv->tls_client_ca_file) {
+		zend_string_release(srv->tls_client_ca_file);
+	}
 	rapier_http_tls_ctx_free(srv->cfg.tls);
 	rapier_tasks_free(&srv->tasks);
 	if (srv->static_root_open) {
@@ -685,6 +688,9 @@ static rapier_http_tls_ctx_t *load_tls(server_t *srv)
 		.min_version = srv->tls_min_version,
 		.ciphers = srv->tls_ciphers ? ZSTR_VAL(srv->tls_ciphers) : NULL,
 		.ticket_key = srv->tls_ticket_key,
+		.verify_client = (rapier_http_tls_verify_t) srv->tls_verify_client,
+		.client_ca_file = srv->tls_client_ca_file ? ZSTR_VAL(srv->tls_client_ca_file) : NULL,
+		.verify_depth = srv->tls_verify_depth,
 	};
 	char err[512];
 	rapier_http_tls_ctx_t *ctx = rapier_http_tls_ctx_new(&cfg, err, sizeof(err));

@@ -26,6 +26,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
 #include <openssl/rand.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
@@ -121,6 +123,88 @@ static bool load_identity(SSL_CTX *ssl_ctx, const rapier_http_tls_config_t *cfg,
 	return true;
 }
 
+/*
+ * Feeds the file's bytes to the digest; false if it cannot be read. What
+ * the file holds is checked by OpenSSL, which has loaded it already.
+ */
+static bool digest_file(EVP_MD_CTX *md, const char *path)
+{
+	unsigned char buf[4096];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+	bool ok = f != NULL;
+
+	while (ok && (n = fread(buf, 1, sizeof(buf), f)) > 0) {
+		ok = EVP_DigestUpdate(md, buf, n) == 1;
+	}
+	if (f) {
+		ok = ok && !ferror(f);
+		fclose(f);
+	}
+	return ok;
+}
+
+/*
+ * A session resumes only where its context matches: the context names how
+ * clients are verified (mode, depth) and by which authorities, so a session verified
+ * under other rules (before a reload changed them, or never asked for a
+ * certificate) starts a full handshake instead of skipping verification.
+ */
+static bool set_session_context(SSL_CTX *ssl_ctx, const rapier_http_tls_config_t *cfg, char *err, size_t err_len)
+{
+	unsigned char context[EVP_MAX_MD_SIZE];
+	unsigned int len = 0;
+	int rules[2] = { (int) cfg->verify_client, cfg->verify_depth };
+	EVP_MD_CTX *md;
+	bool ok;
+
+	if (cfg->verify_client == RAPIER_HTTP_TLS_VERIFY_NONE) {
+		SSL_CTX_set_session_id_context(ssl_ctx, (const unsigned char *) "rapier-http", sizeof("rapier-http") - 1);
+		return true;
+	}
+	if ((md = EVP_MD_CTX_new()) == NULL) {
+		return fail(err, err_len, "out of memory");
+	}
+	ok = EVP_DigestInit_ex(md, EVP_sha256(), NULL) == 1 && EVP_DigestUpdate(md, rules, sizeof(rules)) == 1
+		&& digest_file(md, cfg->client_ca_file) && EVP_DigestFinal_ex(md, context, &len) == 1;
+	EVP_MD_CTX_free(md);
+	if (!ok || len > SSL_MAX_SID_CTX_LENGTH) {
+		return fail(err, err_len, "tls_client_ca_file %s: cannot read it", cfg->client_ca_file);
+	}
+	SSL_CTX_set_session_id_context(ssl_ctx, context, len);
+	return true;
+}
+
+/* Mutual TLS: the client is asked for a certificate that chains to client_ca_file. */
+static bool configure_client_verify(SSL_CTX *ssl_ctx, const rapier_http_tls_config_t *cfg, char *err, size_t err_len)
+{
+	STACK_OF(X509_NAME) *names;
+	int mode = SSL_VERIFY_PEER;
+
+	if (cfg->verify_client == RAPIER_HTTP_TLS_VERIFY_NONE) {
+		return set_session_context(ssl_ctx, cfg, err, err_len);
+	}
+	if (!check_readable("tls_client_ca_file", cfg->client_ca_file, err, err_len)) {
+		return false;
+	}
+	if (SSL_CTX_load_verify_locations(ssl_ctx, cfg->client_ca_file, NULL) != 1) {
+		return fail(err, err_len, "tls_client_ca_file %s: no certificate: %s", cfg->client_ca_file, openssl_reason());
+	}
+	/* The request for a certificate names these authorities: a client with several picks one they signed. */
+	if ((names = SSL_load_client_CA_file(cfg->client_ca_file)) == NULL) {
+		return fail(err, err_len, "tls_client_ca_file %s: no certificate: %s", cfg->client_ca_file, openssl_reason());
+	}
+	SSL_CTX_set_client_CA_list(ssl_ctx, names);
+	if (cfg->verify_client == RAPIER_HTTP_TLS_VERIFY_REQUIRE) {
+		mode |= SSL_VERIFY_FAIL_IF_NO_PEER_CERT;
+	}
+	SSL_CTX_set_verify(ssl_ctx, mode, NULL);
+	if (cfg->verify_depth > 0) {
+		SSL_CTX_set_verify_depth(ssl_ctx, cfg->verify_depth);
+	}
+	return set_session_context(ssl_ctx, cfg, err, err_len);
+}
+
 static bool configure(SSL_CTX *ssl_ctx, const rapier_http_tls_config_t *cfg, char *err, size_t err_len)
 {
 	uint64_t options = SSL_OP_NO_COMPRESSION | SSL_OP_CIPHER_SERVER_PREFERENCE | SSL_OP_NO_RENEGOTIATION;
@@ -139,7 +223,9 @@ static bool configure(SSL_CTX *ssl_ctx, const rapier_http_tls_config_t *cfg, cha
 		return fail(err, err_len, "tls_ciphers \"%s\": no cipher OpenSSL knows in this list", cfg->ciphers);
 	}
 	SSL_CTX_set_alpn_select_cb(ssl_ctx, select_alpn, NULL);
-	SSL_CTX_set_session_id_context(ssl_ctx, (const unsigned char *) "rapier-http", sizeof("rapier-http") - 1);
+	if (!configure_client_verify(ssl_ctx, cfg, err, err_len)) {
+		return false;
+	}
 	if (cfg->ticket_key && SSL_CTX_set_tlsext_ticket_keys(ssl_ctx, (void *) cfg->ticket_key,
 			RAPIER_HTTP_TLS_TICKET_KEY_LEN) != 1) {
 		return fail(err, err_len, "session ticket keys: %s", openssl_reason());
@@ -403,4 +489,78 @@ const char *rapier_http_tls_cipher(const rapier_http_tls_t *tls)
 const char *rapier_http_tls_server_name(const rapier_http_tls_t *tls)
 {
 	return SSL_get_servername(tls->ssl, TLSEXT_NAMETYPE_host_name);
+}
+
+bool rapier_http_tls_verifies_client(const rapier_http_tls_t *tls)
+{
+	return (SSL_get_verify_mode(tls->ssl) & SSL_VERIFY_PEER) != 0;
+}
+
+rapier_http_tls_peer_t *rapier_http_tls_peer(const rapier_http_tls_t *tls)
+{
+	/* Without verification OpenSSL would hand over whatever the client sent. */
+	if (!rapier_http_tls_verifies_client(tls) || SSL_get_verify_result(tls->ssl) != X509_V_OK) {
+		return NULL;
+	}
+	return SSL_get1_peer_certificate(tls->ssl);
+}
+
+void rapier_http_tls_peer_release(rapier_http_tls_peer_t *peer)
+{
+	X509_free(peer);
+}
+
+/* What was written to the memory BIO, as a NUL-terminated string to free(). */
+static char *take_bio_text(BIO *bio, size_t *len)
+{
+	char *data;
+	long n = BIO_get_mem_data(bio, &data);
+	char *text = n >= 0 ? malloc((size_t) n + 1) : NULL;
+
+	if (text) {
+		memcpy(text, data, (size_t) n);
+		text[n] = '\0';
+		*len = (size_t) n;
+	}
+	return text;
+}
+
+char *rapier_http_tls_peer_field(const rapier_http_tls_peer_t *peer, rapier_http_tls_peer_field_t field, size_t *len)
+{
+	/* As nginx's $ssl_client_s_dn: RFC 2253, with UTF-8 kept as it is rather than escaped byte by byte. */
+	const unsigned long dn_flags = XN_FLAG_RFC2253 & ~ASN1_STRFLGS_ESC_MSB;
+	BIO *bio = BIO_new(BIO_s_mem());
+	char *text = NULL;
+	bool ok = false;
+
+	if (bio == NULL) {
+		ERR_clear_error();
+		return NULL;
+	}
+	switch (field) {
+		case RAPIER_HTTP_TLS_PEER_SUBJECT:
+			ok = X509_NAME_print_ex(bio, X509_get_subject_name(peer), 0, dn_flags) >= 0;
+			break;
+		case RAPIER_HTTP_TLS_PEER_ISSUER:
+			ok = X509_NAME_print_ex(bio, X509_get_issuer_name(peer), 0, dn_flags) >= 0;
+			break;
+		case RAPIER_HTTP_TLS_PEER_SERIAL:
+			ok = i2a_ASN1_INTEGER(bio, X509_get0_serialNumber(peer)) >= 0;
+			break;
+		case RAPIER_HTTP_TLS_PEER_NOT_BEFORE:
+			ok = ASN1_TIME_print(bio, X509_get0_notBefore(peer)) == 1;
+			break;
+		case RAPIER_HTTP_TLS_PEER_NOT_AFTER:
+			ok = ASN1_TIME_print(bio, X509_get0_notAfter(peer)) == 1;
+			break;
+		case RAPIER_HTTP_TLS_PEER_PEM:
+			ok = PEM_write_bio_X509(bio, peer) == 1;
+			break;
+	}
+	if (ok) {
+		text = take_bio_text(bio, len);
+	}
+	BIO_free(bio);
+	ERR_clear_error();
+	return text;
 }

@@ -23,6 +23,13 @@
 typedef struct rapier_http_tls_ctx_s rapier_http_tls_ctx_t;
 typedef struct rapier_http_tls_s rapier_http_tls_t;
 
+/* Whether a client must present a certificate (mutual TLS). */
+typedef enum {
+	RAPIER_HTTP_TLS_VERIFY_NONE,      /* no certificate is asked for */
+	RAPIER_HTTP_TLS_VERIFY_OPTIONAL,  /* asked for; one that is sent must verify */
+	RAPIER_HTTP_TLS_VERIFY_REQUIRE,   /* a verified certificate, or no handshake */
+} rapier_http_tls_verify_t;
+
 typedef struct {
 	const char *cert_file;         /* PEM: the certificate, then the chain to send with it */
 	const char *key_file;          /* PEM private key; NULL: it is in cert_file */
@@ -30,6 +37,9 @@ typedef struct {
 	const char *ciphers;           /* OpenSSL cipher list for TLS 1.2; NULL: OpenSSL's default */
 	/* Shared by the workers, so a session resumes whichever worker takes the connection; NULL: OpenSSL's own. */
 	const unsigned char *ticket_key;
+	rapier_http_tls_verify_t verify_client;
+	const char *client_ca_file;    /* PEM: the authorities a client certificate must chain to */
+	int verify_depth;              /* the most intermediates in that chain; 0: OpenSSL's default */
 } rapier_http_tls_config_t;
 
 /*
@@ -85,5 +95,31 @@ const char *rapier_http_tls_cipher(const rapier_http_tls_t *tls);
 
 /* The host name the client asked for (SNI), or NULL. */
 const char *rapier_http_tls_server_name(const rapier_http_tls_t *tls);
+
+/*
+ * The client's certificate, for $_SERVER's SSL_CLIENT_* variables. It is
+ * verified (a certificate that fails verification fails the handshake), and
+ * it outlives the connection: a request keeps its own reference.
+ */
+typedef struct x509_st rapier_http_tls_peer_t;   /* OpenSSL's X509, opaque to the callers */
+
+typedef enum {
+	RAPIER_HTTP_TLS_PEER_SUBJECT,     /* distinguished name, RFC 2253 ("CN=alice,O=Example") */
+	RAPIER_HTTP_TLS_PEER_ISSUER,
+	RAPIER_HTTP_TLS_PEER_SERIAL,      /* upper-case hex */
+	RAPIER_HTTP_TLS_PEER_NOT_BEFORE,  /* "Nov 24 16:33:00 2026 GMT" */
+	RAPIER_HTTP_TLS_PEER_NOT_AFTER,
+	RAPIER_HTTP_TLS_PEER_PEM,         /* the certificate itself */
+} rapier_http_tls_peer_field_t;
+
+/* Whether the session asked the client for a certificate. */
+bool rapier_http_tls_verifies_client(const rapier_http_tls_t *tls);
+
+/* A new reference to the client's verified certificate, or NULL: none was sent. */
+rapier_http_tls_peer_t *rapier_http_tls_peer(const rapier_http_tls_t *tls);
+void rapier_http_tls_peer_release(rapier_http_tls_peer_t *peer);
+
+/* One field of the certificate as a string to free(), its length in *len; NULL when out of memory. */
+char *rapier_http_tls_peer_field(const rapier_http_tls_peer_t *peer, rapier_http_tls_peer_field_t field, size_t *len);
 
 #endif

@@ -5,8 +5,9 @@
  * own pace, so sends fail with EAGAIN mid-record again and again: every
  * byte must arrive once and in order when the caller offers what is still
  * unsent, exactly as the server's writers do. Also: the certificate
- * errors, ALPN, the version floor, the end of the stream, and plain HTTP
- * or garbage instead of a ClientHello.
+ * errors, ALPN, the version floor, the end of the stream, plain HTTP
+ * or garbage instead of a ClientHello, and how a client certificate is
+ * described for $_SERVER.
  */
 #include "unit.h"
 
@@ -60,7 +61,9 @@ static void make_identity(void)
 
 static rapier_http_tls_ctx_t *server_ctx(int min_version, const unsigned char *ticket_key)
 {
-	rapier_http_tls_config_t cfg = { cert_path, key_path, min_version, NULL, ticket_key };
+	rapier_http_tls_config_t cfg = {
+		.cert_file = cert_path, .key_file = key_path, .min_version = min_version, .ticket_key = ticket_key,
+	};
 	char err[256];
 	rapier_http_tls_ctx_t *ctx = rapier_http_tls_ctx_new(&cfg, err, sizeof(err));
 
@@ -383,7 +386,7 @@ static void test_versions_and_alpn(void)
 
 static void check_ctx_error(const char *cert, const char *key, const char *ciphers, const char *expected)
 {
-	rapier_http_tls_config_t cfg = { cert, key, TLS1_2_VERSION, ciphers, NULL };
+	rapier_http_tls_config_t cfg = { .cert_file = cert, .key_file = key, .min_version = TLS1_2_VERSION, .ciphers = ciphers };
 	char err[256] = "";
 	rapier_http_tls_ctx_t *ctx = rapier_http_tls_ctx_new(&cfg, err, sizeof(err));
 
@@ -450,6 +453,63 @@ static void test_tickets_shared(void)
 	rapier_http_tls_ctx_free(worker[1]);
 }
 
+/* Checks one described field of the certificate against what it should say. */
+static void check_peer_field(const rapier_http_tls_peer_t *peer, rapier_http_tls_peer_field_t field, const char *want)
+{
+	size_t len = 0;
+	char *got = rapier_http_tls_peer_field(peer, field, &len);
+
+	CHECK(got != NULL);
+	if (got) {
+		CHECK_EQ_INT(len, strlen(got));
+		CHECK_EQ_STR(got, want);
+	}
+	free(got);
+}
+
+/*
+ * SSL_CLIENT_S_DN and the rest: a subject with characters RFC 2253 escapes
+ * and UTF-8 it keeps, a serial wider than a long, fixed dates, and the PEM,
+ * which reads back as the same certificate.
+ */
+static void test_peer_fields(void)
+{
+	EVP_PKEY *key = EVP_EC_gen("P-256");
+	X509 *x = X509_new(), *back;
+	X509_NAME *subject = X509_get_subject_name(x), *issuer = X509_get_issuer_name(x);
+	BIGNUM *serial = NULL;
+	char *pem;
+	size_t len = 0;
+	BIO *bio;
+
+	BN_hex2bn(&serial, "0102030405060708090A0B");
+	BN_to_ASN1_INTEGER(serial, X509_get_serialNumber(x));
+	ASN1_TIME_set_string(X509_getm_notBefore(x), "20260304050607Z");
+	ASN1_TIME_set_string(X509_getm_notAfter(x), "20991231235959Z");
+	X509_NAME_add_entry_by_txt(subject, "O", MBSTRING_UTF8, (const unsigned char *) "Example+Co", -1, -1, 0);
+	X509_NAME_add_entry_by_txt(subject, "CN", MBSTRING_UTF8, (const unsigned char *) "Zo\xc3\xab, \"Q\"", -1, -1, 0);
+	X509_NAME_add_entry_by_txt(issuer, "CN", MBSTRING_ASC, (const unsigned char *) "Test CA", -1, -1, 0);
+	X509_set_pubkey(x, key);
+	X509_sign(x, key, EVP_sha256());
+
+	check_peer_field(x, RAPIER_HTTP_TLS_PEER_SUBJECT, "CN=Zo\xc3\xab\\, \\\"Q\\\",O=Example\\+Co");
+	check_peer_field(x, RAPIER_HTTP_TLS_PEER_ISSUER, "CN=Test CA");
+	check_peer_field(x, RAPIER_HTTP_TLS_PEER_SERIAL, "0102030405060708090A0B");
+	check_peer_field(x, RAPIER_HTTP_TLS_PEER_NOT_BEFORE, "Mar  4 05:06:07 2026 GMT");
+	check_peer_field(x, RAPIER_HTTP_TLS_PEER_NOT_AFTER, "Dec 31 23:59:59 2099 GMT");
+	pem = rapier_http_tls_peer_field(x, RAPIER_HTTP_TLS_PEER_PEM, &len);
+	CHECK(pem != NULL && strncmp(pem, "-----BEGIN CERTIFICATE-----\n", 28) == 0);
+	bio = BIO_new_mem_buf(pem, (int) len);
+	back = PEM_read_bio_X509(bio, NULL, NULL, NULL);
+	CHECK(back != NULL && X509_cmp(back, x) == 0);
+	X509_free(back);
+	BIO_free(bio);
+	free(pem);
+	BN_free(serial);
+	X509_free(x);
+	EVP_PKEY_free(key);
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);   /* the OpenSSL client writes with write() */
@@ -463,6 +523,7 @@ int main(void)
 	test_not_tls();
 	test_versions_and_alpn();
 	test_tickets_shared();
+	test_peer_fields();
 	for (unsigned seed = 1; seed <= 4; seed++) {
 		test_sendv_under_pressure(seed);
 	}
