@@ -98,7 +98,7 @@ static const option_t options[] = {
 	{ "tls_ciphers", O_TLS_CIPHERS, OPT_STRING, 0, 0 },
 	{ "tls_client_ca_file", O_TLS_CLIENT_CA_FILE, OPT_STRING, 0, 0 },
 	{ "tls_verify_client", O_TLS_VERIFY_CLIENT, OPT_STRING, 0, 0 },
-	{ "tls_verify_depth", O_TLS_VERIFY_DEPTH, OPT_INT, 1, 100 },
+	{ "tls_verify_depth", O_TLS_VERIFY_DEPTH, OPT_INT, 0, 100 },
 };
 
 static const option_t *find_option(zend_string *name)
@@ -233,7 +233,7 @@ static bool check_tls_options(server_t *srv)
 			srv->tls_key_file ? "tls_key_file" : srv->tls_ciphers ? "tls_ciphers" : "tls_client_ca_file");
 		return false;
 	}
-	if (!srv->tls_client_ca_file && (srv->tls_verify_client_set || srv->tls_verify_depth)) {
+	if (!srv->tls_client_ca_file && (srv->tls_verify_client_set || srv->tls_verify_depth >= 0)) {
 		zend_argument_value_error(3, "option \"%s\" needs \"tls_client_ca_file\": client certificates are verified "
 			"against the authorities in that file", srv->tls_verify_client_set ? "tls_verify_client" : "tls_verify_depth");
 		return false;

@@ -66,6 +66,7 @@ static zend_object *server_create(zend_class_entry *ce)
 	srv->listen_fd = -1;
 	srv->signal_fd = -1;
 	srv->tls_min_version = TLS1_2_VERSION;
+	srv->tls_verify_depth = -1;
 	rapier_tasks_init(&srv->tasks);
 	srv->tasks.server = &srv->std;
 	for (int i = 0; i < EV_COUNT; i++) {

@@ -38,7 +38,7 @@ struct server_s {
 	zend_string *tls_client_ca_file; /* mutual TLS when set */
 	int tls_verify_client;          /* rapier_http_tls_verify_t once a CA is set; -1: invalid */
 	bool tls_verify_client_set;
-	int tls_verify_depth;           /* 0: OpenSSL's default */
+	int tls_verify_depth;           /* -1: OpenSSL's default */
 	unsigned char tls_ticket_key[RAPIER_HTTP_TLS_TICKET_KEY_LEN]; /* made at start, shared by the workers */
 	size_t max_memory;              /* recycle after a request leaves more PHP memory in use; 0: never */
 	rapier_tasks_t tasks;

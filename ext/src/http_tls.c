@@ -199,7 +199,7 @@ static bool configure_client_verify(SSL_CTX *ssl_ctx, const rapier_http_tls_conf
 		mode |= SSL_VERIFY_FAIL_IF_NO_PEER_CERT;
 	}
 	SSL_CTX_set_verify(ssl_ctx, mode, NULL);
-	if (cfg->verify_depth > 0) {
+	if (cfg->verify_depth >= 0) {
 		SSL_CTX_set_verify_depth(ssl_ctx, cfg->verify_depth);
 	}
 	return set_session_context(ssl_ctx, cfg, err, err_len);

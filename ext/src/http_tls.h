@@ -39,7 +39,7 @@ typedef struct {
 	const unsigned char *ticket_key;
 	rapier_http_tls_verify_t verify_client;
 	const char *client_ca_file;    /* PEM: the authorities a client certificate must chain to */
-	int verify_depth;              /* the most intermediates in that chain; 0: OpenSSL's default */
+	int verify_depth;              /* the most intermediates in that chain; negative: OpenSSL's default */
 } rapier_http_tls_config_t;
 
 /*

@@ -41,6 +41,9 @@ final class Main
                               file with the certificate, then its chain
           --tls-key F         the certificate's private key, a PEM file (the
                               --tls-cert file)
+          --tls-client-ca F   ask every client for a certificate signed by an
+                              authority in F (PEM) and refuse clients without
+                              one: mutual TLS (needs --tls-cert)
           --watch             reload the workers when a PHP file of the app changes
           --daemon            run in the background; returns once the server is up
           --pid-file F        the master's pid file (APP's directory/.rapier.pid);

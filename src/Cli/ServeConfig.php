@@ -32,6 +32,7 @@ final class ServeConfig
         'metrics' => Arguments::VALUE,
         'tls-cert' => Arguments::VALUE,
         'tls-key' => Arguments::VALUE,
+        'tls-client-ca' => Arguments::VALUE,
         // Internal: the process a --daemon start launches, which must not detach again.
         'foreground' => Arguments::FLAG,
     ];
@@ -46,7 +47,7 @@ final class ServeConfig
     ];
     /** Options in seconds (fractions allowed). */
     private const SECONDS = ['queue-timeout', 'latency-target', 'slowlog-timeout'];
-    private const PATHS = ['app', 'document-root', 'pid-file', 'log-file', 'tls-cert', 'tls-key'];
+    private const PATHS = ['app', 'document-root', 'pid-file', 'log-file', 'tls-cert', 'tls-key', 'tls-client-ca'];
     private const FLAGS = ['watch', 'daemon'];
     /** Keys a config file may hold besides the command-line options. */
     private const CONFIG_ONLY = ['app', 'server'];
@@ -73,6 +74,7 @@ final class ServeConfig
         public readonly ?string $metrics,
         public readonly ?string $tlsCert,
         public readonly ?string $tlsKey,
+        public readonly ?string $tlsClientCa,
     ) {
     }
 
@@ -105,12 +107,16 @@ final class ServeConfig
             $s['metrics'] ?? null,
             $s['tls-cert'] ?? null,
             $s['tls-key'] ?? null,
+            $s['tls-client-ca'] ?? null,
         );
         if ($config->metrics !== null && !str_starts_with($config->metrics, '/')) {
             throw CliException::usage("--metrics must be a path starting with /, got '{$config->metrics}'");
         }
         if ($config->tlsKey !== null && !$config->servesHttps()) {
             throw CliException::usage('--tls-key needs --tls-cert (a key alone serves no HTTPS; the --tls-cert file may hold the key too)');
+        }
+        if ($config->tlsClientCa !== null && !$config->servesHttps()) {
+            throw CliException::usage('--tls-client-ca needs --tls-cert (client certificates are asked for in the TLS handshake)');
         }
         if ($config->workers === 0 && ($config->watch || $config->daemon)) {
             throw CliException::usage('--watch and --daemon need --workers 1 or more (a reload starts new workers)');
@@ -213,6 +219,9 @@ final class ServeConfig
         }
         if ($this->tlsKey !== null) {
             $options['tls_key_file'] = $this->tlsKey;
+        }
+        if ($this->tlsClientCa !== null) {
+            $options['tls_client_ca_file'] = $this->tlsClientCa;
         }
 
         return $options + $this->server;

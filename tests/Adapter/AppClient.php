@@ -6,6 +6,7 @@ namespace Rapier\Tests\Adapter;
 
 use CURLFile;
 use CurlHandle;
+use Rapier\Tests\Support\TlsCertificate;
 use RuntimeException;
 
 /**
@@ -19,14 +20,25 @@ final class AppClient
 
     private readonly CurlHandle $curl;
 
-    /** $caFile: for an https:// $baseUrl, the CA certificate to verify the server with (curl's --cacert). */
-    public function __construct(private readonly string $baseUrl, ?string $caFile = null)
-    {
+    /**
+     * $caFile: for an https:// $baseUrl, the CA certificate to verify the
+     * server with (curl's --cacert); $clientCertificate: the certificate
+     * this client presents (curl's --cert and --key).
+     */
+    public function __construct(
+        private readonly string $baseUrl,
+        ?string $caFile = null,
+        ?TlsCertificate $clientCertificate = null,
+    ) {
         $this->curl = curl_init();
         // An empty cookie file turns on libcurl's in-memory cookie engine.
         curl_setopt($this->curl, CURLOPT_COOKIEFILE, '');
         if ($caFile !== null) {
             curl_setopt($this->curl, CURLOPT_CAINFO, $caFile);
+        }
+        if ($clientCertificate !== null) {
+            curl_setopt($this->curl, CURLOPT_SSLCERT, $clientCertificate->certFile);
+            curl_setopt($this->curl, CURLOPT_SSLKEY, $clientCertificate->keyFile);
         }
     }
 

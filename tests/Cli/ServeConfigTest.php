@@ -111,6 +111,16 @@ final class ServeConfigTest extends TestCase
         $this->assertSame('http://[::1]:8080', $plain->url());
     }
 
+    public function testTlsClientCaMapsToTlsClientCaFile(): void
+    {
+        $options = self::config(['app.php', '--tls-cert', '/etc/tls/cert.pem', '--tls-client-ca', 'tls/clients.pem'], '/srv')
+            ->serverOptions(false);
+
+        $this->assertSame('/srv/tls/clients.pem', $options['tls_client_ca_file']);
+        $this->assertArrayNotHasKey('tls_verify_client', $options, 'the server requires a certificate by default');
+        $this->assertArrayNotHasKey('tls_client_ca_file', self::config(['app.php', '--tls-cert', 'c.pem'])->serverOptions(false));
+    }
+
     public function testCertificateAloneLeavesTheKeyToTheServer(): void
     {
         $options = self::config(['app.php', '--tls-cert', '/etc/tls/both.pem'])->serverOptions(false);
@@ -124,17 +134,20 @@ final class ServeConfigTest extends TestCase
         $dir = Cli::tempDirectory();
         try {
             file_put_contents("$dir/rapier.php", "<?php return ['app' => 'app.php', 'tls_cert' => 'tls/cert.pem', 'tls-key' => 'tls/key.pem',"
-                . " 'server' => ['tls_min_version' => '1.3', 'tls_ciphers' => 'ECDHE+AESGCM']];");
+                . " 'tls_client_ca' => 'tls/clients.pem',"
+                . " 'server' => ['tls_min_version' => '1.3', 'tls_ciphers' => 'ECDHE+AESGCM', 'tls_verify_client' => 'optional']];");
 
             $config = self::config(['--config', "$dir/rapier.php"], '/elsewhere');
 
             $this->assertSame([
                 'tls_cert_file' => "$dir/tls/cert.pem",
                 'tls_key_file' => "$dir/tls/key.pem",
+                'tls_client_ca_file' => "$dir/tls/clients.pem",
                 'tls_min_version' => '1.3',
                 'tls_ciphers' => 'ECDHE+AESGCM',
-            ], array_intersect_key($config->serverOptions(false),
-                ['tls_cert_file' => 0, 'tls_key_file' => 0, 'tls_min_version' => 0, 'tls_ciphers' => 0]));
+                'tls_verify_client' => 'optional',
+            ], array_intersect_key($config->serverOptions(false), ['tls_cert_file' => 0, 'tls_key_file' => 0,
+                'tls_min_version' => 0, 'tls_ciphers' => 0, 'tls_client_ca_file' => 0, 'tls_verify_client' => 0]));
             $this->assertStringStartsWith('https://', $config->url());
         } finally {
             Cli::removeDirectory($dir);
@@ -171,6 +184,7 @@ final class ServeConfigTest extends TestCase
         yield 'latency target of 0' => [['app.php', '--latency-target', '0'], '--latency-target must be a number of seconds greater than 0 and at most 9e9, got 0.0'];
         yield 'slowlog timeout of 0' => [['app.php', '--slowlog-timeout', '0'], '--slowlog-timeout must be a number of seconds greater than 0 and at most 9e9, got 0.0'];
         yield 'tls key without a certificate' => [['app.php', '--tls-key', 'key.pem'], '--tls-key needs --tls-cert'];
+        yield 'tls client ca without a certificate' => [['app.php', '--tls-client-ca', 'ca.pem'], '--tls-client-ca needs --tls-cert'];
         yield 'empty tls certificate' => [['app.php', '--tls-cert', ''], '--tls-cert must be a non-empty string'];
         yield 'queue timeout not a number' => [['app.php', '--queue-timeout', '1s'], "--queue-timeout must be a number of seconds greater than 0 and at most 9e9, got '1s'"];
     }

@@ -70,14 +70,57 @@ final class ServeHttpsTest extends ServedAppTestCase
         $port = Cli::freePort();
         $this->server = Cli::serve([dirname(__DIR__) . '/apps/laravel', '--port', (string) $port, '--workers', '1',
             '--pid-file', "$this->dir/rapier.pid", '--tls-cert', $this->cert->certFile, '--tls-key', $this->cert->keyFile],
-            env: ['RAPIER_APP_STORAGE' => "$this->dir/storage"]);
+            // A client identity in the worker's environment must not reach a request that brought none.
+            env: ['RAPIER_APP_STORAGE' => "$this->dir/storage", 'SSL_CLIENT_S_DN' => 'CN=forged', 'SSL_CLIENT_VERIFY' => 'SUCCESS']);
         $this->server->waitForWorkers("$this->dir/rapier.pid", 1);
 
         $response = (new AppClient("https://127.0.0.1:$port", $this->cert->certFile))->get('/secure');
 
         $this->assertSame(200, $response->status, $response->describe() . "\n" . $this->server->output());
-        $this->assertSame(['secure' => true, 'url' => "https://127.0.0.1:$port/json", 'scheme' => 'https'], $response->json(),
-            'isSecure(), the URLs Laravel generates and $_SERVER agree');
+        $this->assertSame(['secure' => true, 'url' => "https://127.0.0.1:$port/json", 'scheme' => 'https', 'client' => null],
+            $response->json(), 'isSecure(), the URLs Laravel generates and $_SERVER agree');
+    }
+
+    public function testTlsClientCaServesOnlyClientsWithACertificateItSigned(): void
+    {
+        file_put_contents("$this->dir/app.php", '<?php return function (Rapier\Http\Request $request, Rapier\Http\Response $response) {'
+            . ' $response->json(array_intersect_key($request->server(), array_flip(["SSL_CLIENT_VERIFY", "SSL_CLIENT_S_DN", "SSL_CLIENT_I_DN"]))); };');
+        $alice = TlsCertificate::createClient($this->dir, 'alice');
+        $port = Cli::freePort();
+        $this->server = Cli::serve(['app.php', '--port', (string) $port, '--workers', '1', '--tls-cert', 'cert.pem',
+            '--tls-key', 'key.pem', '--tls-client-ca', 'client-ca.pem'], cwd: $this->dir);
+        $this->server->waitForWorkers("$this->dir/.rapier.pid", 1);
+
+        $response = (new AppClient("https://127.0.0.1:$port", $this->cert->certFile, $alice))->get('/');
+
+        $this->assertSame(200, $response->status, $response->describe());
+        $this->assertSame(['SSL_CLIENT_VERIFY' => 'SUCCESS', 'SSL_CLIENT_S_DN' => 'CN=alice', 'SSL_CLIENT_I_DN' => 'CN=Rapier Test Client CA'],
+            $response->json());
+        try {
+            (new AppClient("https://127.0.0.1:$port", $this->cert->certFile))->get('/');
+            $this->fail('a client without a certificate was served');
+        } catch (\RuntimeException $e) {
+            $this->assertStringContainsString('GET / failed', $e->getMessage());
+        }
+    }
+
+    public function testOptionalClientCertificatesFromTheConfigFile(): void
+    {
+        file_put_contents("$this->dir/app.php", '<?php return fn ($request, $response) => $response->json('
+            . '[$request->server()["SSL_CLIENT_VERIFY"] ?? null, $request->server()["SSL_CLIENT_S_DN"] ?? null]);');
+        $bob = TlsCertificate::createClient($this->dir, 'bob');
+        $port = Cli::freePort();
+        file_put_contents("$this->dir/rapier.php", "<?php return ['app' => 'app.php', 'port' => $port, 'workers' => 1,"
+            . " 'tls_cert' => 'cert.pem', 'tls_key' => 'key.pem', 'tls_client_ca' => 'client-ca.pem',"
+            . " 'server' => ['tls_verify_client' => 'optional']];");
+        $this->server = Cli::serve(['--config', "$this->dir/rapier.php"], cwd: '/');
+        $this->server->waitForWorkers("$this->dir/.rapier.pid", 1);
+
+        $anonymous = (new AppClient("https://127.0.0.1:$port", $this->cert->certFile))->get('/');
+        $known = (new AppClient("https://127.0.0.1:$port", $this->cert->certFile, $bob))->get('/');
+
+        $this->assertSame(['NONE', null], $anonymous->json(), $anonymous->describe());
+        $this->assertSame(['SUCCESS', 'CN=bob'], $known->json(), $known->describe());
     }
 
     public function testMissingCertificateFileIsOneLine(): void

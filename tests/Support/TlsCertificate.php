@@ -12,14 +12,20 @@ use RuntimeException;
  * with the openssl command as an operator would make them, so nothing is
  * shared with the server's own TLS code. The certificate is its own CA: a
  * client given it as its CA file (curl's --cacert, CURLOPT_CAINFO)
- * verifies the server in full, host name included.
+ * verifies the server in full, host name included. A client certificate
+ * (createClient()) is signed by an authority of its own, the file a server
+ * given tls_client_ca_file trusts.
  */
 final class TlsCertificate
 {
     private const OPENSSL = '/usr/bin/openssl';
 
-    private function __construct(public readonly string $certFile, public readonly string $keyFile)
-    {
+    /** $caFile: the certificate that signed this one (for the server's self-signed one, itself). */
+    private function __construct(
+        public readonly string $certFile,
+        public readonly string $keyFile,
+        public readonly string $caFile,
+    ) {
     }
 
     /**
@@ -30,10 +36,32 @@ final class TlsCertificate
      */
     public static function create(string $dir): self
     {
-        $cert = new self("$dir/cert.pem", "$dir/key.pem");
+        $cert = new self("$dir/cert.pem", "$dir/key.pem", "$dir/cert.pem");
         self::openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
             '-keyout', $cert->keyFile, '-out', $cert->certFile, '-days', '2', '-subj', '/CN=localhost',
             '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1']);
+
+        return $cert;
+    }
+
+    /**
+     * Writes a client certificate for CN=$commonName (client-$commonName.pem,
+     * its key) and the authority that signed it (client-ca.pem, made once).
+     */
+    public static function createClient(string $dir, string $commonName): self
+    {
+        $ca = "$dir/client-ca.pem";
+        if (!is_file($ca)) {
+            self::openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
+                '-keyout', "$dir/client-ca.key", '-out', $ca, '-days', '2', '-subj', '/CN=Rapier Test Client CA',
+                '-addext', 'basicConstraints=critical,CA:TRUE']);
+        }
+        $cert = new self("$dir/client-$commonName.pem", "$dir/client-$commonName.key", $ca);
+        self::openssl(['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
+            '-keyout', $cert->keyFile, '-out', "$cert->certFile.csr", '-subj', "/CN=$commonName"]);
+        self::openssl(['x509', '-req', '-in', "$cert->certFile.csr", '-CA', $ca, '-CAkey', "$dir/client-ca.key",
+            '-set_serial', '7', '-days', '2', '-out', $cert->certFile]);
+        unlink("$cert->certFile.csr");
 
         return $cert;
     }

@@ -1,5 +1,5 @@
 --TEST--
-HTTPS: client certificates (mutual TLS): with tls_client_ca_file a client must present a certificate that chains to it, or the handshake fails (counted); tls_verify_client "optional" also serves clients without one; $_SERVER's SSL_CLIENT_* variables describe the verified certificate; misused options are refused
+HTTPS: client certificates (mutual TLS): with tls_client_ca_file a client must present a certificate that chains to it, or the handshake fails (counted); tls_verify_client "optional" also serves clients without one; tls_verify_depth bounds the intermediates; $_SERVER's SSL_CLIENT_* variables describe the verified certificate; misused options are refused
 --EXTENSIONS--
 rapier
 --FILE--
@@ -24,7 +24,7 @@ try_start(['tls_client_ca_file' => $c['ca']]);
 try_start(tls_test_options(['tls_verify_client' => 'optional']));
 try_start(tls_test_options(['tls_verify_depth' => 2]));
 try_start(tls_test_options(['tls_client_ca_file' => $c['ca'], 'tls_verify_client' => 'on']));
-try_start(tls_test_options(['tls_client_ca_file' => $c['ca'], 'tls_verify_depth' => 0]));
+try_start(tls_test_options(['tls_client_ca_file' => $c['ca'], 'tls_verify_depth' => -1]));
 try_start(tls_test_options(['tls_client_ca_file' => "{$f['dir']}/missing.pem"]));
 try_start(tls_test_options(['tls_client_ca_file' => "{$f['dir']}/not-pem.txt"]));
 
@@ -56,8 +56,8 @@ function describe(int $rc, string $out, ?array $certificate = null): string
     return json_encode($vars, JSON_UNESCAPED_SLASHES);
 }
 
-echo "-- require (tls_client_ca_file alone)\n";
-$srv = http_server_start(HANDLER, tls_test_options(['tls_client_ca_file' => $c['ca']]));
+echo "-- require (tls_client_ca_file alone), tls_verify_depth 0\n";
+$srv = http_server_start(HANDLER, tls_test_options(['tls_client_ca_file' => $c['ca'], 'tls_verify_depth' => 0]));
 [$rc, $out] = tls_curl($srv->port, '/');
 echo 'no certificate: ', describe($rc, $out), "\n";
 [$rc, $out] = tls_curl($srv->port, '/', tls_curl_client($c['alice']));
@@ -66,6 +66,8 @@ echo 'alice: ', describe($rc, $out, $c['alice']), "\n";
 echo 'another authority: ', describe($rc, $out), "\n";
 [$rc, $out] = tls_curl($srv->port, '/', tls_curl_client($c['expired']));
 echo 'expired: ', describe($rc, $out), "\n";
+[$rc, $out] = tls_curl($srv->port, '/', tls_curl_client($c['carol']));
+echo 'carol, through an intermediate authority: ', describe($rc, $out), "\n";
 [$rc, $out] = tls_curl($srv->port, '/', [...tls_curl_client($c['alice']), '--tlsv1.2', '--tls-max', '1.2']);
 echo 'alice over TLS 1.2: ', describe($rc, $out, $c['alice']), "\n";
 
@@ -87,6 +89,9 @@ echo 'no certificate: ', describe($rc, $out), "\n";
 echo 'alice: ', describe($rc, $out, $c['alice']), "\n";
 [$rc, $out] = tls_curl($srv->port, '/', tls_curl_client($c['mallory']));
 echo 'another authority: ', describe($rc, $out), "\n";
+[$rc, $out] = tls_curl($srv->port, '/', tls_curl_client($c['carol']));
+echo 'carol, through an intermediate authority: ', json_encode(array_intersect_key(json_decode($out, true) ?? [],
+    ['SSL_CLIENT_S_DN' => 0, 'SSL_CLIENT_I_DN' => 0, 'SSL_CLIENT_VERIFY' => 0])), "\n";
 [$rc, $out] = tls_curl($srv->port, '/');
 echo 'no certificate again: ', describe($rc, $out), "\n";
 echo 'exit: ', $srv->stop()['code'], "\n";
@@ -102,21 +107,23 @@ ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "tl
 ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "tls_verify_client" needs "tls_client_ca_file": client certificates are verified against the authorities in that file
 ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "tls_verify_depth" needs "tls_client_ca_file": client certificates are verified against the authorities in that file
 ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "tls_verify_client" must be "require" or "optional"
-ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "tls_verify_depth" must be an integer between 1 and 100
+ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "tls_verify_depth" must be an integer between 0 and 100
 Rapier\Exception: Cannot serve HTTPS: tls_client_ca_file DIR/missing.pem: No such file or directory
 Rapier\Exception: Cannot serve HTTPS: tls_client_ca_file DIR/not-pem.txt: no certificate: no certificate or crl found
--- require (tls_client_ca_file alone)
+-- require (tls_client_ca_file alone), tls_verify_depth 0
 no certificate: refused
 alice: {"SSL_CLIENT_CERT":"(the file)","SSL_CLIENT_I_DN":"CN=Test CA","SSL_CLIENT_M_SERIAL":"1A2B","SSL_CLIENT_S_DN":"CN=alice,O=Example","SSL_CLIENT_VERIFY":"SUCCESS","SSL_CLIENT_V_END":"(notAfter)","SSL_CLIENT_V_START":"(notBefore)","failures":1}
 another authority: refused
 expired: refused
-alice over TLS 1.2: {"SSL_CLIENT_CERT":"(the file)","SSL_CLIENT_I_DN":"CN=Test CA","SSL_CLIENT_M_SERIAL":"1A2B","SSL_CLIENT_S_DN":"CN=alice,O=Example","SSL_CLIENT_VERIFY":"SUCCESS","SSL_CLIENT_V_END":"(notAfter)","SSL_CLIENT_V_START":"(notBefore)","failures":3}
+carol, through an intermediate authority: refused
+alice over TLS 1.2: {"SSL_CLIENT_CERT":"(the file)","SSL_CLIENT_I_DN":"CN=Test CA","SSL_CLIENT_M_SERIAL":"1A2B","SSL_CLIENT_S_DN":"CN=alice,O=Example","SSL_CLIENT_VERIFY":"SUCCESS","SSL_CLIENT_V_END":"(notAfter)","SSL_CLIENT_V_START":"(notBefore)","failures":4}
 PHP streams, keep-alive: 2 of 2
 exit: 0
 -- optional
 no certificate: {"SSL_CLIENT_VERIFY":"NONE","failures":0}
 alice: {"SSL_CLIENT_CERT":"(the file)","SSL_CLIENT_I_DN":"CN=Test CA","SSL_CLIENT_M_SERIAL":"1A2B","SSL_CLIENT_S_DN":"CN=alice,O=Example","SSL_CLIENT_VERIFY":"SUCCESS","SSL_CLIENT_V_END":"(notAfter)","SSL_CLIENT_V_START":"(notBefore)","failures":0}
 another authority: refused
+carol, through an intermediate authority: {"SSL_CLIENT_I_DN":"CN=Intermediate CA","SSL_CLIENT_S_DN":"CN=carol","SSL_CLIENT_VERIFY":"SUCCESS"}
 no certificate again: {"SSL_CLIENT_VERIFY":"NONE","failures":1}
 exit: 0
 -- no client verification

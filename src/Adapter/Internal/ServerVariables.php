@@ -33,9 +33,11 @@ final class ServerVariables
     /**
      * $_SERVER entries that only the request's connection may set: an HTTPS
      * left in the worker's environment would make every plain HTTP request
-     * look secure to the framework.
+     * look secure to the framework, an SSL_CLIENT_S_DN would give every
+     * request a client identity it never proved. So would any SSL_* name.
      */
-    private const CONNECTION_ONLY = ['HTTPS', 'REQUEST_SCHEME', 'SSL_PROTOCOL', 'SSL_CIPHER'];
+    private const CONNECTION_ONLY = ['HTTPS', 'REQUEST_SCHEME'];
+    private const CONNECTION_ONLY_PREFIX = 'SSL_';
 
     /** @var array<string, mixed> */
     private array $environment;
@@ -49,7 +51,9 @@ final class ServerVariables
         foreach ([...self::CLI_ONLY, ...self::CONNECTION_ONLY] as $name) {
             unset($environment[$name]);
         }
-        $this->environment = $environment;
+        $this->environment = array_filter($environment,
+            static fn (string|int $name): bool => !str_starts_with((string) $name, self::CONNECTION_ONLY_PREFIX),
+            ARRAY_FILTER_USE_KEY);
     }
 
     /** @return array<string, mixed> */

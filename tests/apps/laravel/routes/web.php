@@ -154,4 +154,5 @@ Route::get('/secure', fn (Request $request) => [
     'secure' => $request->isSecure(),
     'url' => url('/json'),
     'scheme' => $request->server('REQUEST_SCHEME'),
+    'client' => $request->server('SSL_CLIENT_S_DN'),
 ]);
