@@ -10,7 +10,7 @@
 
 #include <openssl/ssl.h>
 
-typedef enum { OPT_INT, OPT_SIZE, OPT_SECONDS, OPT_BOOL, OPT_STRING } option_kind_t;
+typedef enum { OPT_INT, OPT_SIZE, OPT_SECONDS, OPT_BOOL, OPT_STRING, OPT_CERTIFICATES } option_kind_t;
 
 typedef enum {
 	O_WORKERS,
@@ -51,6 +51,7 @@ typedef enum {
 	O_TLS_CLIENT_CA_FILE,
 	O_TLS_VERIFY_CLIENT,
 	O_TLS_VERIFY_DEPTH,
+	O_TLS_CERTIFICATES,
 } option_id_t;
 
 typedef struct {
@@ -99,6 +100,7 @@ static const option_t options[] = {
 	{ "tls_client_ca_file", O_TLS_CLIENT_CA_FILE, OPT_STRING, 0, 0 },
 	{ "tls_verify_client", O_TLS_VERIFY_CLIENT, OPT_STRING, 0, 0 },
 	{ "tls_verify_depth", O_TLS_VERIFY_DEPTH, OPT_INT, 0, 100 },
+	{ "tls_certificates", O_TLS_CERTIFICATES, OPT_CERTIFICATES, 0, 0 },
 };
 
 static const option_t *find_option(zend_string *name)
@@ -109,6 +111,89 @@ static const option_t *find_option(zend_string *name)
 		}
 	}
 	return NULL;
+}
+
+/* A path in a tls_certificates entry: a non-empty string, or absent (NULL) when it may be. */
+static bool certificate_path(HashTable *entry, const char *name, uint32_t index, bool required, zval **path)
+{
+	*path = zend_hash_str_find_deref(entry, name, strlen(name));
+	if (*path == NULL && !required) {
+		return true;
+	}
+	if (*path == NULL || Z_TYPE_P(*path) != IS_STRING || Z_STRLEN_P(*path) == 0) {
+		zend_argument_value_error(3, "option \"tls_certificates\" entry %u needs \"%s\", a non-empty string", index, name);
+		return false;
+	}
+	return true;
+}
+
+/* tls_certificates: a non-empty list of ["cert_file" => path, "key_file" => path], the key optional. */
+static bool check_certificates(zval *value)
+{
+	zval *entry, *path;
+	zend_string *key;
+	uint32_t index = 0;
+
+	if (Z_TYPE_P(value) != IS_ARRAY || zend_hash_num_elements(Z_ARRVAL_P(value)) == 0
+			|| !zend_array_is_list(Z_ARRVAL_P(value))) {
+		zend_argument_value_error(3, "option \"tls_certificates\" must be a non-empty list of "
+			"[\"cert_file\" => ..., \"key_file\" => ...] arrays");
+		return false;
+	}
+	ZEND_HASH_FOREACH_VAL_IND(Z_ARRVAL_P(value), entry) {
+		ZVAL_DEREF(entry);
+		if (Z_TYPE_P(entry) != IS_ARRAY) {
+			zend_argument_value_error(3, "option \"tls_certificates\" entry %u must be an array with \"cert_file\" "
+				"(and \"key_file\" when the key is in a file of its own)", index);
+			return false;
+		}
+		ZEND_HASH_FOREACH_STR_KEY(Z_ARRVAL_P(entry), key) {
+			if (key == NULL || (!zend_string_equals_literal(key, "cert_file") && !zend_string_equals_literal(key, "key_file"))) {
+				zend_argument_value_error(3, "option \"tls_certificates\" entry %u has an unknown key%s%s: "
+					"only \"cert_file\" and \"key_file\"", index, key ? " " : "", key ? ZSTR_VAL(key) : "");
+				return false;
+			}
+		} ZEND_HASH_FOREACH_END();
+		if (!certificate_path(Z_ARRVAL_P(entry), "cert_file", index, true, &path)
+				|| !certificate_path(Z_ARRVAL_P(entry), "key_file", index, false, &path)) {
+			return false;
+		}
+		index++;
+	} ZEND_HASH_FOREACH_END();
+	return true;
+}
+
+/* Keeps the paths of a list check_certificates() accepted, in pairs. */
+static void set_certificates(server_t *srv, zval *value)
+{
+	zval *entry, *cert, *key;
+	uint32_t i = 0;
+
+	rapier_http_server_free_certificate_files(srv);
+	srv->tls_certificate_count = zend_hash_num_elements(Z_ARRVAL_P(value));
+	srv->tls_certificate_files = safe_emalloc(srv->tls_certificate_count, 2 * sizeof(zend_string *), 0);
+	ZEND_HASH_FOREACH_VAL_IND(Z_ARRVAL_P(value), entry) {
+		ZVAL_DEREF(entry);
+		cert = zend_hash_str_find_deref(Z_ARRVAL_P(entry), ZEND_STRL("cert_file"));
+		key = zend_hash_str_find_deref(Z_ARRVAL_P(entry), ZEND_STRL("key_file"));
+		srv->tls_certificate_files[2 * i] = zend_string_copy(Z_STR_P(cert));
+		srv->tls_certificate_files[2 * i + 1] = key ? zend_string_copy(Z_STR_P(key)) : NULL;
+		i++;
+	} ZEND_HASH_FOREACH_END();
+}
+
+void rapier_http_server_free_certificate_files(server_t *srv)
+{
+	for (uint32_t i = 0; i < 2 * srv->tls_certificate_count; i++) {
+		if (srv->tls_certificate_files[i]) {
+			zend_string_release(srv->tls_certificate_files[i]);
+		}
+	}
+	if (srv->tls_certificate_files) {
+		efree(srv->tls_certificate_files);
+	}
+	srv->tls_certificate_files = NULL;
+	srv->tls_certificate_count = 0;
 }
 
 /* Checks a value's type and range; the value converted goes to *lval or *dval. */
@@ -145,6 +230,8 @@ static bool check_option(const option_t *opt, zval *value, zend_long *lval, doub
 				return false;
 			}
 			return true;
+		case OPT_CERTIFICATES:
+			return check_certificates(value);
 	}
 	return false;
 }
@@ -201,6 +288,7 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 		case O_TLS_CIPHERS: set_string(&srv->tls_ciphers, value); break;
 		case O_TLS_CLIENT_CA_FILE: set_string(&srv->tls_client_ca_file, value); break;
 		case O_TLS_VERIFY_DEPTH: srv->tls_verify_depth = (int) l; break;
+		case O_TLS_CERTIFICATES: set_certificates(srv, value); break;
 		case O_TLS_VERIFY_CLIENT:
 			srv->tls_verify_client_set = true;
 			srv->tls_verify_client = zend_string_equals_literal(Z_STR_P(value), "require") ? RAPIER_HTTP_TLS_VERIFY_REQUIRE
@@ -228,9 +316,11 @@ static bool check_tls_options(server_t *srv)
 		zend_argument_value_error(3, "option \"tls_verify_client\" must be \"require\" or \"optional\"");
 		return false;
 	}
-	if (!srv->tls_cert_file && (srv->tls_key_file || srv->tls_ciphers || srv->tls_client_ca_file)) {
+	if (!srv->tls_cert_file && (srv->tls_key_file || srv->tls_ciphers || srv->tls_client_ca_file
+			|| srv->tls_certificate_count)) {
 		zend_argument_value_error(3, "option \"%s\" needs \"tls_cert_file\": HTTPS is served only with a certificate",
-			srv->tls_key_file ? "tls_key_file" : srv->tls_ciphers ? "tls_ciphers" : "tls_client_ca_file");
+			srv->tls_key_file ? "tls_key_file" : srv->tls_ciphers ? "tls_ciphers"
+			: srv->tls_client_ca_file ? "tls_client_ca_file" : "tls_certificates");
 		return false;
 	}
 	if (!srv->tls_client_ca_file && (srv->tls_verify_client_set || srv->tls_verify_depth >= 0)) {

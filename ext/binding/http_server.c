@@ -140,6 +140,7 @@ static void server_free(zend_object *obj)
 	if (srv->tls_client_ca_file) {
 		zend_string_release(srv->tls_client_ca_file);
 	}
+	rapier_http_server_free_certificate_files(srv);
 	rapier_http_tls_ctx_free(srv->cfg.tls);
 	rapier_tasks_free(&srv->tasks);
 	if (srv->static_root_open) {
@@ -694,8 +695,23 @@ static rapier_http_tls_ctx_t *load_tls(server_t *srv)
 		.verify_depth = srv->tls_verify_depth,
 	};
 	char err[512];
-	rapier_http_tls_ctx_t *ctx = rapier_http_tls_ctx_new(&cfg, err, sizeof(err));
+	rapier_http_tls_ctx_t *ctx;
 
+	if (srv->tls_certificate_count > 0) {
+		rapier_http_tls_identity_t *more = safe_emalloc(srv->tls_certificate_count, sizeof(*more), 0);
+
+		for (uint32_t i = 0; i < srv->tls_certificate_count; i++) {
+			zend_string *key = srv->tls_certificate_files[2 * i + 1];
+			more[i].cert_file = ZSTR_VAL(srv->tls_certificate_files[2 * i]);
+			more[i].key_file = key ? ZSTR_VAL(key) : NULL;
+		}
+		cfg.sni_identities = more;
+		cfg.sni_count = srv->tls_certificate_count;
+	}
+	ctx = rapier_http_tls_ctx_new(&cfg, err, sizeof(err));
+	if (cfg.sni_identities) {
+		efree((void *) cfg.sni_identities);
+	}
 	if (ctx == NULL) {
 		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot serve HTTPS: %s", err);
 	}

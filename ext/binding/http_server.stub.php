@@ -69,7 +69,13 @@ namespace Rapier\Http {
          */
         public function reload(bool $onlyTaskWorkers = false): void {}
 
-        /** Counters of this worker: requests, connections, coroutines, memory. */
+        /**
+         * Counters of this worker (docs/http-server.md lists what each means).
+         *
+         * @return array{worker_id: int, requests: int, accepted: int, connections: int, handling: int, shed: int,
+         *     abandoned: int, slow: int, tls_handshake_failures: int, websockets: int, concurrency_limit: int,
+         *     coroutines: int, memory: int}
+         */
         public function stats(): array {}
 
         /** The worker id (0..workers-1) in a worker, -1 in the master or before start(). */

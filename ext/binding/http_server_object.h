@@ -39,6 +39,8 @@ struct server_s {
 	int tls_verify_client;          /* rapier_http_tls_verify_t once a CA is set; -1: invalid */
 	bool tls_verify_client_set;
 	int tls_verify_depth;           /* -1: OpenSSL's default */
+	zend_string **tls_certificate_files; /* tls_certificates: certificate, key (or NULL) of each, in pairs */
+	uint32_t tls_certificate_count;
 	unsigned char tls_ticket_key[RAPIER_HTTP_TLS_TICKET_KEY_LEN]; /* made at start, shared by the workers */
 	size_t max_memory;              /* recycle after a request leaves more PHP memory in use; 0: never */
 	rapier_tasks_t tasks;
@@ -87,5 +89,8 @@ static inline server_t *server_from(zend_object *obj)
  * or options that contradict each other.
  */
 bool rapier_http_server_parse_options(server_t *srv, HashTable *opts);
+
+/* Releases the paths of the tls_certificates option. */
+void rapier_http_server_free_certificate_files(server_t *srv);
 
 #endif

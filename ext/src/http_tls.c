@@ -31,12 +31,15 @@
 #include <openssl/rand.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
 
 /* Bytes of a file read per pread() before they are sealed, four records. */
 #define TLS_FILE_CHUNK (4 * RAPIER_HTTP_TLS_RECORD_MAX)
 
 struct rapier_http_tls_ctx_s {
-	SSL_CTX *ssl_ctx;
+	SSL_CTX *ssl_ctx;              /* cert_file's: every session starts with it */
+	SSL_CTX **sni_ctx;             /* one per more certificate, the same settings */
+	size_t sni_count;
 };
 
 struct rapier_http_tls_s {
@@ -93,17 +96,24 @@ static bool check_readable(const char *what, const char *path, char *err, size_t
 	return true;
 }
 
-static bool load_identity(SSL_CTX *ssl_ctx, const rapier_http_tls_config_t *cfg, char *err, size_t err_len)
-{
-	const char *key_what = cfg->key_file ? "tls_key_file" : "tls_cert_file";
-	const char *key_file = cfg->key_file ? cfg->key_file : cfg->cert_file;
+/* The option names an identity's errors give: "tls_cert_file", or "tls_certificates[1] cert_file". */
+typedef struct {
+	char cert[64];
+	char key[64];
+} identity_labels_t;
 
-	if (!check_readable("tls_cert_file", cfg->cert_file, err, err_len)
-			|| (cfg->key_file && !check_readable("tls_key_file", cfg->key_file, err, err_len))) {
+static bool load_identity(SSL_CTX *ssl_ctx, const rapier_http_tls_identity_t *id, const identity_labels_t *labels,
+	char *err, size_t err_len)
+{
+	const char *key_what = id->key_file ? labels->key : labels->cert;
+	const char *key_file = id->key_file ? id->key_file : id->cert_file;
+
+	if (!check_readable(labels->cert, id->cert_file, err, err_len)
+			|| (id->key_file && !check_readable(labels->key, id->key_file, err, err_len))) {
 		return false;
 	}
-	if (SSL_CTX_use_certificate_chain_file(ssl_ctx, cfg->cert_file) != 1) {
-		return fail(err, err_len, "tls_cert_file %s: no certificate: %s", cfg->cert_file, openssl_reason());
+	if (SSL_CTX_use_certificate_chain_file(ssl_ctx, id->cert_file) != 1) {
+		return fail(err, err_len, "%s %s: no certificate: %s", labels->cert, id->cert_file, openssl_reason());
 	}
 	if (SSL_CTX_use_PrivateKey_file(ssl_ctx, key_file, SSL_FILETYPE_PEM) != 1) {
 		unsigned long e = ERR_peek_error();
@@ -111,11 +121,11 @@ static bool load_identity(SSL_CTX *ssl_ctx, const rapier_http_tls_config_t *cfg,
 		if (ERR_GET_LIB(e) == ERR_LIB_X509 && ERR_GET_REASON(e) == X509_R_KEY_VALUES_MISMATCH) {
 			return fail(err, err_len, "%s %s: the key does not belong to the certificate", key_what, key_file);
 		}
-		if (cfg->key_file == NULL) {
-			return fail(err, err_len, "tls_cert_file %s holds no private key: name the key's file in tls_key_file",
-				cfg->cert_file);
+		if (id->key_file == NULL) {
+			return fail(err, err_len, "%s %s holds no private key: name the key's file in %s", labels->cert,
+				id->cert_file, labels->key);
 		}
-		return fail(err, err_len, "tls_key_file %s: no private key: %s", key_file, openssl_reason());
+		return fail(err, err_len, "%s %s: no private key: %s", labels->key, key_file, openssl_reason());
 	}
 	if (SSL_CTX_check_private_key(ssl_ctx) != 1) {
 		return fail(err, err_len, "%s %s: the key does not belong to the certificate", key_what, key_file);
@@ -146,9 +156,10 @@ static bool digest_file(EVP_MD_CTX *md, const char *path)
 
 /*
  * A session resumes only where its context matches: the context names how
- * clients are verified (mode, depth) and by which authorities, so a session verified
- * under other rules (before a reload changed them, or never asked for a
- * certificate) starts a full handshake instead of skipping verification.
+ * clients are verified (mode, depth) and by which authorities, so a
+ * session verified under other rules (before a reload changed them, or
+ * never asked for a certificate) starts a full handshake instead of
+ * skipping verification.
  */
 static bool set_session_context(SSL_CTX *ssl_ctx, const rapier_http_tls_config_t *cfg, char *err, size_t err_len)
 {
@@ -230,38 +241,99 @@ static bool configure(SSL_CTX *ssl_ctx, const rapier_http_tls_config_t *cfg, cha
 			RAPIER_HTTP_TLS_TICKET_KEY_LEN) != 1) {
 		return fail(err, err_len, "session ticket keys: %s", openssl_reason());
 	}
-	return load_identity(ssl_ctx, cfg, err, err_len);
+	return true;
+}
+
+/* A context with the settings of cfg and the one certificate of id; NULL with err filled in. */
+static SSL_CTX *new_ssl_ctx(const rapier_http_tls_config_t *cfg, const rapier_http_tls_identity_t *id,
+	const identity_labels_t *labels, char *err, size_t err_len)
+{
+	SSL_CTX *ssl_ctx = SSL_CTX_new(TLS_server_method());
+
+	if (ssl_ctx == NULL) {
+		fail(err, err_len, "OpenSSL: %s", openssl_reason());
+		return NULL;
+	}
+	if (!configure(ssl_ctx, cfg, err, err_len) || !load_identity(ssl_ctx, id, labels, err, err_len)) {
+		SSL_CTX_free(ssl_ctx);
+		return NULL;
+	}
+	return ssl_ctx;
+}
+
+/* Whether the context's certificate is valid for the host name (its DNS names, "*." ones included). */
+static bool holds_name(SSL_CTX *ssl_ctx, const char *name)
+{
+	return X509_check_host(SSL_CTX_get0_certificate(ssl_ctx), name, 0, 0, NULL) == 1;
+}
+
+/*
+ * SNI: a client that asks for a name cert_file's certificate does not hold
+ * gets the first of the others that holds it. One that none holds gets
+ * cert_file's, as nginx's default server answers: the client decides.
+ */
+static int select_certificate(SSL *ssl, int *alert, void *arg)
+{
+	const rapier_http_tls_ctx_t *ctx = arg;
+	const char *name = SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name);
+
+	(void) alert;
+	if (name == NULL || holds_name(ctx->ssl_ctx, name)) {
+		return SSL_TLSEXT_ERR_OK;
+	}
+	for (size_t i = 0; i < ctx->sni_count; i++) {
+		if (holds_name(ctx->sni_ctx[i], name)) {
+			SSL_set_SSL_CTX(ssl, ctx->sni_ctx[i]);
+			break;
+		}
+	}
+	ERR_clear_error();
+	return SSL_TLSEXT_ERR_OK;
 }
 
 rapier_http_tls_ctx_t *rapier_http_tls_ctx_new(const rapier_http_tls_config_t *cfg, char *err, size_t err_len)
 {
-	rapier_http_tls_ctx_t *ctx;
-	SSL_CTX *ssl_ctx;
+	rapier_http_tls_identity_t identity = { cfg->cert_file, cfg->key_file };
+	identity_labels_t labels = { "tls_cert_file", "tls_key_file" };
+	rapier_http_tls_ctx_t *ctx = calloc(1, sizeof(*ctx));
 
 	ERR_clear_error();
-	if ((ssl_ctx = SSL_CTX_new(TLS_server_method())) == NULL) {
-		fail(err, err_len, "OpenSSL: %s", openssl_reason());
-		return NULL;
-	}
-	if (!configure(ssl_ctx, cfg, err, err_len)) {
-		SSL_CTX_free(ssl_ctx);
-		return NULL;
-	}
-	if ((ctx = malloc(sizeof(*ctx))) == NULL) {
+	if (ctx == NULL || (cfg->sni_count > 0 && (ctx->sni_ctx = calloc(cfg->sni_count, sizeof(SSL_CTX *))) == NULL)) {
 		snprintf(err, err_len, "out of memory");
-		SSL_CTX_free(ssl_ctx);
+		free(ctx);
 		return NULL;
 	}
-	ctx->ssl_ctx = ssl_ctx;
+	ctx->sni_count = cfg->sni_count;
+	if ((ctx->ssl_ctx = new_ssl_ctx(cfg, &identity, &labels, err, err_len)) == NULL) {
+		rapier_http_tls_ctx_free(ctx);
+		return NULL;
+	}
+	for (size_t i = 0; i < cfg->sni_count; i++) {
+		snprintf(labels.cert, sizeof(labels.cert), "tls_certificates[%zu] cert_file", i);
+		snprintf(labels.key, sizeof(labels.key), "tls_certificates[%zu] key_file", i);
+		if ((ctx->sni_ctx[i] = new_ssl_ctx(cfg, &cfg->sni_identities[i], &labels, err, err_len)) == NULL) {
+			rapier_http_tls_ctx_free(ctx);
+			return NULL;
+		}
+	}
+	if (cfg->sni_count > 0) {
+		SSL_CTX_set_tlsext_servername_callback(ctx->ssl_ctx, select_certificate);
+		SSL_CTX_set_tlsext_servername_arg(ctx->ssl_ctx, ctx);
+	}
 	return ctx;
 }
 
 void rapier_http_tls_ctx_free(rapier_http_tls_ctx_t *ctx)
 {
-	if (ctx) {
-		SSL_CTX_free(ctx->ssl_ctx);
-		free(ctx);
+	if (ctx == NULL) {
+		return;
 	}
+	for (size_t i = 0; i < ctx->sni_count; i++) {
+		SSL_CTX_free(ctx->sni_ctx[i]);
+	}
+	free(ctx->sni_ctx);
+	SSL_CTX_free(ctx->ssl_ctx);
+	free(ctx);
 }
 
 bool rapier_http_tls_ticket_key_generate(unsigned char key[RAPIER_HTTP_TLS_TICKET_KEY_LEN])

@@ -30,6 +30,12 @@ typedef enum {
 	RAPIER_HTTP_TLS_VERIFY_REQUIRE,   /* a verified certificate, or no handshake */
 } rapier_http_tls_verify_t;
 
+/* A certificate and its key. */
+typedef struct {
+	const char *cert_file;         /* PEM: the certificate, then the chain to send with it */
+	const char *key_file;          /* PEM private key; NULL: it is in cert_file */
+} rapier_http_tls_identity_t;
+
 typedef struct {
 	const char *cert_file;         /* PEM: the certificate, then the chain to send with it */
 	const char *key_file;          /* PEM private key; NULL: it is in cert_file */
@@ -40,10 +46,17 @@ typedef struct {
 	rapier_http_tls_verify_t verify_client;
 	const char *client_ca_file;    /* PEM: the authorities a client certificate must chain to */
 	int verify_depth;              /* the most intermediates in that chain; negative: OpenSSL's default */
+	/*
+	 * More certificates, each served to a client that asks (SNI) for a name
+	 * it holds; cert_file's is served to the others, and to clients that ask
+	 * for a name it holds too.
+	 */
+	const rapier_http_tls_identity_t *sni_identities;
+	size_t sni_count;
 } rapier_http_tls_config_t;
 
 /*
- * Loads the certificate and key and checks that they match. NULL on
+ * Loads the certificates and keys and checks that they match. NULL on
  * failure, with what went wrong (file and OpenSSL's reason) in err.
  */
 rapier_http_tls_ctx_t *rapier_http_tls_ctx_new(const rapier_http_tls_config_t *cfg, char *err, size_t err_len);
