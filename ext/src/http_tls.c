@@ -38,7 +38,7 @@
 
 struct rapier_http_tls_ctx_s {
 	SSL_CTX *ssl_ctx;              /* cert_file's: every session starts with it */
-	SSL_CTX **sni_ctx;             /* one per more certificate, the same settings */
+	SSL_CTX **sni_ctx;             /* one per sni_identities entry, with the same settings */
 	size_t sni_count;
 };
 

@@ -1,5 +1,5 @@
 --TEST--
-HTTPS: tls_certificates adds certificates chosen by the name a client asks for (SNI), wildcards included; cert_file's certificate goes to clients asking for a name it holds, for no name or for a name no certificate holds; each is verified by curl for its own name; bad entries are refused, naming the entry
+HTTPS: tls_certificates adds certificates chosen by the name a client asks for (SNI), wildcards included; cert_file's certificate goes to clients asking for a name it holds, for no name or for a name no certificate holds; each is verified by curl for its own name, and client certificates are verified behind each; bad entries are refused, naming the entry
 --EXTENSIONS--
 rapier
 --FILE--
@@ -34,8 +34,11 @@ try_start(tls_test_options(['tls_certificates' => [['cert_file' => "$dir/shop-bo
 try_start(tls_test_options(['tls_certificates' => [['cert_file' => "$dir/shop.pem"]]]));
 try_start(tls_test_options(['tls_certificates' => [['cert_file' => "$dir/shop.pem", 'key_file' => "$dir/wild.key"]]]));
 
-$srv = http_server_start('function ($req, $res) { $res->end("served " . $req->header("host")); }',
-    tls_test_options(['workers' => 1, 'tls_certificates' => [
+$c = tls_test_client_files();
+$srv = http_server_start('function ($req, $res) {
+    $res->end("served " . $req->header("host") . " to " . ($req->server()["SSL_CLIENT_S_DN"] ?? "anyone"));
+}', tls_test_options(['workers' => 1, 'tls_client_ca_file' => $c['ca'], 'tls_verify_client' => 'optional',
+    'tls_certificates' => [
         ['cert_file' => "$dir/shadow.pem", 'key_file' => "$dir/shadow.key"],
         ['cert_file' => "$dir/shop-both.pem"],
         ['cert_file' => "$dir/wild.pem", 'key_file' => "$dir/wild.key"],
@@ -46,12 +49,14 @@ foreach (['localhost', 'shop.localhost', 'www.shop.localhost', 'api.apps.localho
     echo $name ?? '(no name)', ': ', tls_test_served_subject($srv->port, $name), "\n";
 }
 
-/* curl verifies each certificate against the name it asked for. */
+/* curl verifies each certificate against the name it asked for; the server verifies alice's and mallory's. */
 foreach (['shop.localhost' => 'shop.pem', 'www.shop.localhost' => 'shop.pem', 'api.apps.localhost' => 'wild.pem',
     'localhost' => 'cert.pem'] as $name => $ca) {
-    [$rc, $out] = http_curl(['--cacert', "$dir/$ca", '--resolve', "$name:{$srv->port}:127.0.0.1",
-        "https://$name:{$srv->port}/"]);
-    echo "curl $name: $rc $out\n";
+    $curl = ['--cacert', "$dir/$ca", '--resolve', "$name:{$srv->port}:127.0.0.1", "https://$name:{$srv->port}/"];
+    [$rc, $out] = http_curl($curl);
+    [$alice_rc, $alice_out] = http_curl([...tls_curl_client($c['alice']), ...$curl]);
+    [$mallory_rc] = http_curl([...tls_curl_client($c['mallory']), ...$curl]);
+    echo "curl $name: $rc $out; $alice_rc $alice_out; mallory refused: ", var_export($mallory_rc !== 0, true), "\n";
 }
 echo 'exit: ', $srv->stop()['code'], "\n";
 ?>
@@ -72,8 +77,8 @@ api.apps.localhost: CN = wildcard
 deep.api.apps.localhost: CN = localhost
 unknown.localhost: CN = localhost
 (no name): CN = localhost
-curl shop.localhost: 0 served shop.localhost:%d
-curl www.shop.localhost: 0 served www.shop.localhost:%d
-curl api.apps.localhost: 0 served api.apps.localhost:%d
-curl localhost: 0 served localhost:%d
+curl shop.localhost: 0 served shop.localhost:%d to anyone; 0 served shop.localhost:%d to CN=alice,O=Example; mallory refused: true
+curl www.shop.localhost: 0 served www.shop.localhost:%d to anyone; 0 served www.shop.localhost:%d to CN=alice,O=Example; mallory refused: true
+curl api.apps.localhost: 0 served api.apps.localhost:%d to anyone; 0 served api.apps.localhost:%d to CN=alice,O=Example; mallory refused: true
+curl localhost: 0 served localhost:%d to anyone; 0 served localhost:%d to CN=alice,O=Example; mallory refused: true
 exit: 0
