@@ -34,10 +34,11 @@ final class ServerVariables
      * $_SERVER entries that only the request's connection may set: an HTTPS
      * left in the worker's environment would make every plain HTTP request
      * look secure to the framework, an SSL_CLIENT_S_DN would give every
-     * request a client identity it never proved. So would any SSL_* name.
+     * request a client identity it never proved. Other SSL_* names
+     * (OpenSSL's SSL_CERT_FILE) are the environment's.
      */
-    private const CONNECTION_ONLY = ['HTTPS', 'REQUEST_SCHEME'];
-    private const CONNECTION_ONLY_PREFIX = 'SSL_';
+    private const CONNECTION_ONLY = ['HTTPS', 'REQUEST_SCHEME', 'SSL_PROTOCOL', 'SSL_CIPHER'];
+    private const CONNECTION_ONLY_PREFIX = 'SSL_CLIENT_';
 
     /** @var array<string, mixed> */
     private array $environment;
