@@ -208,7 +208,7 @@ void rapier_http_request_new(zval *out, rapier_http_conn_t *conn)
 		req->tls_version = rapier_http_tls_version(conn->tls);
 		req->tls_cipher = rapier_http_tls_cipher(conn->tls);
 		req->tls_verifies_client = rapier_http_tls_verifies_client(conn->tls);
-		req->tls_peer = req->tls_verifies_client ? rapier_http_tls_peer(conn->tls) : NULL;
+		req->tls_peer = rapier_http_tls_peer(conn->tls);
 	}
 	req->upload = rapier_http_conn_take_upload(conn);
 }
