@@ -193,7 +193,7 @@ static bool configure_client_verify(SSL_CTX *ssl_ctx, const rapier_http_tls_conf
 	int mode = SSL_VERIFY_PEER;
 
 	if (cfg->verify_client == RAPIER_HTTP_TLS_VERIFY_NONE) {
-		return set_session_context(ssl_ctx, cfg, err, err_len);
+		return true;
 	}
 	if (!check_readable("tls_client_ca_file", cfg->client_ca_file, err, err_len)) {
 		return false;
@@ -213,7 +213,7 @@ static bool configure_client_verify(SSL_CTX *ssl_ctx, const rapier_http_tls_conf
 	if (cfg->verify_depth >= 0) {
 		SSL_CTX_set_verify_depth(ssl_ctx, cfg->verify_depth);
 	}
-	return set_session_context(ssl_ctx, cfg, err, err_len);
+	return true;
 }
 
 static bool configure(SSL_CTX *ssl_ctx, const rapier_http_tls_config_t *cfg, char *err, size_t err_len)
@@ -234,7 +234,7 @@ static bool configure(SSL_CTX *ssl_ctx, const rapier_http_tls_config_t *cfg, cha
 		return fail(err, err_len, "tls_ciphers \"%s\": no cipher OpenSSL knows in this list", cfg->ciphers);
 	}
 	SSL_CTX_set_alpn_select_cb(ssl_ctx, select_alpn, NULL);
-	if (!configure_client_verify(ssl_ctx, cfg, err, err_len)) {
+	if (!configure_client_verify(ssl_ctx, cfg, err, err_len) || !set_session_context(ssl_ctx, cfg, err, err_len)) {
 		return false;
 	}
 	if (cfg->ticket_key && SSL_CTX_set_tlsext_ticket_keys(ssl_ctx, (void *) cfg->ticket_key,
