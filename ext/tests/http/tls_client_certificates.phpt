@@ -9,24 +9,13 @@ $f = tls_test_files();
 $c = tls_test_client_files();
 file_put_contents("{$f['dir']}/not-pem.txt", "hello\n");
 
-function try_start(array $options): void
-{
-    try {
-        $s = new Rapier\Http\Server('127.0.0.1', http_test_free_port(), $options + ['workers' => 0]);
-        $s->on('request', fn ($req, $res) => $res->end('no'));
-        $s->start();
-        echo "started?\n";
-    } catch (Throwable $e) {
-        echo get_class($e), ': ', str_replace(tls_test_files()['dir'], 'DIR', $e->getMessage()), "\n";
-    }
-}
-try_start(['tls_client_ca_file' => $c['ca']]);
-try_start(tls_test_options(['tls_verify_client' => 'optional']));
-try_start(tls_test_options(['tls_verify_depth' => 2]));
-try_start(tls_test_options(['tls_client_ca_file' => $c['ca'], 'tls_verify_client' => 'on']));
-try_start(tls_test_options(['tls_client_ca_file' => $c['ca'], 'tls_verify_depth' => -1]));
-try_start(tls_test_options(['tls_client_ca_file' => "{$f['dir']}/missing.pem"]));
-try_start(tls_test_options(['tls_client_ca_file' => "{$f['dir']}/not-pem.txt"]));
+tls_test_try_start(['tls_client_ca_file' => $c['ca']]);
+tls_test_try_start(tls_test_options(['tls_verify_client' => 'optional']));
+tls_test_try_start(tls_test_options(['tls_verify_depth' => 2]));
+tls_test_try_start(tls_test_options(['tls_client_ca_file' => $c['ca'], 'tls_verify_client' => 'on']));
+tls_test_try_start(tls_test_options(['tls_client_ca_file' => $c['ca'], 'tls_verify_depth' => -1]));
+tls_test_try_start(tls_test_options(['tls_client_ca_file' => "{$f['dir']}/missing.pem"]));
+tls_test_try_start(tls_test_options(['tls_client_ca_file' => "{$f['dir']}/not-pem.txt"]));
 
 const HANDLER = 'function ($req, $res) use ($server) {
     $vars = array_filter($req->server(), fn ($k) => str_starts_with($k, "SSL_CLIENT_"), ARRAY_FILTER_USE_KEY);

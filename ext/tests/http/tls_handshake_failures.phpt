@@ -8,24 +8,13 @@ require __DIR__ . '/tls.inc';
 $f = tls_test_files();
 file_put_contents("{$f['dir']}/not-pem.txt", "hello\n");
 
-function try_start(array $options): void
-{
-    try {
-        $s = new Rapier\Http\Server('127.0.0.1', http_test_free_port(), $options + ['workers' => 0]);
-        $s->on('request', fn ($req, $res) => $res->end('no'));
-        $s->start();
-        echo "started?\n";
-    } catch (Throwable $e) {
-        echo get_class($e), ': ', str_replace(tls_test_files()['dir'], 'DIR', $e->getMessage()), "\n";
-    }
-}
-try_start(['tls_cert_file' => "{$f['dir']}/missing.pem"]);
-try_start(['tls_cert_file' => "{$f['dir']}/not-pem.txt"]);
-try_start(['tls_cert_file' => $f['cert']]);
-try_start(['tls_cert_file' => $f['cert'], 'tls_key_file' => $f['other_key']]);
-try_start(['tls_cert_file' => $f['cert'], 'tls_key_file' => $f['key'], 'tls_ciphers' => 'NO-SUCH-CIPHER']);
-try_start(['tls_key_file' => $f['key']]);
-try_start(['tls_cert_file' => $f['cert'], 'tls_min_version' => '1.1']);
+tls_test_try_start(['tls_cert_file' => "{$f['dir']}/missing.pem"]);
+tls_test_try_start(['tls_cert_file' => "{$f['dir']}/not-pem.txt"]);
+tls_test_try_start(['tls_cert_file' => $f['cert']]);
+tls_test_try_start(['tls_cert_file' => $f['cert'], 'tls_key_file' => $f['other_key']]);
+tls_test_try_start(['tls_cert_file' => $f['cert'], 'tls_key_file' => $f['key'], 'tls_ciphers' => 'NO-SUCH-CIPHER']);
+tls_test_try_start(['tls_key_file' => $f['key']]);
+tls_test_try_start(['tls_cert_file' => $f['cert'], 'tls_min_version' => '1.1']);
 
 $srv = http_server_start('function ($req, $res) { $res->end("served " . $req->server()["SSL_PROTOCOL"]); }',
     tls_test_options(['tls_min_version' => '1.3', 'read_timeout' => 0.5, 'workers' => 2]));

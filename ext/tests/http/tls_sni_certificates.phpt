@@ -13,26 +13,15 @@ tls_test_make_certificate("$dir/wild.pem", "$dir/wild.key", 'wildcard', 'DNS:*.a
 tls_test_make_certificate("$dir/shadow.pem", "$dir/shadow.key", 'shadow', 'DNS:localhost');
 file_put_contents("$dir/shop-both.pem", file_get_contents("$dir/shop.pem") . file_get_contents("$dir/shop.key"));
 
-function try_start(array $options): void
-{
-    try {
-        $s = new Rapier\Http\Server('127.0.0.1', http_test_free_port(), $options + ['workers' => 0]);
-        $s->on('request', fn ($req, $res) => $res->end('no'));
-        $s->start();
-        echo "started?\n";
-    } catch (Throwable $e) {
-        echo get_class($e), ': ', str_replace(tls_test_files()['dir'], 'DIR', $e->getMessage()), "\n";
-    }
-}
-try_start(['tls_certificates' => [['cert_file' => "$dir/shop.pem"]]]);
-try_start(tls_test_options(['tls_certificates' => []]));
-try_start(tls_test_options(['tls_certificates' => ['shop' => ['cert_file' => "$dir/shop.pem"]]]));
-try_start(tls_test_options(['tls_certificates' => ["$dir/shop.pem"]]));
-try_start(tls_test_options(['tls_certificates' => [['cert_file' => "$dir/shop.pem", 'key' => "$dir/shop.key"]]]));
-try_start(tls_test_options(['tls_certificates' => [['key_file' => "$dir/shop.key"]]]));
-try_start(tls_test_options(['tls_certificates' => [['cert_file' => "$dir/shop-both.pem"], ['cert_file' => "$dir/missing.pem"]]]));
-try_start(tls_test_options(['tls_certificates' => [['cert_file' => "$dir/shop.pem"]]]));
-try_start(tls_test_options(['tls_certificates' => [['cert_file' => "$dir/shop.pem", 'key_file' => "$dir/wild.key"]]]));
+tls_test_try_start(['tls_certificates' => [['cert_file' => "$dir/shop.pem"]]]);
+tls_test_try_start(tls_test_options(['tls_certificates' => []]));
+tls_test_try_start(tls_test_options(['tls_certificates' => ['shop' => ['cert_file' => "$dir/shop.pem"]]]));
+tls_test_try_start(tls_test_options(['tls_certificates' => ["$dir/shop.pem"]]));
+tls_test_try_start(tls_test_options(['tls_certificates' => [['cert_file' => "$dir/shop.pem", 'key' => "$dir/shop.key"]]]));
+tls_test_try_start(tls_test_options(['tls_certificates' => [['key_file' => "$dir/shop.key"]]]));
+tls_test_try_start(tls_test_options(['tls_certificates' => [['cert_file' => "$dir/shop-both.pem"], ['cert_file' => "$dir/missing.pem"]]]));
+tls_test_try_start(tls_test_options(['tls_certificates' => [['cert_file' => "$dir/shop.pem"]]]));
+tls_test_try_start(tls_test_options(['tls_certificates' => [['cert_file' => "$dir/shop.pem", 'key_file' => "$dir/wild.key"]]]));
 
 $c = tls_test_client_files();
 $srv = http_server_start('function ($req, $res) {
