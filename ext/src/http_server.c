@@ -28,7 +28,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <netdb.h>
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/sendfile.h>
@@ -36,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "http_redirect.h"
 #include "http_server.h"
 #include "http_server_internal.h"
 #include "http_slowlog.h"
@@ -102,73 +102,6 @@ void rapier_http_config_default(rapier_http_config_t *cfg)
 	cfg->backlog = 8192;
 	cfg->gzip = true;
 	rapier_gzip_config_init(&cfg->gzip_config);
-}
-
-/* Listener */
-
-static int listen_on(const char *host, int port, int backlog, bool reuseport)
-{
-	struct addrinfo hints, *res = NULL, *ai;
-	char service[16];
-	int fd = -1, err = -EADDRNOTAVAIL, one = 1;
-
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-	snprintf(service, sizeof(service), "%d", port);
-	if (getaddrinfo(host, service, &hints, &res) != 0) {
-		return -EADDRNOTAVAIL;
-	}
-	for (ai = res; ai; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, ai->ai_protocol);
-		if (fd < 0) {
-			err = -errno;
-			continue;
-		}
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (reuseport) {
-			/* Every worker binds its own listener; the kernel spreads connections. */
-			setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one));
-		}
-		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, backlog) == 0) {
-			break;
-		}
-		err = -errno;
-		close(fd);
-		fd = -1;
-	}
-	freeaddrinfo(res);
-	return fd >= 0 ? fd : err;
-}
-
-int rapier_http_listen(const char *host, int port, int backlog)
-{
-	return listen_on(host, port, backlog, true);
-}
-
-int rapier_http_check_port(const char *host, int port)
-{
-	int fd = listen_on(host, port, 1, false);
-
-	if (fd < 0) {
-		return fd;
-	}
-	close(fd);
-	return 0;
-}
-
-static void listener_pause(rapier_http_server_t *server, bool pause)
-{
-	if (server->listen_fd < 0 || server->listening == !pause || (!pause && !server->started)) {
-		return;
-	}
-	if (pause) {
-		rapier_io_stop(server->loop, &server->listen_io);
-	} else {
-		rapier_io_start(server->loop, &server->listen_io, RAPIER_IO_READ);
-	}
-	server->listening = !pause;
 }
 
 /*
@@ -276,8 +209,9 @@ static bool conn_start_tls(rapier_http_conn_t *conn)
 	return (conn->tls = rapier_http_tls_new(conn->server->cfg.tls, conn->fd)) != NULL;
 }
 
-static void conn_open(rapier_http_server_t *server, int fd, struct sockaddr_storage *peer, socklen_t peer_len)
+static void conn_open(rapier_http_listener_t *listener, int fd, struct sockaddr_storage *peer, socklen_t peer_len)
 {
+	rapier_http_server_t *server = listener->server;
 	rapier_http_conn_t *conn = ecalloc(1, sizeof(*conn));
 	int one = 1;
 
@@ -293,6 +227,7 @@ static void conn_open(rapier_http_server_t *server, int fd, struct sockaddr_stor
 	conn->peer = *peer;
 	conn->peer_len = peer_len;
 	conn->local_port = local_port(fd);
+	conn->via_plain_listener = listener->plain;
 	format_peer(conn);
 	rapier_http_parser_init(&conn->parser, &server->cfg.limits);
 	conn->parser_ready = true;
@@ -307,7 +242,7 @@ static void conn_open(rapier_http_server_t *server, int fd, struct sockaddr_stor
 	server->stats.accepted++;
 	rapier__http_stats_changed(server);
 
-	if (server->cfg.tls && !conn_start_tls(conn)) {
+	if (server->cfg.tls && !listener->plain && !conn_start_tls(conn)) {
 		rapier__http_conn_close(conn);
 		return;
 	}
@@ -316,18 +251,20 @@ static void conn_open(rapier_http_server_t *server, int fd, struct sockaddr_stor
 }
 
 /* Accepts up to max waiting connections: fewer when the backlog empties or max_connections is reached. */
-static void accept_some(rapier_http_server_t *server, int max)
+static void accept_some(rapier_http_listener_t *listener, int max)
 {
+	rapier_http_server_t *server = listener->server;
+
 	for (int i = 0; i < max; i++) {
 		struct sockaddr_storage peer;
 		socklen_t peer_len = sizeof(peer);
 		int fd;
 
 		if (server->stats.connections >= server->cfg.max_connections) {
-			listener_pause(server, true);
+			rapier__http_listeners_pause(server, true);
 			return;
 		}
-		fd = accept4(server->listen_fd, (struct sockaddr *) &peer, &peer_len, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		fd = accept4(listener->fd, (struct sockaddr *) &peer, &peer_len, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0) {
 			/*
 			 * EAGAIN: drained. EMFILE/ENFILE: out of descriptors; the
@@ -336,7 +273,7 @@ static void accept_some(rapier_http_server_t *server, int max)
 			 */
 			return;
 		}
-		conn_open(server, fd, &peer, peer_len);
+		conn_open(listener, fd, &peer, peer_len);
 	}
 }
 
@@ -364,13 +301,13 @@ static void on_accept(rapier_io_t *io, uint32_t events)
 	accept_some(io->data, RAPIER_HTTP_ACCEPT_BATCH);
 }
 
+
 void rapier_http_server_init(rapier_http_server_t *server, const rapier_http_config_t *cfg, rapier_loop_t *loop,
 	int listen_fd, rapier_http_dispatch_fn dispatch, void *dispatch_data)
 {
 	memset(server, 0, sizeof(*server));
 	server->cfg = *cfg;
 	server->loop = loop;
-	server->listen_fd = listen_fd;
 	server->dispatch = dispatch;
 	server->dispatch_data = dispatch_data;
 	rapier_http_date_cache_init(&server->date);
@@ -382,18 +319,24 @@ void rapier_http_server_init(rapier_http_server_t *server, const rapier_http_con
 	/* Requests queue only while handlers run, and those keep the loop alive. */
 	server->queue_timer.unref = true;
 	/*
-	 * The listener keeps normal priority, unlike connections: a client
+	 * Listeners keep normal priority, unlike connections: a client
 	 * waiting to be accepted has already sent its request, and its clock
 	 * runs while it waits behind thousands of readable connections.
 	 */
-	rapier_io_init(&server->listen_io, listen_fd, on_accept, server);
+	rapier__http_listener_init(&server->listeners[0], server, listen_fd, false, on_accept);
+	rapier__http_listener_init(&server->listeners[1], server, -1, true, on_accept);
+}
+
+void rapier_http_server_add_plain_listener(rapier_http_server_t *server, int fd)
+{
+	rapier__http_listener_init(&server->listeners[1], server, fd, true, on_accept);
 }
 
 void rapier_http_server_start(rapier_http_server_t *server)
 {
 	server->started = true;
 	if (!server->draining) {
-		listener_pause(server, false);
+		rapier__http_listeners_pause(server, false);
 	}
 }
 
@@ -523,7 +466,7 @@ void rapier__http_conn_close(rapier_http_conn_t *conn)
 	server->stats.connections--;
 	rapier__http_stats_changed(server);
 	if (!server->draining && server->stats.connections < server->cfg.max_connections) {
-		listener_pause(server, false);
+		rapier__http_listeners_pause(server, false);
 	}
 	check_drained(server);
 	rapier_http_conn_release(conn);
@@ -753,6 +696,51 @@ static void start_handler(rapier_http_conn_t *conn)
 	server->dispatch(conn, server->dispatch_data);
 }
 
+/*
+ * A request to the plain-HTTP port beside HTTPS: a 308 to the same path and
+ * query over HTTPS (308 rather than 301, so that a POST stays a POST). The
+ * request was read whole, so the connection stays open if it allows.
+ */
+static void redirect_to_https(rapier_http_conn_t *conn)
+{
+	static const char body[] = "308 Permanent Redirect: this site is served over HTTPS\n";
+	static const char type[] = "Content-Type: text/plain; charset=utf-8\r\n";
+	rapier_http_server_t *server = conn->server;
+	rapier_http_buf_t location;
+	rapier_http_head_t head;
+	rapier_http_finish_t fin;
+	struct iovec iov[2];
+	int rc;
+
+	rapier_http_buf_init(&location, NULL, 0, 0);
+	rc = rapier_http_https_location(rapier_http_conn_request(conn), server->cfg.https_redirect_port, &location);
+	if (rc == -EINVAL) {
+		rapier_http_buf_free(&location);
+		conn_answer_error(conn, 400, "a Host header naming the site is needed to redirect to HTTPS");
+		return;
+	}
+	rapier_http_buf_reset(&server->scratch);
+	rapier_http_head_init(&head, &server->scratch);
+	rapier__http_fill_finish(conn, &fin, sizeof(body) - 1);
+	if (rc < 0 || rapier_http_head_set_status(&head, 308, NULL, 0) < 0
+			|| rapier_http_head_add(&head, "Location", 8, location.data, location.len) < 0
+			|| rapier_http_head_add_line(&head, type, sizeof(type) - 1) < 0
+			|| rapier_http_head_finish(&head, &fin, iov) < 0) {
+		rapier_http_buf_free(&location);
+		rapier__http_conn_close(conn);
+		return;
+	}
+	rapier_http_buf_free(&location);
+	server->stats.requests++;
+	rapier__http_stats_changed(server);
+	check_max_requests(server);
+	loop_answer_head(conn, &head, iov, 308, sizeof(body) - 1);
+	if (head.body_allowed) {
+		wbuf_append(conn, body, sizeof(body) - 1);
+	}
+	flush_wbuf(conn);
+}
+
 static void conn_dispatch(rapier_http_conn_t *conn)
 {
 	rapier_http_server_t *server = conn->server;
@@ -767,6 +755,13 @@ static void conn_dispatch(rapier_http_conn_t *conn)
 	conn->response_started = conn->response_ended = conn->response_chunked = false;
 	conn->response_keep_alive = false;
 	conn->response_no_body = false;
+	if (conn->via_plain_listener && server->cfg.https_redirect_port) {
+		/* Certbot's webroot challenges must be answered over plain HTTP; everything else moves to HTTPS. */
+		if (!(server->cfg.static_root && rapier_http_is_acme_challenge(rapier_http_conn_request(conn)) && serve_static(conn))) {
+			redirect_to_https(conn);
+		}
+		return;
+	}
 	if (server->cfg.static_root && serve_static(conn)) {
 		return;
 	}
@@ -1274,20 +1269,21 @@ void rapier_http_server_drain(rapier_http_server_t *server, rapier_http_drained_
 	server->draining = true;
 	server->on_drained = on_drained;
 	server->drained_data = data;
-	if (server->listen_fd >= 0 && server->started) {
+	for (int i = 0; i < RAPIER_HTTP_LISTENERS && server->started; i++) {
 		/*
 		 * Closing a SO_REUSEPORT listener resets the connections still in its
 		 * backlog (unless net.ipv4.tcp_migrate_req hands them to another
 		 * listener of the port): accept them first, and serve them. Not
-		 * before start: the application is not ready to.
+		 * before start: the application is not ready to. (The plain
+		 * listener is shared with the other workers, which would take them,
+		 * but this worker serves them as well.)
 		 */
-		accept_some(server, INT_MAX);
+		if (server->listeners[i].fd >= 0) {
+			accept_some(&server->listeners[i], INT_MAX);
+		}
 	}
-	listener_pause(server, true);
-	if (server->listen_fd >= 0) {
-		close(server->listen_fd);
-		server->listen_fd = -1;
-	}
+	rapier__http_listeners_pause(server, true);
+	rapier__http_listeners_close(server);
 	for (conn = rapier_http_conn_of(server->conns.head); conn; conn = next) {
 		next = rapier_http_conn_of(conn->link.next);
 		/*
@@ -1310,7 +1306,7 @@ void rapier_http_server_drain(rapier_http_server_t *server, rapier_http_drained_
 void rapier_http_server_abort(rapier_http_server_t *server)
 {
 	server->draining = true;
-	listener_pause(server, true);
+	rapier__http_listeners_pause(server, true);
 	while (!rapier_list_is_empty(&server->conns)) {
 		rapier__http_conn_close(rapier_http_conn_of(server->conns.head));
 	}
@@ -1349,10 +1345,7 @@ void rapier_http_server_free(rapier_http_server_t *server)
 {
 	rapier_http_server_abort(server);
 	rapier_ws_deflate_release();
-	if (server->listen_fd >= 0) {
-		close(server->listen_fd);
-		server->listen_fd = -1;
-	}
+	rapier__http_listeners_close(server);
 	rapier_gzip_pool_free(&server->gzip_pool);
 	rapier_http_buf_free(&server->scratch);
 }

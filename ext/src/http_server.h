@@ -57,6 +57,8 @@ typedef struct {
 	int64_t websocket_close_timeout_ns; /* a close frame sent, the peer's answer is awaited this long */
 	bool websocket_compression;        /* agree to permessage-deflate when a client offers it (at gzip_config.level) */
 	rapier_http_tls_ctx_t *tls;        /* HTTPS: every connection starts with a TLS handshake; NULL: plain HTTP */
+	int https_redirect_port;           /* requests on the plain listener beside HTTPS get a 308 to https on this
+	                                    * port; 0: the application serves them */
 } rapier_http_config_t;
 
 void rapier_http_config_default(rapier_http_config_t *cfg);
@@ -124,6 +126,7 @@ struct rapier_http_conn_s {
 	rapier_http_tls_t *tls;               /* its TLS session (HTTPS), or NULL: plain, or lingering */
 	bool tls_handshaking;                 /* the TLS handshake runs: no request byte yet */
 	bool upgraded;                        /* its handler upgraded it to WebSocket: no longer holds a slot */
+	bool via_plain_listener;              /* came to the plain-HTTP port beside HTTPS: no TLS */
 	rapier_ws_t *ws;                      /* the WebSocket state once upgraded, or NULL */
 };
 
@@ -148,12 +151,22 @@ typedef struct {
 	uint32_t websockets;           /* WebSocket connections open now */
 } rapier_http_stats_t;
 
+/* A listening socket of a server; fd -1 when there is none. */
+typedef struct {
+	rapier_http_server_t *server;
+	int fd;
+	rapier_io_t io;
+	bool listening;                /* io active (paused at max_connections) */
+	bool plain;                    /* plain HTTP even when the server speaks HTTPS (http_port) */
+} rapier_http_listener_t;
+
+/* The port, and the plain-HTTP port beside HTTPS (rapier_http_server_add_plain_listener). */
+#define RAPIER_HTTP_LISTENERS 2
+
 struct rapier_http_server_s {
 	rapier_http_config_t cfg;
 	rapier_loop_t *loop;
-	int listen_fd;
-	rapier_io_t listen_io;
-	bool listening;                /* listen_io active (paused at max_connections) */
+	rapier_http_listener_t listeners[RAPIER_HTTP_LISTENERS];
 	bool started;                  /* rapier_http_server_start(): accepting is allowed */
 	bool draining;
 	bool limit_reported;           /* on_limit was called */
@@ -210,6 +223,12 @@ int rapier_http_check_port(const char *host, int port);
  */
 void rapier_http_server_init(rapier_http_server_t *server, const rapier_http_config_t *cfg, rapier_loop_t *loop,
 	int listen_fd, rapier_http_dispatch_fn dispatch, void *dispatch_data);
+/*
+ * Adds a plain-HTTP listener beside an HTTPS one (the server owns fd from
+ * now on): its requests are redirected to HTTPS (cfg.https_redirect_port),
+ * or dispatched as any other when that is 0. Call before start.
+ */
+void rapier_http_server_add_plain_listener(rapier_http_server_t *server, int fd);
 void rapier_http_server_start(rapier_http_server_t *server);
 
 /*

@@ -1,6 +1,7 @@
 /*
- * What http_server.c (connections, reading, the loop's own answers) and
- * http_writer.c (responses from coroutines) share. Not an API.
+ * What http_server.c (connections, reading, the loop's own answers),
+ * http_writer.c (responses from coroutines) and http_listen.c (listening
+ * sockets) share. Not an API.
  */
 #ifndef RAPIER_HTTP_SERVER_INTERNAL_H
 #define RAPIER_HTTP_SERVER_INTERNAL_H
@@ -36,6 +37,14 @@ void rapier__http_conn_set_timer(rapier_http_conn_t *conn, int64_t timeout_ns);
 
 /* conn's handler upgraded it: the response has ended (status 101) and its handler slot is free. */
 void rapier__http_conn_upgraded(rapier_http_conn_t *conn);
+
+/* Sets up a listener of server for fd (-1: none yet); on_accept runs when fd is readable (http_listen.c). */
+void rapier__http_listener_init(rapier_http_listener_t *listener, rapier_http_server_t *server, int fd, bool plain,
+	rapier_io_cb on_accept);
+/* Stops or starts watching every listener (http_listen.c); none is watched before the server has started. */
+void rapier__http_listeners_pause(rapier_http_server_t *server, bool pause);
+/* Closes every listener's socket (http_listen.c). */
+void rapier__http_listeners_close(rapier_http_server_t *server);
 
 /*
  * The connection's bytes, in the clear or through its TLS session, with
