@@ -10,7 +10,7 @@
 
 #include <openssl/ssl.h>
 
-typedef enum { OPT_INT, OPT_SIZE, OPT_SECONDS, OPT_BOOL, OPT_STRING, OPT_CERTIFICATES } option_kind_t;
+typedef enum { OPT_INT, OPT_SIZE, OPT_SECONDS, OPT_BOOL, OPT_STRING, OPT_CERTIFICATES, OPT_BOOL_OR_PORT } option_kind_t;
 
 typedef enum {
 	O_WORKERS,
@@ -52,6 +52,8 @@ typedef enum {
 	O_TLS_VERIFY_CLIENT,
 	O_TLS_VERIFY_DEPTH,
 	O_TLS_CERTIFICATES,
+	O_HTTP_PORT,
+	O_HTTPS_REDIRECT,
 } option_id_t;
 
 typedef struct {
@@ -101,6 +103,8 @@ static const option_t options[] = {
 	{ "tls_verify_client", O_TLS_VERIFY_CLIENT, OPT_STRING, 0, 0 },
 	{ "tls_verify_depth", O_TLS_VERIFY_DEPTH, OPT_INT, 0, 100 },
 	{ "tls_certificates", O_TLS_CERTIFICATES, OPT_CERTIFICATES, 0, 0 },
+	{ "http_port", O_HTTP_PORT, OPT_INT, 1, 65535 },
+	{ "https_redirect", O_HTTPS_REDIRECT, OPT_BOOL_OR_PORT, 1, 65535 },
 };
 
 static const option_t *find_option(zend_string *name)
@@ -232,6 +236,18 @@ static bool check_option(const option_t *opt, zval *value, zend_long *lval, doub
 			return true;
 		case OPT_CERTIFICATES:
 			return check_certificates(value);
+		case OPT_BOOL_OR_PORT:
+			if (Z_TYPE_P(value) == IS_TRUE || Z_TYPE_P(value) == IS_FALSE) {
+				*lval = Z_TYPE_P(value) == IS_TRUE ? -1 : 0;
+				return true;
+			}
+			if (Z_TYPE_P(value) != IS_LONG || Z_LVAL_P(value) < opt->min || Z_LVAL_P(value) > opt->max) {
+				zend_argument_value_error(3, "option \"%s\" must be a bool or a port number between " ZEND_LONG_FMT
+					" and " ZEND_LONG_FMT, opt->name, opt->min, opt->max);
+				return false;
+			}
+			*lval = Z_LVAL_P(value);
+			return true;
 	}
 	return false;
 }
@@ -289,6 +305,8 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 		case O_TLS_CLIENT_CA_FILE: set_string(&srv->tls_client_ca_file, value); break;
 		case O_TLS_VERIFY_DEPTH: srv->tls_verify_depth = (int) l; break;
 		case O_TLS_CERTIFICATES: set_certificates(srv, value); break;
+		case O_HTTP_PORT: srv->http_port = l; break;
+		case O_HTTPS_REDIRECT: srv->https_redirect = l; srv->https_redirect_set = true; break;
 		case O_TLS_VERIFY_CLIENT:
 			srv->tls_verify_client_set = true;
 			srv->tls_verify_client = zend_string_equals_literal(Z_STR_P(value), "require") ? RAPIER_HTTP_TLS_VERIFY_REQUIRE
@@ -334,6 +352,35 @@ static bool check_tls_options(server_t *srv)
 	return true;
 }
 
+/* http_port is the plain-HTTP port beside HTTPS; https_redirect says what it does, and defaults to the HTTPS port. */
+static bool check_http_port(server_t *srv)
+{
+	if (srv->http_port && !srv->tls_cert_file) {
+		zend_argument_value_error(3, "option \"http_port\" needs \"tls_cert_file\": it adds a plain-HTTP port "
+			"beside HTTPS (for plain HTTP alone, give the port as the constructor's port)");
+		return false;
+	}
+	if (srv->https_redirect_set && !srv->http_port) {
+		zend_argument_value_error(3, "option \"https_redirect\" needs \"http_port\": it says what the plain-HTTP "
+			"port does");
+		return false;
+	}
+	if (srv->http_port && srv->http_port == srv->port) {
+		zend_argument_value_error(3, "option \"http_port\" must differ from the server's port " ZEND_LONG_FMT
+			", which speaks HTTPS", srv->port);
+		return false;
+	}
+	if (srv->http_port && srv->https_redirect < 0 && srv->port == 0) {
+		zend_argument_value_error(3, "option \"https_redirect\" must name the HTTPS port clients reach, or be false, "
+			"when the server's port is 0 (any free port)");
+		return false;
+	}
+	if (srv->https_redirect < 0) {
+		srv->https_redirect = srv->port;
+	}
+	return true;
+}
+
 bool rapier_http_server_parse_options(server_t *srv, HashTable *opts)
 {
 	zend_string *name;
@@ -358,7 +405,7 @@ bool rapier_http_server_parse_options(server_t *srv, HashTable *opts)
 		zend_argument_value_error(3, "option \"access_log_format\" must be \"common\" or \"json\"");
 		return false;
 	}
-	if (!check_tls_options(srv)) {
+	if (!check_tls_options(srv) || !check_http_port(srv)) {
 		return false;
 	}
 	if (srv->cfg.queue_timeout_ns && srv->cfg.max_concurrency == 0) {

@@ -64,6 +64,8 @@ static zend_object *server_create(zend_class_entry *ce)
 	srv->shutdown_timeout_ns = 30 * (int64_t) 1000000000;
 	srv->worker_id = -1;
 	srv->listen_fd = -1;
+	srv->plain_fd = -1;
+	srv->https_redirect = -1;
 	srv->signal_fd = -1;
 	srv->tls_min_version = TLS1_2_VERSION;
 	srv->tls_verify_depth = -1;
@@ -103,6 +105,14 @@ static void release_callbacks(server_t *srv)
 		zval_ptr_dtor(&handlers[i]);
 	}
 	zval_ptr_dtor(&user_processes);
+}
+
+static void close_plain_listener(server_t *srv)
+{
+	if (srv->plain_fd >= 0) {
+		close(srv->plain_fd);
+		srv->plain_fd = -1;
+	}
 }
 
 static void server_free(zend_object *obj)
@@ -149,6 +159,7 @@ static void server_free(zend_object *obj)
 	if (srv->listen_fd >= 0) {
 		close(srv->listen_fd);
 	}
+	close_plain_listener(srv);
 	zend_object_std_dtor(obj);
 }
 
@@ -777,6 +788,7 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 		RETURN_THROWS();
 	}
 	srv->cfg.worker_id = (int) srv->worker_id;
+	srv->cfg.https_redirect_port = srv->http_port ? (int) srv->https_redirect : 0;
 	/* Both strings live as long as the process: the ini value, or PHP's cached temporary directory. */
 	srv->cfg.upload_tmp_dir = PG(upload_tmp_dir) && *PG(upload_tmp_dir) ? PG(upload_tmp_dir)
 		: php_get_temporary_directory();
@@ -787,6 +799,10 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 			srv->http.on_stats = on_http_stats;
 		}
 		srv->listen_fd = -1;
+		if (srv->plain_fd >= 0) {
+			rapier_http_server_add_plain_listener(&srv->http, srv->plain_fd);
+			srv->plain_fd = -1;
+		}
 		if (srv->task_workers > 0) {
 			rapier_tasks_client_start(&srv->tasks, !srv->in_child);
 		}
@@ -951,6 +967,7 @@ static void child_main(server_t *srv)
 	if (srv->master.self.role == RAPIER_ROLE_USER_PROCESS) {
 		srv->worker_id = -1;
 		close_slot_fds(srv, -1);
+		close_plain_listener(srv);
 		rapier_tasks_close_listeners(&srv->tasks, -1);
 		/*
 		 * Ctrl-C and Ctrl-\ too, which workers read from their loop: the
@@ -971,6 +988,7 @@ static void child_main(server_t *srv)
 		srv->is_task_worker = true;
 		srv->worker_id = srv->workers + (zend_long) index;
 		close_slot_fds(srv, -1);
+		close_plain_listener(srv);
 		rapier_tasks_close_listeners(&srv->tasks, (int) index);
 		fd = 0;
 	} else {
@@ -1054,6 +1072,7 @@ static void run_master(server_t *srv)
 		return;
 	}
 	close_slot_fds(srv, -1);
+	close_plain_listener(srv);
 	rapier_tasks_free(&srv->tasks);
 	rapier_master_free(&srv->master);
 	if (rc == -EEXIST) {
@@ -1089,6 +1108,27 @@ static bool redirect_stderr(zend_string *path)
 	dup2(fd, STDERR_FILENO);
 	close(fd);
 	return true;
+}
+
+/*
+ * http_port's listener: one socket that every request worker accepts from,
+ * unlike the port's listener per slot, kept by the master: a worker that
+ * drains or dies leaves the connections in its queue to the others, with
+ * no steering needed. Returns the fd, or -1 with an exception thrown.
+ */
+static int open_plain_listener(server_t *srv)
+{
+	int fd = rapier_http_check_port(ZSTR_VAL(srv->host), (int) srv->http_port);
+
+	if (fd == 0) {
+		fd = rapier_http_listen(ZSTR_VAL(srv->host), (int) srv->http_port, srv->cfg.backlog);
+	}
+	if (fd < 0) {
+		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot listen on %s:" ZEND_LONG_FMT " (http_port): %s",
+			ZSTR_VAL(srv->host), srv->http_port, strerror(-fd));
+		return -1;
+	}
+	return fd;
 }
 
 ZEND_METHOD(Rapier_Http_Server, start)
@@ -1148,6 +1188,10 @@ ZEND_METHOD(Rapier_Http_Server, start)
 	if (fd < 0) {
 		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot listen on %s:" ZEND_LONG_FMT ": %s",
 			ZSTR_VAL(srv->host), srv->port, strerror(-fd));
+		RETURN_THROWS();
+	}
+	if (srv->http_port && (srv->plain_fd = open_plain_listener(srv)) < 0) {
+		close(fd);
 		RETURN_THROWS();
 	}
 	srv->started = true;

@@ -42,6 +42,11 @@ struct server_s {
 	zend_string **tls_certificate_files; /* tls_certificates: certificate, key (or NULL) of each, in pairs */
 	uint32_t tls_certificate_count;
 	unsigned char tls_ticket_key[RAPIER_HTTP_TLS_TICKET_KEY_LEN]; /* made at start, shared by the workers */
+	zend_long http_port;            /* plain HTTP beside HTTPS on this port; 0: none */
+	zend_long https_redirect;       /* http_port's requests go to HTTPS on this port; 0: the app serves them;
+	                                 * -1: unset (the server's port when http_port is set) */
+	bool https_redirect_set;
+	int plain_fd;                   /* http_port's listener: one socket every request worker accepts from */
 	size_t max_memory;              /* recycle after a request leaves more PHP memory in use; 0: never */
 	rapier_tasks_t tasks;
 	bool is_task_worker;
