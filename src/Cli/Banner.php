@@ -33,6 +33,9 @@ final class Banner
             'workers' => "$workers; $concurrency",
             'mode' => $mode,
         ];
+        if ($config->httpPort !== null) {
+            $lines['redirect'] = sprintf('plain HTTP on port %d, to HTTPS', $config->httpPort);
+        }
         if ($config->documentRoot !== null) {
             $lines['static'] = $config->documentRoot;
         }

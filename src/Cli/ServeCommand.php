@@ -154,11 +154,16 @@ final class ServeCommand
     private static function checkPort(ServeConfig $config): void
     {
         $host = str_contains($config->host, ':') ? "[{$config->host}]" : $config->host;
-        $socket = @stream_socket_server("tcp://$host:{$config->port}", $errno, $error);
-        if ($socket === false) {
-            throw new CliException(self::reword("Cannot listen on {$config->host}:{$config->port}: $error", $config));
+        foreach (['' => $config->port, ' (http_port)' => $config->httpPort] as $which => $port) {
+            if ($port === null) {
+                continue;
+            }
+            $socket = @stream_socket_server("tcp://$host:$port", $errno, $error);
+            if ($socket === false) {
+                throw new CliException(self::reword("Cannot listen on {$config->host}:$port$which: $error", $config));
+            }
+            fclose($socket);
         }
-        fclose($socket);
     }
 
     /**
@@ -190,10 +195,13 @@ final class ServeCommand
 
     private static function reword(string $message, ServeConfig $config): string
     {
-        $where = "{$config->host}:{$config->port}";
+        // The server's message names the port: --port's, or --http-port's with "(http_port)".
+        $plain = str_contains($message, ' (http_port): ');
+        $port = $plain ? $config->httpPort : $config->port;
+        $where = "{$config->host}:$port";
         if (str_starts_with($message, 'Cannot listen on') && stripos($message, 'in use') !== false) {
-            return "port {$config->port} is already in use on {$config->host}: another server is listening there "
-                . '(stop it, or choose another --port)';
+            return "port $port is already in use on {$config->host}: another server is listening there "
+                . '(stop it, or choose another ' . ($plain ? '--http-port' : '--port') . ')';
         }
         if (str_starts_with($message, 'Cannot listen on') && stripos($message, 'assign requested address') !== false) {
             return "cannot listen on $where: {$config->host} is not an address of this machine (--host)";

@@ -33,6 +33,7 @@ final class ServeConfig
         'tls-cert' => Arguments::VALUE,
         'tls-key' => Arguments::VALUE,
         'tls-client-ca' => Arguments::VALUE,
+        'http-port' => Arguments::VALUE,
         // Internal: the process a --daemon start launches, which must not detach again.
         'foreground' => Arguments::FLAG,
     ];
@@ -40,6 +41,7 @@ final class ServeConfig
     /** Integer options and their ranges. */
     private const INTS = [
         'port' => [1, 65535],
+        'http-port' => [1, 65535],
         'workers' => [0, 1024],
         'task-workers' => [0, 1024],
         'max-requests' => [0, PHP_INT_MAX],
@@ -75,6 +77,7 @@ final class ServeConfig
         public readonly ?string $tlsCert,
         public readonly ?string $tlsKey,
         public readonly ?string $tlsClientCa,
+        public readonly ?int $httpPort,
     ) {
     }
 
@@ -108,6 +111,7 @@ final class ServeConfig
             $s['tls-cert'] ?? null,
             $s['tls-key'] ?? null,
             $s['tls-client-ca'] ?? null,
+            $s['http-port'] ?? null,
         );
         if ($config->metrics !== null && !str_starts_with($config->metrics, '/')) {
             throw CliException::usage("--metrics must be a path starting with /, got '{$config->metrics}'");
@@ -117,6 +121,13 @@ final class ServeConfig
         }
         if ($config->tlsClientCa !== null && !$config->servesHttps()) {
             throw CliException::usage('--tls-client-ca needs --tls-cert (client certificates are asked for in the TLS handshake)');
+        }
+        if ($config->httpPort !== null && !$config->servesHttps()) {
+            throw CliException::usage('--http-port needs --tls-cert (it adds a plain-HTTP port that redirects to HTTPS; '
+                . 'for plain HTTP alone use --port)');
+        }
+        if ($config->httpPort === $config->port) {
+            throw CliException::usage("--http-port must differ from --port ({$config->port}), which speaks HTTPS");
         }
         if ($config->workers === 0 && ($config->watch || $config->daemon)) {
             throw CliException::usage('--watch and --daemon need --workers 1 or more (a reload starts new workers)');
@@ -222,6 +233,9 @@ final class ServeConfig
         }
         if ($this->tlsClientCa !== null) {
             $options['tls_client_ca_file'] = $this->tlsClientCa;
+        }
+        if ($this->httpPort !== null) {
+            $options['http_port'] = $this->httpPort;
         }
 
         return $options + $this->server;

@@ -48,6 +48,15 @@ final class BannerTest extends TestCase
             Banner::render($config, 'callable', $config->serverOptions(false), false));
     }
 
+    public function testHttpPortIsNamed(): void
+    {
+        $config = self::config(['/srv/app.php', '--workers', '1', '--tls-cert', '/srv/tls/cert.pem', '--port', '443',
+            '--http-port', '80']);
+
+        $this->assertStringContainsString("  redirect  plain HTTP on port 80, to HTTPS\n",
+            Banner::render($config, 'callable', $config->serverOptions(false), true));
+    }
+
     /** @param list<string> $args */
     private static function config(array $args): ServeConfig
     {

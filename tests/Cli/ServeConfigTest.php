@@ -121,6 +121,16 @@ final class ServeConfigTest extends TestCase
         $this->assertArrayNotHasKey('tls_client_ca_file', self::config(['app.php', '--tls-cert', 'c.pem'])->serverOptions(false));
     }
 
+    public function testHttpPortMapsToTheServersHttpPort(): void
+    {
+        $options = self::config(['app.php', '--tls-cert', '/etc/tls/cert.pem', '--port', '443', '--http-port', '80'])
+            ->serverOptions(false);
+
+        $this->assertSame(80, $options['http_port']);
+        $this->assertArrayNotHasKey('https_redirect', $options, 'the server redirects to its own port by default');
+        $this->assertArrayNotHasKey('http_port', self::config(['app.php', '--tls-cert', 'c.pem'])->serverOptions(false));
+    }
+
     public function testCertificateAloneLeavesTheKeyToTheServer(): void
     {
         $options = self::config(['app.php', '--tls-cert', '/etc/tls/both.pem'])->serverOptions(false);
@@ -185,6 +195,11 @@ final class ServeConfigTest extends TestCase
         yield 'slowlog timeout of 0' => [['app.php', '--slowlog-timeout', '0'], '--slowlog-timeout must be a number of seconds greater than 0 and at most 9e9, got 0.0'];
         yield 'tls key without a certificate' => [['app.php', '--tls-key', 'key.pem'], '--tls-key needs --tls-cert'];
         yield 'tls client ca without a certificate' => [['app.php', '--tls-client-ca', 'ca.pem'], '--tls-client-ca needs --tls-cert'];
+        yield 'http port without a certificate' => [['app.php', '--http-port', '80'], '--http-port needs --tls-cert'];
+        yield 'http port on the https port' => [['app.php', '--tls-cert', 'c.pem', '--port', '8443', '--http-port', '8443'],
+            '--http-port must differ from --port (8443), which speaks HTTPS'];
+        yield 'http port out of range' => [['app.php', '--tls-cert', 'c.pem', '--http-port', '65536'],
+            '--http-port must be an integer from 1 to 65535, got 65536'];
         yield 'empty tls certificate' => [['app.php', '--tls-cert', ''], '--tls-cert must be a non-empty string'];
         yield 'queue timeout not a number' => [['app.php', '--queue-timeout', '1s'], "--queue-timeout must be a number of seconds greater than 0 and at most 9e9, got '1s'"];
     }

@@ -64,6 +64,29 @@ final class ServeHttpsTest extends ServedAppTestCase
         $this->assertSame(1, $status['totals']['tls_handshake_failures'] ?? null);
     }
 
+    public function testHttpPortRedirectsToHttpsAndCurlFollows(): void
+    {
+        file_put_contents("$this->dir/app.php", '<?php return fn ($request, $response) => $response->end('
+            . '$request->method . " " . $request->uri . " " . ($request->server()["HTTPS"] ?? "plain"));');
+        [$port, $plain] = [Cli::freePort(), Cli::freePort()];
+        $this->server = Cli::serve(['app.php', '--port', (string) $port, '--http-port', (string) $plain, '--workers', '2',
+            '--tls-cert', 'cert.pem', '--tls-key', 'key.pem'], cwd: $this->dir);
+        $this->server->waitForWorkers("$this->dir/.rapier.pid", 2);
+
+        $redirect = HttpClient::request($plain, 'POST', '/orders?page=2', ['Host' => "localhost:$plain"], 'item=1');
+
+        $this->assertSame(308, $redirect->status, $redirect->body);
+        $this->assertSame("https://localhost:$port/orders?page=2", $redirect->header('Location'));
+        // libcurl follows it, keeping the POST (308), and verifies the certificate on the way.
+        $curl = curl_init("http://localhost:$plain/orders?page=2");
+        curl_setopt_array($curl, [CURLOPT_FOLLOWLOCATION => true, CURLOPT_POSTFIELDS => 'item=1', CURLOPT_RETURNTRANSFER => true,
+            CURLOPT_CAINFO => $this->cert->certFile, CURLOPT_TIMEOUT => 30, CURLOPT_RESOLVE => ["localhost:$plain:127.0.0.1",
+            "localhost:$port:127.0.0.1"]]);
+        $body = curl_exec($curl);
+        $this->assertSame('POST /orders?page=2 on', $body, curl_error($curl));
+        $this->assertSame("https://localhost:$port/orders?page=2", curl_getinfo($curl, CURLINFO_EFFECTIVE_URL));
+    }
+
     public function testLaravelSeesTheRequestAsSecure(): void
     {
         mkdir("$this->dir/storage");
