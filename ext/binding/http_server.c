@@ -800,7 +800,8 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 		}
 		srv->listen_fd = -1;
 		if (srv->plain_fd >= 0) {
-			rapier_http_server_add_plain_listener(&srv->http, srv->plain_fd);
+			/* The master keeps the socket, and the other workers accept from it. */
+			rapier_http_server_add_plain_listener(&srv->http, srv->plain_fd, srv->in_child);
 			srv->plain_fd = -1;
 		}
 		if (srv->task_workers > 0) {

@@ -71,6 +71,7 @@ void rapier__http_listener_init(rapier_http_listener_t *listener, rapier_http_se
 	listener->fd = fd;
 	listener->listening = false;
 	listener->plain = plain;
+	listener->shared = false;
 	rapier_io_init(&listener->io, fd, on_accept, listener);
 }
 

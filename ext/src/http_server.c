@@ -301,7 +301,6 @@ static void on_accept(rapier_io_t *io, uint32_t events)
 	accept_some(io->data, RAPIER_HTTP_ACCEPT_BATCH);
 }
 
-
 void rapier_http_server_init(rapier_http_server_t *server, const rapier_http_config_t *cfg, rapier_loop_t *loop,
 	int listen_fd, rapier_http_dispatch_fn dispatch, void *dispatch_data)
 {
@@ -327,9 +326,10 @@ void rapier_http_server_init(rapier_http_server_t *server, const rapier_http_con
 	rapier__http_listener_init(&server->listeners[1], server, -1, true, on_accept);
 }
 
-void rapier_http_server_add_plain_listener(rapier_http_server_t *server, int fd)
+void rapier_http_server_add_plain_listener(rapier_http_server_t *server, int fd, bool shared)
 {
 	rapier__http_listener_init(&server->listeners[1], server, fd, true, on_accept);
+	server->listeners[1].shared = shared;
 }
 
 void rapier_http_server_start(rapier_http_server_t *server)
@@ -1274,11 +1274,10 @@ void rapier_http_server_drain(rapier_http_server_t *server, rapier_http_drained_
 		 * Closing a SO_REUSEPORT listener resets the connections still in its
 		 * backlog (unless net.ipv4.tcp_migrate_req hands them to another
 		 * listener of the port): accept them first, and serve them. Not
-		 * before start: the application is not ready to. (The plain
-		 * listener is shared with the other workers, which would take them,
-		 * but this worker serves them as well.)
+		 * before start: the application is not ready to. A shared
+		 * listener's connections stay for the other processes.
 		 */
-		if (server->listeners[i].fd >= 0) {
+		if (server->listeners[i].fd >= 0 && !server->listeners[i].shared) {
 			accept_some(&server->listeners[i], INT_MAX);
 		}
 	}

@@ -158,6 +158,7 @@ typedef struct {
 	rapier_io_t io;
 	bool listening;                /* io active (paused at max_connections) */
 	bool plain;                    /* plain HTTP even when the server speaks HTTPS (http_port) */
+	bool shared;                   /* other processes accept from this socket too, and it outlives ours */
 } rapier_http_listener_t;
 
 /* The port, and the plain-HTTP port beside HTTPS (rapier_http_server_add_plain_listener). */
@@ -226,9 +227,11 @@ void rapier_http_server_init(rapier_http_server_t *server, const rapier_http_con
 /*
  * Adds a plain-HTTP listener beside an HTTPS one (the server owns fd from
  * now on): its requests are redirected to HTTPS (cfg.https_redirect_port),
- * or dispatched as any other when that is 0. Call before start.
+ * or dispatched as any other when that is 0. shared: other processes accept
+ * from the same socket, which outlives this server's copy, so a drain leaves
+ * the connections waiting there to them. Call before start.
  */
-void rapier_http_server_add_plain_listener(rapier_http_server_t *server, int fd);
+void rapier_http_server_add_plain_listener(rapier_http_server_t *server, int fd, bool shared);
 void rapier_http_server_start(rapier_http_server_t *server);
 
 /*
