@@ -52,6 +52,7 @@ typedef enum {
 	O_TLS_VERIFY_CLIENT,
 	O_TLS_VERIFY_DEPTH,
 	O_TLS_CERTIFICATES,
+	O_TLS_CRL_FILE,
 	O_HTTP_PORT,
 	O_HTTPS_REDIRECT,
 } option_id_t;
@@ -103,6 +104,7 @@ static const option_t options[] = {
 	{ "tls_verify_client", O_TLS_VERIFY_CLIENT, OPT_STRING, 0, 0 },
 	{ "tls_verify_depth", O_TLS_VERIFY_DEPTH, OPT_INT, 0, 100 },
 	{ "tls_certificates", O_TLS_CERTIFICATES, OPT_CERTIFICATES, 0, 0 },
+	{ "tls_crl_file", O_TLS_CRL_FILE, OPT_STRING, 0, 0 },
 	{ "http_port", O_HTTP_PORT, OPT_INT, 1, 65535 },
 	{ "https_redirect", O_HTTPS_REDIRECT, OPT_BOOL_OR_PORT, 1, 65535 },
 };
@@ -303,6 +305,7 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 		case O_TLS_KEY_FILE: set_string(&srv->tls_key_file, value); break;
 		case O_TLS_CIPHERS: set_string(&srv->tls_ciphers, value); break;
 		case O_TLS_CLIENT_CA_FILE: set_string(&srv->tls_client_ca_file, value); break;
+		case O_TLS_CRL_FILE: set_string(&srv->tls_crl_file, value); break;
 		case O_TLS_VERIFY_DEPTH: srv->tls_verify_depth = (int) l; break;
 		case O_TLS_CERTIFICATES: set_certificates(srv, value); break;
 		case O_HTTP_PORT: srv->http_port = l; break;
@@ -341,9 +344,10 @@ static bool check_tls_options(server_t *srv)
 			: srv->tls_client_ca_file ? "tls_client_ca_file" : "tls_certificates");
 		return false;
 	}
-	if (!srv->tls_client_ca_file && (srv->tls_verify_client_set || srv->tls_verify_depth >= 0)) {
+	if (!srv->tls_client_ca_file && (srv->tls_verify_client_set || srv->tls_verify_depth >= 0 || srv->tls_crl_file)) {
 		zend_argument_value_error(3, "option \"%s\" needs \"tls_client_ca_file\": client certificates are verified "
-			"against the authorities in that file", srv->tls_verify_client_set ? "tls_verify_client" : "tls_verify_depth");
+			"against the authorities in that file", srv->tls_verify_client_set ? "tls_verify_client"
+			: srv->tls_verify_depth >= 0 ? "tls_verify_depth" : "tls_crl_file");
 		return false;
 	}
 	if (srv->tls_client_ca_file && !srv->tls_verify_client_set) {

@@ -150,6 +150,9 @@ static void server_free(zend_object *obj)
 	if (srv->tls_client_ca_file) {
 		zend_string_release(srv->tls_client_ca_file);
 	}
+	if (srv->tls_crl_file) {
+		zend_string_release(srv->tls_crl_file);
+	}
 	rapier_http_server_free_certificate_files(srv);
 	rapier_http_tls_ctx_free(srv->cfg.tls);
 	rapier_tasks_free(&srv->tasks);
@@ -704,6 +707,7 @@ static rapier_http_tls_ctx_t *load_tls(server_t *srv)
 		.verify_client = (rapier_http_tls_verify_t) srv->tls_verify_client,
 		.client_ca_file = srv->tls_client_ca_file ? ZSTR_VAL(srv->tls_client_ca_file) : NULL,
 		.verify_depth = srv->tls_verify_depth,
+		.client_crl_file = srv->tls_crl_file ? ZSTR_VAL(srv->tls_crl_file) : NULL,
 	};
 	char err[512];
 	rapier_http_tls_ctx_t *ctx;

@@ -39,6 +39,7 @@ struct server_s {
 	int tls_verify_client;          /* rapier_http_tls_verify_t once a CA is set; -1: invalid */
 	bool tls_verify_client_set;
 	int tls_verify_depth;           /* -1: OpenSSL's default */
+	zend_string *tls_crl_file;      /* revocation lists checked with tls_client_ca_file */
 	zend_string **tls_certificate_files; /* tls_certificates: certificate, key (or NULL) of each, in pairs */
 	uint32_t tls_certificate_count;
 	unsigned char tls_ticket_key[RAPIER_HTTP_TLS_TICKET_KEY_LEN]; /* made at start, shared by the workers */

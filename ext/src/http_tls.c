@@ -156,10 +156,11 @@ static bool digest_file(EVP_MD_CTX *md, const char *path)
 
 /*
  * A session resumes only where its context matches: the context names how
- * clients are verified (mode, depth) and by which authorities, so a
- * session verified under other rules (before a reload changed them, or
- * never asked for a certificate) starts a full handshake instead of
- * skipping verification.
+ * clients are verified (mode, depth), by which authorities and against
+ * which revocations, so a session verified under other rules (before a
+ * reload changed them, or never asked for a certificate) starts a full
+ * handshake instead of skipping verification: a certificate revoked since
+ * is refused.
  */
 static bool set_session_context(SSL_CTX *ssl_ctx, const rapier_http_tls_config_t *cfg, char *err, size_t err_len)
 {
@@ -177,12 +178,38 @@ static bool set_session_context(SSL_CTX *ssl_ctx, const rapier_http_tls_config_t
 		return fail(err, err_len, "out of memory");
 	}
 	ok = EVP_DigestInit_ex(md, EVP_sha256(), NULL) == 1 && EVP_DigestUpdate(md, rules, sizeof(rules)) == 1
-		&& digest_file(md, cfg->client_ca_file) && EVP_DigestFinal_ex(md, context, &len) == 1;
+		&& digest_file(md, cfg->client_ca_file)
+		&& (cfg->client_crl_file == NULL || (EVP_DigestUpdate(md, "crl", 3) == 1 && digest_file(md, cfg->client_crl_file)))
+		&& EVP_DigestFinal_ex(md, context, &len) == 1;
 	EVP_MD_CTX_free(md);
 	if (!ok || len > SSL_MAX_SID_CTX_LENGTH) {
-		return fail(err, err_len, "tls_client_ca_file %s: cannot read it", cfg->client_ca_file);
+		return fail(err, err_len, "tls_client_ca_file %s or tls_crl_file: cannot read it", cfg->client_ca_file);
 	}
 	SSL_CTX_set_session_id_context(ssl_ctx, context, len);
+	return true;
+}
+
+/*
+ * Revocation: every certificate of a client's chain is looked up in the
+ * CRL of the authority that signed it (nginx's ssl_crl does the same), so
+ * the file needs a CRL of each authority; a certificate whose authority
+ * has none there, or whose CRL is out of date, fails verification.
+ */
+static bool load_crls(SSL_CTX *ssl_ctx, const char *path, char *err, size_t err_len)
+{
+	X509_STORE *store = SSL_CTX_get_cert_store(ssl_ctx);
+	X509_LOOKUP *lookup;
+
+	if (!check_readable("tls_crl_file", path, err, err_len)) {
+		return false;
+	}
+	if ((lookup = X509_STORE_add_lookup(store, X509_LOOKUP_file())) == NULL) {
+		return fail(err, err_len, "tls_crl_file %s: %s", path, openssl_reason());
+	}
+	if (X509_load_crl_file(lookup, path, X509_FILETYPE_PEM) < 1) {
+		return fail(err, err_len, "tls_crl_file %s: no certificate revocation list: %s", path, openssl_reason());
+	}
+	X509_STORE_set_flags(store, X509_V_FLAG_CRL_CHECK | X509_V_FLAG_CRL_CHECK_ALL);
 	return true;
 }
 
@@ -206,6 +233,9 @@ static bool configure_client_verify(SSL_CTX *ssl_ctx, const rapier_http_tls_conf
 		return fail(err, err_len, "tls_client_ca_file %s: no certificate: %s", cfg->client_ca_file, openssl_reason());
 	}
 	SSL_CTX_set_client_CA_list(ssl_ctx, names);
+	if (cfg->client_crl_file && !load_crls(ssl_ctx, cfg->client_crl_file, err, err_len)) {
+		return false;
+	}
 	if (cfg->verify_client == RAPIER_HTTP_TLS_VERIFY_REQUIRE) {
 		mode |= SSL_VERIFY_FAIL_IF_NO_PEER_CERT;
 	}

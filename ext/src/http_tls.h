@@ -46,6 +46,7 @@ typedef struct {
 	rapier_http_tls_verify_t verify_client;
 	const char *client_ca_file;    /* PEM: the authorities a client certificate must chain to */
 	int verify_depth;              /* the most intermediates in that chain; negative: OpenSSL's default */
+	const char *client_crl_file;   /* PEM: revocation lists, one per authority of the chain; NULL: none checked */
 	/*
 	 * More certificates, each served to a client that asks (SNI) for a name
 	 * it holds; cert_file's is served to the others, and to clients that ask

@@ -1,0 +1,77 @@
+--TEST--
+HTTPS workers: a reload with a new tls_crl_file refuses the newly revoked, whose saved TLS 1.2 session (resumed before) is not resumed after it, while others are served
+--EXTENSIONS--
+rapier
+--SKIPIF--
+<?php require __DIR__ . '/../skipif.inc'; if (rapier_test_under_valgrind()) die('skip a reload takes long under valgrind; tls_client_certificates_crl checks the lists there, and the ASan stage runs this one'); ?>
+--FILE--
+<?php
+require __DIR__ . '/tls.inc';
+require __DIR__ . '/workers.inc';
+$f = tls_test_files();
+$c = tls_test_client_files();
+$dir = $f['dir'];
+tls_test_make_client_certificate("$dir/bob.pem", "$dir/bob.key", '/CN=bob', $c['ca'], "$dir/ca.key", '0x07');
+
+/* Test CA revokes bob, then alice too; the intermediate (carol's authority) revokes no one. */
+tls_test_make_crl("$dir/ca-crl.pem", $c['ca'], "$dir/ca.key", ["$dir/bob.pem"]);
+tls_test_make_crl("$dir/ca-crl-2.pem", $c['ca'], "$dir/ca.key", ["$dir/bob.pem", $c['alice'][0]]);
+tls_test_make_crl("$dir/intermediate-crl.pem", "$dir/intermediate.pem", "$dir/intermediate.key", []);
+
+function client(int $port, ?array $certificate): string
+{
+    [$rc, $out] = tls_curl($port, '/', $certificate ? tls_curl_client($certificate) : []);
+    return $rc === 0 ? trim($out) : 'refused';
+}
+
+file_put_contents("$dir/live-crl.pem", file_get_contents("$dir/ca-crl.pem") . file_get_contents("$dir/intermediate-crl.pem"));
+$srv = new WorkersTestServer('function ($req, $res) {
+    $res->end($req->server()["SSL_CLIENT_VERIFY"] . " " . ($req->server()["SSL_CLIENT_S_DN"] ?? "-") . "\n");
+}', tls_test_options(['workers' => 1, 'tls_client_ca_file' => $c['ca'], 'tls_verify_client' => 'optional',
+    'tls_crl_file' => "$dir/live-crl.pem"]));
+echo 'alice: ', client($srv->port, $c['alice']), "\n";
+
+/* alice's TLS 1.2 session, resumed before the CRL changes, and not after. */
+function resume(int $port, string $session, array $args): string
+{
+    $cmd = ['openssl', 's_client', '-connect', "127.0.0.1:$port", '-servername', 'localhost', '-CAfile',
+        tls_test_files()['cert'], '-verify_return_error', '-ign_eof', '-tls1_2', ...$args];
+    $p = proc_open($cmd, [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+    fwrite($pipes[0], "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    fclose($pipes[0]);
+    $out = stream_get_contents($pipes[1]);
+    stream_get_contents($pipes[2]);
+    fclose($pipes[1]);
+    fclose($pipes[2]);
+    proc_close($p);
+    $how = str_contains($out, 'Reused, TLS') ? 'resumed' : (str_contains($out, 'New, TLS') ? 'full handshake' : '?');
+    return $how . ', ' . (preg_match('/^(SUCCESS .*)$/m', $out, $m) ? $m[1] : 'refused');
+}
+$session = "$dir/alice.session";
+echo 'alice, TLS 1.2: ', resume($srv->port, $session, ['-cert', $c['alice'][0], '-key', $c['alice'][1], '-sess_out', $session]), "\n";
+echo 'her session: ', resume($srv->port, $session, ['-sess_in', $session]), "\n";
+
+function reload(WorkersTestServer $srv): void
+{
+    $gen = $srv->status()['generations']['worker'];
+    workers_kill($srv->masterPid, SIGUSR1);
+    $srv->waitStatus(fn ($st) => $st['generations']['worker'] > $gen && count($srv->readyPids($st)) === 1
+        && count($st['workers']) === 1, 10, 'the new generation');
+}
+
+file_put_contents("$dir/live-crl.pem", file_get_contents("$dir/ca-crl-2.pem") . file_get_contents("$dir/intermediate-crl.pem"));
+reload($srv);
+echo 'after the reload, her session: ', resume($srv->port, $session, ['-sess_in', $session]), "\n";
+echo 'alice: ', client($srv->port, $c['alice']), "\n";
+echo 'carol: ', client($srv->port, $c['carol']), "\n";
+workers_report_stop($srv->stop());
+?>
+--EXPECT--
+alice: SUCCESS CN=alice,O=Example
+alice, TLS 1.2: full handshake, SUCCESS CN=alice,O=Example
+her session: resumed, SUCCESS CN=alice,O=Example
+after the reload, her session: full handshake, refused
+alice: refused
+carol: SUCCESS CN=carol
+exit: 0
+leftover processes: none
