@@ -44,6 +44,8 @@ final class Main
           --tls-client-ca F   ask every client for a certificate signed by an
                               authority in F (PEM) and refuse clients without
                               one: mutual TLS (needs --tls-cert)
+          --tls-crl F         refuse client certificates revoked by the lists in F
+                              (PEM, a CRL per authority; needs --tls-client-ca)
           --http-port P       also listen for plain HTTP on P, redirecting every
                               request to HTTPS (needs --tls-cert)
           --watch             reload the workers when a PHP file of the app changes

@@ -175,7 +175,7 @@ final class ServeCommand
     private static function checkTlsFiles(ServeConfig $config): void
     {
         $files = ['tls_cert_file' => $config->tlsCert, 'tls_key_file' => $config->tlsKey,
-            'tls_client_ca_file' => $config->tlsClientCa];
+            'tls_client_ca_file' => $config->tlsClientCa, 'tls_crl_file' => $config->tlsCrl];
         foreach ($files as $option => $file) {
             if ($file !== null && !is_readable($file)) {
                 throw new CliException(sprintf('cannot serve HTTPS: %s %s: %s', $option, $file,

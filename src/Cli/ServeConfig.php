@@ -33,6 +33,7 @@ final class ServeConfig
         'tls-cert' => Arguments::VALUE,
         'tls-key' => Arguments::VALUE,
         'tls-client-ca' => Arguments::VALUE,
+        'tls-crl' => Arguments::VALUE,
         'http-port' => Arguments::VALUE,
         // Internal: the process a --daemon start launches, which must not detach again.
         'foreground' => Arguments::FLAG,
@@ -49,7 +50,7 @@ final class ServeConfig
     ];
     /** Options in seconds (fractions allowed). */
     private const SECONDS = ['queue-timeout', 'latency-target', 'slowlog-timeout'];
-    private const PATHS = ['app', 'document-root', 'pid-file', 'log-file', 'tls-cert', 'tls-key', 'tls-client-ca'];
+    private const PATHS = ['app', 'document-root', 'pid-file', 'log-file', 'tls-cert', 'tls-key', 'tls-client-ca', 'tls-crl'];
     private const FLAGS = ['watch', 'daemon'];
     /** Keys a config file may hold besides the command-line options. */
     private const CONFIG_ONLY = ['app', 'server'];
@@ -77,6 +78,7 @@ final class ServeConfig
         public readonly ?string $tlsCert,
         public readonly ?string $tlsKey,
         public readonly ?string $tlsClientCa,
+        public readonly ?string $tlsCrl,
         public readonly ?int $httpPort,
     ) {
     }
@@ -111,6 +113,7 @@ final class ServeConfig
             $s['tls-cert'] ?? null,
             $s['tls-key'] ?? null,
             $s['tls-client-ca'] ?? null,
+            $s['tls-crl'] ?? null,
             $s['http-port'] ?? null,
         );
         if ($config->metrics !== null && !str_starts_with($config->metrics, '/')) {
@@ -121,6 +124,9 @@ final class ServeConfig
         }
         if ($config->tlsClientCa !== null && !$config->servesHttps()) {
             throw CliException::usage('--tls-client-ca needs --tls-cert (client certificates are asked for in the TLS handshake)');
+        }
+        if ($config->tlsCrl !== null && $config->tlsClientCa === null && !isset($config->server['tls_client_ca_file'])) {
+            throw CliException::usage('--tls-crl needs --tls-client-ca (the lists revoke client certificates of those authorities)');
         }
         if ($config->httpPort !== null && !$config->servesHttps()) {
             throw CliException::usage('--http-port needs --tls-cert (it adds a plain-HTTP port that redirects to HTTPS; '
@@ -233,6 +239,9 @@ final class ServeConfig
         }
         if ($this->tlsClientCa !== null) {
             $options['tls_client_ca_file'] = $this->tlsClientCa;
+        }
+        if ($this->tlsCrl !== null) {
+            $options['tls_crl_file'] = $this->tlsCrl;
         }
         if ($this->httpPort !== null) {
             $options['http_port'] = $this->httpPort;

@@ -121,6 +121,16 @@ final class ServeConfigTest extends TestCase
         $this->assertArrayNotHasKey('tls_client_ca_file', self::config(['app.php', '--tls-cert', 'c.pem'])->serverOptions(false));
     }
 
+    public function testTlsCrlMapsToTlsCrlFile(): void
+    {
+        $options = self::config(['app.php', '--tls-cert', 'c.pem', '--tls-client-ca', 'ca.pem', '--tls-crl', 'tls/crl.pem'],
+            '/srv')->serverOptions(false);
+
+        $this->assertSame('/srv/tls/crl.pem', $options['tls_crl_file']);
+        $this->assertArrayNotHasKey('tls_crl_file', self::config(['app.php', '--tls-cert', 'c.pem', '--tls-client-ca', 'ca.pem'])
+            ->serverOptions(false));
+    }
+
     public function testHttpPortMapsToTheServersHttpPort(): void
     {
         $options = self::config(['app.php', '--tls-cert', '/etc/tls/cert.pem', '--port', '443', '--http-port', '80'])
@@ -195,6 +205,8 @@ final class ServeConfigTest extends TestCase
         yield 'slowlog timeout of 0' => [['app.php', '--slowlog-timeout', '0'], '--slowlog-timeout must be a number of seconds greater than 0 and at most 9e9, got 0.0'];
         yield 'tls key without a certificate' => [['app.php', '--tls-key', 'key.pem'], '--tls-key needs --tls-cert'];
         yield 'tls client ca without a certificate' => [['app.php', '--tls-client-ca', 'ca.pem'], '--tls-client-ca needs --tls-cert'];
+        yield 'tls crl without a client ca' => [['app.php', '--tls-cert', 'c.pem', '--tls-crl', 'crl.pem'],
+            '--tls-crl needs --tls-client-ca'];
         yield 'http port without a certificate' => [['app.php', '--http-port', '80'], '--http-port needs --tls-cert'];
         yield 'http port on the https port' => [['app.php', '--tls-cert', 'c.pem', '--port', '8443', '--http-port', '8443'],
             '--http-port must differ from --port (8443), which speaks HTTPS'];

@@ -127,6 +127,28 @@ final class ServeHttpsTest extends ServedAppTestCase
         }
     }
 
+    public function testTlsCrlRefusesARevokedClient(): void
+    {
+        file_put_contents("$this->dir/app.php", '<?php return fn ($request, $response) => $response->end('
+            . '$request->server()["SSL_CLIENT_S_DN"]);');
+        $alice = TlsCertificate::createClient($this->dir, 'alice');
+        $mallory = TlsCertificate::createClient($this->dir, 'mallory');
+        TlsCertificate::revokeClients($this->dir, [$mallory]);
+        $port = Cli::freePort();
+        $this->server = Cli::serve(['app.php', '--port', (string) $port, '--workers', '1', '--tls-cert', 'cert.pem',
+            '--tls-key', 'key.pem', '--tls-client-ca', 'client-ca.pem', '--tls-crl', 'client-ca.crl'], cwd: $this->dir);
+        $this->server->waitForWorkers("$this->dir/.rapier.pid", 1);
+
+        $response = (new AppClient("https://127.0.0.1:$port", $this->cert->certFile, $alice))->get('/');
+        $this->assertSame('CN=alice', $response->body, $response->describe());
+        try {
+            (new AppClient("https://127.0.0.1:$port", $this->cert->certFile, $mallory))->get('/');
+            $this->fail('a revoked client was served');
+        } catch (\RuntimeException $e) {
+            $this->assertStringContainsString('GET / failed', $e->getMessage());
+        }
+    }
+
     public function testOptionalClientCertificatesFromTheConfigFile(): void
     {
         file_put_contents("$this->dir/app.php", '<?php return fn ($request, $response) => $response->json('

@@ -59,11 +59,34 @@ final class TlsCertificate
         $cert = new self("$dir/client-$commonName.pem", "$dir/client-$commonName.key", $ca);
         self::openssl(['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
             '-keyout', $cert->keyFile, '-out', "$cert->certFile.csr", '-subj', "/CN=$commonName"]);
+        // A serial of its own, so that revoking one client revokes no other.
         self::openssl(['x509', '-req', '-in', "$cert->certFile.csr", '-CA', $ca, '-CAkey', "$dir/client-ca.key",
-            '-set_serial', '7', '-days', '2', '-out', $cert->certFile]);
+            '-set_serial', (string) (crc32($commonName) + 1), '-days', '2', '-out', $cert->certFile]);
         unlink("$cert->certFile.csr");
 
         return $cert;
+    }
+
+    /**
+     * Writes the client authority's certificate revocation list (client-ca.crl)
+     * revoking $revoked, made with `openssl ca` as an operator would.
+     *
+     * @param list<self> $revoked client certificates of createClient()
+     */
+    public static function revokeClients(string $dir, array $revoked): string
+    {
+        $db = "$dir/client-ca.db";
+        @mkdir($db);
+        file_put_contents("$db/index.txt", '');
+        file_put_contents("$db/ca.cnf", "[ca]\ndefault_ca = test\n[test]\ndatabase = $db/index.txt\n"
+            . "default_md = sha256\ndefault_crl_days = 2\n");
+        $ca = ['ca', '-config', "$db/ca.cnf", '-keyfile', "$dir/client-ca.key", '-cert', "$dir/client-ca.pem"];
+        foreach ($revoked as $client) {
+            self::openssl([...$ca, '-revoke', $client->certFile]);
+        }
+        self::openssl([...$ca, '-gencrl', '-out', "$dir/client-ca.crl"]);
+
+        return "$dir/client-ca.crl";
     }
 
     /** @param list<string> $args */
