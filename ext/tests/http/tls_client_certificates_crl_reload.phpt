@@ -1,5 +1,5 @@
 --TEST--
-HTTPS workers: a reload with a new tls_crl_file refuses the newly revoked, whose saved TLS 1.2 session (resumed before) is not resumed after it, while others are served
+HTTPS workers: a reload with a new tls_crl_file refuses the newly revoked, whose saved TLS 1.2 session (resumed before) is not resumed after it, while others are served; after reloads, a chain through an authority with no CRL in the file, or under a CRL past its next update, is refused
 --EXTENSIONS--
 rapier
 --SKIPIF--
@@ -13,10 +13,11 @@ $c = tls_test_client_files();
 $dir = $f['dir'];
 tls_test_make_client_certificate("$dir/bob.pem", "$dir/bob.key", '/CN=bob', $c['ca'], "$dir/ca.key", '0x07');
 
-/* Test CA revokes bob, then alice too; the intermediate (carol's authority) revokes no one. */
+/* Test CA revokes bob, then alice too; the intermediate (carol's authority) revokes no one; an out-of-date list. */
 tls_test_make_crl("$dir/ca-crl.pem", $c['ca'], "$dir/ca.key", ["$dir/bob.pem"]);
 tls_test_make_crl("$dir/ca-crl-2.pem", $c['ca'], "$dir/ca.key", ["$dir/bob.pem", $c['alice'][0]]);
 tls_test_make_crl("$dir/intermediate-crl.pem", "$dir/intermediate.pem", "$dir/intermediate.key", []);
+tls_test_make_crl("$dir/ca-crl-old.pem", $c['ca'], "$dir/ca.key", [], '20200102000000Z');
 
 function client(int $port, ?array $certificate): string
 {
@@ -64,6 +65,18 @@ reload($srv);
 echo 'after the reload, her session: ', resume($srv->port, $session, ['-sess_in', $session]), "\n";
 echo 'alice: ', client($srv->port, $c['alice']), "\n";
 echo 'carol: ', client($srv->port, $c['carol']), "\n";
+
+/* Without the intermediate's CRL its chains cannot be checked: carol is refused, alice is still served. */
+copy("$dir/ca-crl.pem", "$dir/live-crl.pem");
+reload($srv);
+echo 'without the intermediate\'s CRL, carol: ', client($srv->port, $c['carol']), "\n";
+echo 'and alice: ', client($srv->port, $c['alice']), "\n";
+
+/* A CRL past its next update: nothing it covers is accepted, as if it were missing. */
+file_put_contents("$dir/live-crl.pem", file_get_contents("$dir/ca-crl-old.pem") . file_get_contents("$dir/intermediate-crl.pem"));
+reload($srv);
+echo 'out-of-date CRL, alice: ', client($srv->port, $c['alice']), "\n";
+echo 'no certificate: ', client($srv->port, null), "\n";
 workers_report_stop($srv->stop());
 ?>
 --EXPECT--
@@ -73,5 +86,9 @@ her session: resumed, SUCCESS CN=alice,O=Example
 after the reload, her session: full handshake, refused
 alice: refused
 carol: SUCCESS CN=carol
+without the intermediate's CRL, carol: refused
+and alice: SUCCESS CN=alice,O=Example
+out-of-date CRL, alice: refused
+no certificate: NONE -
 exit: 0
 leftover processes: none
