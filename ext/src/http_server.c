@@ -607,32 +607,47 @@ static void loop_answer_head(rapier_http_conn_t *conn, const rapier_http_head_t 
  * out. The request was read whole, so the connection stays open when the
  * request allows it.
  */
+/*
+ * The loop answers the request with a short text body. head holds the
+ * status and the answer's own headers; the connection closes if the head
+ * cannot be made (no memory).
+ */
+static void loop_answer_text(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *body, size_t body_len)
+{
+	static const char type[] = "Content-Type: text/plain; charset=utf-8\r\n";
+	rapier_http_finish_t fin;
+	struct iovec iov[2];
+
+	rapier__http_fill_finish(conn, &fin, body_len);
+	if (rapier_http_head_add_line(head, type, sizeof(type) - 1) < 0 || rapier_http_head_finish(head, &fin, iov) < 0) {
+		rapier__http_conn_close(conn);
+		return;
+	}
+	loop_answer_head(conn, head, iov, head->status, body_len);
+	if (head->body_allowed) {
+		wbuf_append(conn, body, body_len);
+	}
+	flush_wbuf(conn);
+}
+
 static void conn_shed(rapier_http_conn_t *conn)
 {
 	static const char body[] = "503 Service Unavailable: every handler slot stayed busy for queue_timeout\n";
-	static const char headers[] = "Content-Type: text/plain; charset=utf-8\r\nRetry-After: 1\r\n";
+	static const char retry[] = "Retry-After: 1\r\n";
 	rapier_http_server_t *server = conn->server;
 	rapier_http_head_t head;
-	rapier_http_finish_t fin;
-	struct iovec iov[2];
 
 	queue_remove(server, conn);
 	rapier_http_buf_reset(&server->scratch);
 	rapier_http_head_init(&head, &server->scratch);
-	rapier__http_fill_finish(conn, &fin, sizeof(body) - 1);
 	if (rapier_http_head_set_status(&head, 503, NULL, 0) < 0
-			|| rapier_http_head_add_line(&head, headers, sizeof(headers) - 1) < 0
-			|| rapier_http_head_finish(&head, &fin, iov) < 0) {
+			|| rapier_http_head_add_line(&head, retry, sizeof(retry) - 1) < 0) {
 		rapier__http_conn_close(conn);
 		return;
 	}
 	server->stats.shed++;
 	rapier__http_stats_changed(server);
-	loop_answer_head(conn, &head, iov, 503, sizeof(body) - 1);
-	if (head.body_allowed) {
-		wbuf_append(conn, body, sizeof(body) - 1);
-	}
-	flush_wbuf(conn);
+	loop_answer_text(conn, &head, body, sizeof(body) - 1);
 }
 
 void rapier__http_log_access(rapier_http_conn_t *conn, int status, uint64_t bytes)
@@ -704,12 +719,9 @@ static void start_handler(rapier_http_conn_t *conn)
 static void redirect_to_https(rapier_http_conn_t *conn)
 {
 	static const char body[] = "308 Permanent Redirect: this site is served over HTTPS\n";
-	static const char type[] = "Content-Type: text/plain; charset=utf-8\r\n";
 	rapier_http_server_t *server = conn->server;
 	rapier_http_buf_t location;
 	rapier_http_head_t head;
-	rapier_http_finish_t fin;
-	struct iovec iov[2];
 	int rc;
 
 	rapier_http_buf_init(&location, NULL, 0, 0);
@@ -721,11 +733,8 @@ static void redirect_to_https(rapier_http_conn_t *conn)
 	}
 	rapier_http_buf_reset(&server->scratch);
 	rapier_http_head_init(&head, &server->scratch);
-	rapier__http_fill_finish(conn, &fin, sizeof(body) - 1);
 	if (rc < 0 || rapier_http_head_set_status(&head, 308, NULL, 0) < 0
-			|| rapier_http_head_add(&head, "Location", 8, location.data, location.len) < 0
-			|| rapier_http_head_add_line(&head, type, sizeof(type) - 1) < 0
-			|| rapier_http_head_finish(&head, &fin, iov) < 0) {
+			|| rapier_http_head_add(&head, "Location", 8, location.data, location.len) < 0) {
 		rapier_http_buf_free(&location);
 		rapier__http_conn_close(conn);
 		return;
@@ -734,11 +743,7 @@ static void redirect_to_https(rapier_http_conn_t *conn)
 	server->stats.requests++;
 	rapier__http_stats_changed(server);
 	check_max_requests(server);
-	loop_answer_head(conn, &head, iov, 308, sizeof(body) - 1);
-	if (head.body_allowed) {
-		wbuf_append(conn, body, sizeof(body) - 1);
-	}
-	flush_wbuf(conn);
+	loop_answer_text(conn, &head, body, sizeof(body) - 1);
 }
 
 static void conn_dispatch(rapier_http_conn_t *conn)
