@@ -24,19 +24,13 @@ tls_test_try_start(tls_test_options(['tls_crl_file' => "$dir/crl.pem"]));
 tls_test_try_start(tls_test_options(['tls_client_ca_file' => $c['ca'], 'tls_crl_file' => "$dir/missing.pem"]));
 tls_test_try_start(tls_test_options(['tls_client_ca_file' => $c['ca'], 'tls_crl_file' => $c['ca']]));
 
-function client(int $port, ?array $certificate): string
-{
-    [$rc, $out] = tls_curl($port, '/', $certificate ? tls_curl_client($certificate) : []);
-    return $rc === 0 ? trim($out) : 'refused';
-}
-
 $srv = http_server_start('function ($req, $res) {
     $res->end($req->server()["SSL_CLIENT_VERIFY"] . " " . ($req->server()["SSL_CLIENT_S_DN"] ?? "-") . "\n");
 }', tls_test_options(['tls_client_ca_file' => $c['ca'], 'tls_verify_client' => 'optional',
     'tls_crl_file' => "$dir/crl.pem"]));
 foreach (['no certificate' => null, 'alice' => $c['alice'], 'bob (revoked)' => $bob, 'carol (intermediate)' => $c['carol'],
     'dave (revoked by the intermediate)' => $dave, 'mallory (another authority)' => $c['mallory']] as $who => $certificate) {
-    echo "$who: ", client($srv->port, $certificate), "\n";
+    echo "$who: ", tls_curl_as($srv->port, $certificate), "\n";
 }
 echo 'exit: ', $srv->stop()['code'], "\n";
 ?>

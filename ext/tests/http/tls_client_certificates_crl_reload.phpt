@@ -19,64 +19,40 @@ tls_test_make_crl("$dir/ca-crl-2.pem", $c['ca'], "$dir/ca.key", ["$dir/bob.pem",
 tls_test_make_crl("$dir/intermediate-crl.pem", "$dir/intermediate.pem", "$dir/intermediate.key", []);
 tls_test_make_crl("$dir/ca-crl-old.pem", $c['ca'], "$dir/ca.key", [], '20200102000000Z');
 
-function client(int $port, ?array $certificate): string
-{
-    [$rc, $out] = tls_curl($port, '/', $certificate ? tls_curl_client($certificate) : []);
-    return $rc === 0 ? trim($out) : 'refused';
-}
-
 file_put_contents("$dir/live-crl.pem", file_get_contents("$dir/ca-crl.pem") . file_get_contents("$dir/intermediate-crl.pem"));
 $srv = new WorkersTestServer('function ($req, $res) {
     $res->end($req->server()["SSL_CLIENT_VERIFY"] . " " . ($req->server()["SSL_CLIENT_S_DN"] ?? "-") . "\n");
 }', tls_test_options(['workers' => 1, 'tls_client_ca_file' => $c['ca'], 'tls_verify_client' => 'optional',
     'tls_crl_file' => "$dir/live-crl.pem"]));
-echo 'alice: ', client($srv->port, $c['alice']), "\n";
+echo 'alice: ', tls_curl_as($srv->port, $c['alice']), "\n";
 
 /* alice's TLS 1.2 session, resumed before the CRL changes, and not after. */
-function resume(int $port, string $session, array $args): string
+function resume(int $port, array $args): string
 {
-    $cmd = ['openssl', 's_client', '-connect', "127.0.0.1:$port", '-servername', 'localhost', '-CAfile',
-        tls_test_files()['cert'], '-verify_return_error', '-ign_eof', '-tls1_2', ...$args];
-    $p = proc_open($cmd, [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
-    fwrite($pipes[0], "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-    fclose($pipes[0]);
-    $out = stream_get_contents($pipes[1]);
-    stream_get_contents($pipes[2]);
-    fclose($pipes[1]);
-    fclose($pipes[2]);
-    proc_close($p);
-    $how = str_contains($out, 'Reused, TLS') ? 'resumed' : (str_contains($out, 'New, TLS') ? 'full handshake' : '?');
+    [$how, $out] = tls_test_s_client_get($port, ['-tls1_2', ...$args]);
     return $how . ', ' . (preg_match('/^(SUCCESS .*)$/m', $out, $m) ? $m[1] : 'refused');
 }
 $session = "$dir/alice.session";
-echo 'alice, TLS 1.2: ', resume($srv->port, $session, ['-cert', $c['alice'][0], '-key', $c['alice'][1], '-sess_out', $session]), "\n";
-echo 'her session: ', resume($srv->port, $session, ['-sess_in', $session]), "\n";
-
-function reload(WorkersTestServer $srv): void
-{
-    $gen = $srv->status()['generations']['worker'];
-    workers_kill($srv->masterPid, SIGUSR1);
-    $srv->waitStatus(fn ($st) => $st['generations']['worker'] > $gen && count($srv->readyPids($st)) === 1
-        && count($st['workers']) === 1, 10, 'the new generation');
-}
+echo 'alice, TLS 1.2: ', resume($srv->port, ['-cert', $c['alice'][0], '-key', $c['alice'][1], '-sess_out', $session]), "\n";
+echo 'her session: ', resume($srv->port, ['-sess_in', $session]), "\n";
 
 file_put_contents("$dir/live-crl.pem", file_get_contents("$dir/ca-crl-2.pem") . file_get_contents("$dir/intermediate-crl.pem"));
-reload($srv);
-echo 'after the reload, her session: ', resume($srv->port, $session, ['-sess_in', $session]), "\n";
-echo 'alice: ', client($srv->port, $c['alice']), "\n";
-echo 'carol: ', client($srv->port, $c['carol']), "\n";
+$srv->reload(1);
+echo 'after the reload, her session: ', resume($srv->port, ['-sess_in', $session]), "\n";
+echo 'alice: ', tls_curl_as($srv->port, $c['alice']), "\n";
+echo 'carol: ', tls_curl_as($srv->port, $c['carol']), "\n";
 
 /* Without the intermediate's CRL its chains cannot be checked: carol is refused, alice is still served. */
 copy("$dir/ca-crl.pem", "$dir/live-crl.pem");
-reload($srv);
-echo 'without the intermediate\'s CRL, carol: ', client($srv->port, $c['carol']), "\n";
-echo 'and alice: ', client($srv->port, $c['alice']), "\n";
+$srv->reload(1);
+echo 'without the intermediate\'s CRL, carol: ', tls_curl_as($srv->port, $c['carol']), "\n";
+echo 'and alice: ', tls_curl_as($srv->port, $c['alice']), "\n";
 
 /* A CRL past its next update: nothing it covers is accepted, as if it were missing. */
 file_put_contents("$dir/live-crl.pem", file_get_contents("$dir/ca-crl-old.pem") . file_get_contents("$dir/intermediate-crl.pem"));
-reload($srv);
-echo 'out-of-date CRL, alice: ', client($srv->port, $c['alice']), "\n";
-echo 'no certificate: ', client($srv->port, null), "\n";
+$srv->reload(1);
+echo 'out-of-date CRL, alice: ', tls_curl_as($srv->port, $c['alice']), "\n";
+echo 'no certificate: ', tls_curl_as($srv->port, null), "\n";
 workers_report_stop($srv->stop());
 ?>
 --EXPECT--

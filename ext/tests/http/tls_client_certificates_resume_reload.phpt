@@ -15,22 +15,11 @@ $srv = new WorkersTestServer('function ($req, $res) {
     $res->end("client " . ($req->server()["SSL_CLIENT_S_DN"] ?? "none") . "\n");
 }', tls_test_options(['workers' => 1, 'tls_client_ca_file' => "$dir/live-ca.pem"]));
 
-/* openssl s_client, one request; whether the session was resumed and what the handler saw, or "refused". */
+/* One request through openssl s_client: whether the session was resumed, and what the handler saw, or "refused". */
 function request(int $port, array $args): string
 {
-    $f = tls_test_files();
-    $cmd = ['openssl', 's_client', '-connect', "127.0.0.1:$port", '-servername', 'localhost', '-CAfile', $f['cert'],
-        '-verify_return_error', '-ign_eof', ...$args];
-    $p = proc_open($cmd, [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
-    fwrite($pipes[0], "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-    fclose($pipes[0]);
-    $out = stream_get_contents($pipes[1]);
-    stream_get_contents($pipes[2]);
-    fclose($pipes[1]);
-    fclose($pipes[2]);
-    proc_close($p);
-    $session = str_contains($out, 'Reused, TLS') ? 'resumed' : (str_contains($out, 'New, TLS') ? 'full handshake' : '?');
-    return $session . ', ' . (preg_match('/^client (.*)$/m', $out, $m) ? $m[1] : 'refused');
+    [$how, $out] = tls_test_s_client_get($port, $args);
+    return $how . ', ' . (preg_match('/^client (.*)$/m', $out, $m) ? $m[1] : 'refused');
 }
 
 $sess = "$dir/alice.session";
@@ -43,10 +32,7 @@ foreach (['1.3' => '-tls1_3', '1.2' => '-tls1_2'] as $version => $flag) {
 
 /* Trust moves to the other authority; the old session (TLS 1.2's, kept last) must not get past it. */
 copy($c['other_ca'], "$dir/live-ca.pem");
-$gen = $srv->status()['generations']['worker'];
-workers_kill($srv->masterPid, SIGUSR1);
-$srv->waitStatus(fn ($st) => $st['generations']['worker'] > $gen && count($srv->readyPids($st)) === 1
-    && count($st['workers']) === 1, 10, 'the new generation');
+$srv->reload(1);
 echo 'after the reload, alice\'s session: ', request($srv->port, ['-tls1_2', '-sess_in', $sess]), "\n";
 echo 'alice with her certificate: ', request($srv->port, ['-cert', $c['alice'][0], '-key', $c['alice'][1]]), "\n";
 echo 'mallory: ', request($srv->port, ['-cert', $c['mallory'][0], '-key', $c['mallory'][1]]), "\n";

@@ -28,10 +28,7 @@ echo 'still served with the old certificate: ', $rc, ' ', var_export(str_starts_
 /* The renewed certificate: served by the next generation. */
 copy("$dir/new.pem", "$dir/live.pem");
 copy("$dir/new.key", "$dir/live.key");
-$gen = $srv->status()['generations']['worker'];
-workers_kill($srv->masterPid, SIGUSR1);
-$srv->waitStatus(fn ($st) => $st['generations']['worker'] > $gen && count($srv->readyPids($st)) === 1
-    && count($st['workers']) === 1, 10, 'the new generation');
+$srv->reload(1);
 echo 'served: ', tls_test_served_subject($srv->port), "\n";
 [$rc, $out] = http_curl(['--cacert', "$dir/new.pem", '--resolve', "localhost:{$srv->port}:127.0.0.1",
     "https://localhost:{$srv->port}/"]);
