@@ -174,10 +174,8 @@ final class ServeCommand
      */
     private static function checkTlsFiles(ServeConfig $config): void
     {
-        $files = ['tls_cert_file' => $config->tlsCert, 'tls_key_file' => $config->tlsKey,
-            'tls_client_ca_file' => $config->tlsClientCa, 'tls_crl_file' => $config->tlsCrl];
-        foreach ($files as $option => $file) {
-            if ($file !== null && !is_readable($file)) {
+        foreach ($config->tlsFiles() as $option => $file) {
+            if (!is_readable($file)) {
                 throw new CliException(sprintf('cannot serve HTTPS: %s %s: %s', $option, $file,
                     file_exists($file) ? 'Permission denied' : 'No such file or directory'));
             }

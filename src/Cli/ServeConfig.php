@@ -231,23 +231,23 @@ final class ServeConfig
         if ($this->logFile !== null) {
             $options['error_log'] = $this->logFile;
         }
-        if ($this->tlsCert !== null) {
-            $options['tls_cert_file'] = $this->tlsCert;
-        }
-        if ($this->tlsKey !== null) {
-            $options['tls_key_file'] = $this->tlsKey;
-        }
-        if ($this->tlsClientCa !== null) {
-            $options['tls_client_ca_file'] = $this->tlsClientCa;
-        }
-        if ($this->tlsCrl !== null) {
-            $options['tls_crl_file'] = $this->tlsCrl;
-        }
+        $options += $this->tlsFiles();
         if ($this->httpPort !== null) {
             $options['http_port'] = $this->httpPort;
         }
 
         return $options + $this->server;
+    }
+
+    /**
+     * The TLS files given by option, by the Server option each sets.
+     *
+     * @return array<string, string>
+     */
+    public function tlsFiles(): array
+    {
+        return array_filter(['tls_cert_file' => $this->tlsCert, 'tls_key_file' => $this->tlsKey,
+            'tls_client_ca_file' => $this->tlsClientCa, 'tls_crl_file' => $this->tlsCrl], fn (?string $file) => $file !== null);
     }
 
     /** Whether the port speaks HTTPS: a certificate from --tls-cert, or tls_cert_file in the config's 'server' array. */

@@ -119,12 +119,8 @@ final class ServeHttpsTest extends ServedAppTestCase
         $this->assertSame(200, $response->status, $response->describe());
         $this->assertSame(['SSL_CLIENT_VERIFY' => 'SUCCESS', 'SSL_CLIENT_S_DN' => 'CN=alice', 'SSL_CLIENT_I_DN' => 'CN=Rapier Test Client CA'],
             $response->json());
-        try {
-            (new AppClient("https://127.0.0.1:$port", $this->cert->certFile))->get('/');
-            $this->fail('a client without a certificate was served');
-        } catch (\RuntimeException $e) {
-            $this->assertStringContainsString('GET / failed', $e->getMessage());
-        }
+        $this->assertHandshakeRefused(new AppClient("https://127.0.0.1:$port", $this->cert->certFile),
+            'a client without a certificate was served');
     }
 
     public function testTlsCrlRefusesARevokedClient(): void
@@ -141,12 +137,8 @@ final class ServeHttpsTest extends ServedAppTestCase
 
         $response = (new AppClient("https://127.0.0.1:$port", $this->cert->certFile, $alice))->get('/');
         $this->assertSame('CN=alice', $response->body, $response->describe());
-        try {
-            (new AppClient("https://127.0.0.1:$port", $this->cert->certFile, $mallory))->get('/');
-            $this->fail('a revoked client was served');
-        } catch (\RuntimeException $e) {
-            $this->assertStringContainsString('GET / failed', $e->getMessage());
-        }
+        $this->assertHandshakeRefused(new AppClient("https://127.0.0.1:$port", $this->cert->certFile, $mallory),
+            'a revoked client was served');
     }
 
     public function testOptionalClientCertificatesFromTheConfigFile(): void
@@ -178,5 +170,16 @@ final class ServeHttpsTest extends ServedAppTestCase
         $this->assertSame(1, $result->exitCode, $result->describe());
         $this->assertSame("rapier: cannot serve HTTPS: tls_cert_file $this->dir/missing.pem: No such file or directory\n", $result->stderr);
         $this->assertSame('', $result->stdout, 'no banner for a server that never started');
+    }
+
+    /** libcurl's GET fails: the server refused the client in the handshake. */
+    private function assertHandshakeRefused(AppClient $client, string $ifServed): void
+    {
+        try {
+            $client->get('/');
+            $this->fail($ifServed);
+        } catch (\RuntimeException $e) {
+            $this->assertStringContainsString('GET / failed', $e->getMessage());
+        }
     }
 }
