@@ -22,6 +22,7 @@ extern zend_class_entry *rapier_ce_canceled_exception; /* Rapier\CanceledExcepti
 extern zend_class_entry *rapier_ce_deadlock_exception; /* Rapier\DeadlockException */
 extern zend_class_entry *rapier_ce_timeout_exception;  /* Rapier\TimeoutException */
 extern zend_class_entry *rapier_ce_exit_exception;     /* Rapier\ExitException */
+extern zend_class_entry *rapier_ce_table_full_exception; /* Rapier\TableFullException */
 
 /* Rapier\Coroutine (binding/coroutine.c): owns the fibers' entry method. */
 extern zend_class_entry *rapier_ce_coroutine;
@@ -56,6 +57,7 @@ uint32_t rapier_user_timers_clear(void);
 void rapier_runtime_class_minit(void);
 void rapier_channel_class_minit(void);
 void rapier_waitgroup_class_minit(void);
+void rapier_table_class_minit(void);
 void rapier_file_watcher_class_minit(void);
 
 /*

@@ -8,6 +8,7 @@ zend_class_entry *rapier_ce_canceled_exception;
 zend_class_entry *rapier_ce_deadlock_exception;
 zend_class_entry *rapier_ce_timeout_exception;
 zend_class_entry *rapier_ce_exit_exception;
+zend_class_entry *rapier_ce_table_full_exception;
 
 ZEND_METHOD(Rapier_ExitException, getStatus)
 {
@@ -27,4 +28,5 @@ void rapier_exceptions_minit(void)
 	rapier_ce_deadlock_exception = register_class_Rapier_DeadlockException(rapier_ce_exception);
 	rapier_ce_timeout_exception = register_class_Rapier_TimeoutException(rapier_ce_exception);
 	rapier_ce_exit_exception = register_class_Rapier_ExitException(rapier_ce_exception);
+	rapier_ce_table_full_exception = register_class_Rapier_TableFullException(rapier_ce_exception);
 }

@@ -28,6 +28,11 @@ namespace Rapier {
         public function getStatus(): int {}
     }
 
+    /** A new row was asked of a Rapier\Table whose every row is taken. */
+    final class TableFullException extends Exception
+    {
+    }
+
     /** An operation with a timeout did not finish in time. */
     class TimeoutException extends Exception
     {

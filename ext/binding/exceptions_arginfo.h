@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 975bffdab341c95498d47dd72e68abe2c37ca5e8 */
+ * Stub hash: a8ba6d11fb54062aafc547c624da4cf768d61161 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_ExitException_getStatus, 0, 0, IS_LONG, 0)
 ZEND_END_ARG_INFO()
@@ -25,6 +25,11 @@ static const zend_function_entry class_Rapier_DeadlockException_methods[] = {
 
 static const zend_function_entry class_Rapier_ExitException_methods[] = {
 	ZEND_ME(Rapier_ExitException, getStatus, arginfo_class_Rapier_ExitException_getStatus, ZEND_ACC_PUBLIC)
+	ZEND_FE_END
+};
+
+
+static const zend_function_entry class_Rapier_TableFullException_methods[] = {
 	ZEND_FE_END
 };
 
@@ -70,6 +75,17 @@ static zend_class_entry *register_class_Rapier_ExitException(zend_class_entry *c
 	zend_class_entry ce, *class_entry;
 
 	INIT_NS_CLASS_ENTRY(ce, "Rapier", "ExitException", class_Rapier_ExitException_methods);
+	class_entry = zend_register_internal_class_ex(&ce, class_entry_Rapier_Exception);
+	class_entry->ce_flags |= ZEND_ACC_FINAL;
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_Rapier_TableFullException(zend_class_entry *class_entry_Rapier_Exception)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "Rapier", "TableFullException", class_Rapier_TableFullException_methods);
 	class_entry = zend_register_internal_class_ex(&ce, class_entry_Rapier_Exception);
 	class_entry->ce_flags |= ZEND_ACC_FINAL;
 
