@@ -6,6 +6,7 @@ namespace Rapier\Cli;
 
 use Rapier\App\AppException;
 use Rapier\App\AppLoader;
+use Rapier\App\Tables;
 use Throwable;
 
 /**
@@ -21,13 +22,15 @@ final class AppProbe
     private const TIMEOUT_SECONDS = 60;
 
     /**
+     * @param array<string, array{size: int, columns: array<string, string>}> $tables the config's shared
+     *        tables, made in the probe too: an app may take them as it loads
      * @return array{kind: string, serial: bool} what AppLoader::describe() and isSerial() say
      * @throws CliException with the one-line reason APP cannot be served
      */
-    public static function check(string $app): array
+    public static function check(string $app, array $tables = []): array
     {
         $stderr = tmpfile();
-        $proc = proc_open(Interpreter::rapier('__probe', $app), [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => $stderr], $pipes);
+        $proc = proc_open(Interpreter::rapier('__probe', $app, json_encode($tables, JSON_THROW_ON_ERROR)), [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => $stderr], $pipes);
         if ($proc === false) {
             throw new CliException('cannot start a PHP process to load APP');
         }
@@ -54,7 +57,7 @@ final class AppProbe
     }
 
     /** The probe process: prints one JSON line, {"kind":..., "serial":...} or {"error":...}. */
-    public static function child(string $app): int
+    public static function child(string $app, string $tables = '[]'): int
     {
         ini_set('display_errors', '0');
         $done = false;
@@ -73,6 +76,7 @@ final class AppProbe
         // Output the app prints while loading is not the answer.
         ob_start();
         try {
+            Tables::create(json_decode($tables, true, 512, JSON_THROW_ON_ERROR));
             $adapter = AppLoader::load($app);
             $result = ['kind' => AppLoader::describe($adapter), 'serial' => AppLoader::isSerial($adapter)];
         } catch (AppException $e) {

@@ -39,6 +39,10 @@ final class Banner
         if ($config->documentRoot !== null) {
             $lines['static'] = $config->documentRoot;
         }
+        if ($config->tables !== []) {
+            $lines['tables'] = implode(', ', array_map(fn (string $name, array $table) => "$name ({$table['size']} rows)",
+                array_keys($config->tables), $config->tables));
+        }
         if ($config->workers > 0) {
             $lines['pid file'] = "{$config->pidFile} (rapier status | reload | stop --pid-file ...)";
         }

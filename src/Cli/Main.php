@@ -77,7 +77,7 @@ final class Main
                 '--version', '-V', 'version' => self::version(),
                 'serve' => ServeCommand::run($args),
                 'stop', 'reload', 'status' => ControlCommand::run($command, $args),
-                '__probe' => AppProbe::child($args[0] ?? ''),
+                '__probe' => AppProbe::child($args[0] ?? '', $args[1] ?? '[]'),
                 default => throw CliException::usage("unknown command '$command'"),
             };
         } catch (CliException $e) {

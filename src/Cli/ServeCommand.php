@@ -7,6 +7,7 @@ namespace Rapier\Cli;
 use Rapier\Adapter\Adapter;
 use Rapier\App\AppException;
 use Rapier\App\AppLoader;
+use Rapier\App\Tables;
 use Rapier\App\Tasks;
 use Rapier\Cli\Watch\Watcher;
 use Rapier\Http\Request;
@@ -38,6 +39,7 @@ final class ServeCommand
         }
         self::checkTlsFiles($config);
         self::checkPidFile($config);
+        self::createTables($config);
         if ($config->daemon) {
             return Daemon::start($config, $args);
         }
@@ -47,7 +49,7 @@ final class ServeCommand
             $app = ['kind' => AppLoader::describe($adapter), 'serial' => AppLoader::isSerial($adapter)];
         } else {
             $adapter = null;
-            $app = AppProbe::check($config->app);
+            $app = AppProbe::check($config->app, $config->tables);
         }
         self::checkPort($config);
         $options = $config->serverOptions($app['serial']);
@@ -107,6 +109,20 @@ final class ServeCommand
         }
 
         return new WorkerMetrics($config->metrics, $snapshots, $config->workers > 0 ? StatusSocket::forPidFile($config->pidFile) : null);
+    }
+
+    /**
+     * The config's shared tables, made in this process before any worker
+     * is forked from it, so that all of them share the rows, across
+     * reloads too.
+     */
+    private static function createTables(ServeConfig $config): void
+    {
+        try {
+            Tables::create($config->tables);
+        } catch (ValueError | \Rapier\Exception $e) {
+            throw new CliException("config file {$config->configFile}: 'tables': " . $e->getMessage());
+        }
     }
 
     /** @throws CliException */

@@ -53,9 +53,12 @@ final class ServeConfig
     private const PATHS = ['app', 'document-root', 'pid-file', 'log-file', 'tls-cert', 'tls-key', 'tls-client-ca', 'tls-crl'];
     private const FLAGS = ['watch', 'daemon'];
     /** Keys a config file may hold besides the command-line options. */
-    private const CONFIG_ONLY = ['app', 'server'];
+    private const CONFIG_ONLY = ['app', 'server', 'tables'];
 
-    /** @param array<string, mixed> $server extra Rapier\Http\Server options from the config file */
+    /**
+     * @param array<string, mixed> $server extra Rapier\Http\Server options from the config file
+     * @param array<string, array{size: int, columns: array<string, string>}> $tables shared tables from the config file
+     */
     private function __construct(
         public readonly string $app,
         public readonly string $host,
@@ -80,6 +83,7 @@ final class ServeConfig
         public readonly ?string $tlsClientCa,
         public readonly ?string $tlsCrl,
         public readonly ?int $httpPort,
+        public readonly array $tables,
     ) {
     }
 
@@ -115,6 +119,7 @@ final class ServeConfig
             $s['tls-client-ca'] ?? null,
             $s['tls-crl'] ?? null,
             $s['http-port'] ?? null,
+            $s['tables'] ?? [],
         );
         if ($config->metrics !== null && !str_starts_with($config->metrics, '/')) {
             throw CliException::usage("--metrics must be a path starting with /, got '{$config->metrics}'");
@@ -287,6 +292,10 @@ final class ServeConfig
                 $settings['server'] = $value;
                 continue;
             }
+            if ($name === 'tables') {
+                $settings['tables'] = self::checkTables($value, $file);
+                continue;
+            }
             if (in_array($name, ['config', 'foreground'], true)
                     || (!isset(self::SPEC[$name]) && !in_array($name, self::CONFIG_ONLY, true))) {
                 throw new CliException(sprintf("config file %s: unknown option '%s' (known: %s)", $file, $key,
@@ -296,6 +305,31 @@ final class ServeConfig
         }
 
         return $settings;
+    }
+
+    /**
+     * The shape of the config's 'tables'; the sizes and column types are
+     * checked when the tables are made (Rapier\App\Tables::create()).
+     *
+     * @return array<string, array{size: int, columns: array<string, string>}>
+     */
+    private static function checkTables(mixed $value, string $file): array
+    {
+        $shape = "must map table names to ['size' => rows, 'columns' => [name => 'int', 'float' or 'string:N']]";
+        if (!is_array($value)) {
+            throw new CliException("config file $file: 'tables' $shape, got " . get_debug_type($value));
+        }
+        foreach ($value as $name => $table) {
+            if (!is_string($name) || $name === '') {
+                throw new CliException("config file $file: 'tables' $shape; key " . var_export($name, true) . ' is not a name');
+            }
+            if (!is_array($table) || !is_int($table['size'] ?? null) || !is_array($table['columns'] ?? null)
+                    || array_diff(array_keys($table), ['size', 'columns']) !== []) {
+                throw new CliException("config file $file: 'tables' $shape; '$name' is not");
+            }
+        }
+
+        return $value;
     }
 
     /** @return list<string> */

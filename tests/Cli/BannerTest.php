@@ -29,6 +29,22 @@ final class BannerTest extends TestCase
         $this->assertStringContainsString("  pid file  $dir/.rapier.pid (", $text, 'beside the app, inside a project directory');
     }
 
+    public function testTerminalBannerListsTheSharedTables(): void
+    {
+        $dir = Cli::tempDirectory();
+        try {
+            file_put_contents("$dir/rapier.php", "<?php return ['app' => 'app.php', 'tables' => ["
+                . "'visits' => ['size' => 10000, 'columns' => ['hits' => 'int']], 'tokens' => ['size' => 64, 'columns' => ['t' => 'string:40']]]];");
+            $config = self::config(['--config', "$dir/rapier.php", '--workers', '2']);
+
+            $text = Banner::render($config, 'callable', $config->serverOptions(false), true);
+        } finally {
+            Cli::removeDirectory($dir);
+        }
+
+        $this->assertStringContainsString("  tables    visits (10000 rows), tokens (64 rows)\n", $text);
+    }
+
     public function testLogBannerIsOneLine(): void
     {
         $config = self::config(['/srv/app.php', '--workers', '0', '--host', '::1']);

@@ -189,6 +189,48 @@ final class ServeConfigTest extends TestCase
         }
     }
 
+    public function testConfigFileTablesAreKeptForTheMaster(): void
+    {
+        $dir = Cli::tempDirectory();
+        try {
+            $tables = ['visits' => ['size' => 100, 'columns' => ['hits' => 'int', 'path' => 'string:200']]];
+            file_put_contents("$dir/rapier.php", '<?php return ' . var_export(['app' => 'app.php', 'tables' => $tables], true) . ';');
+
+            $this->assertSame($tables, self::config(['--config', "$dir/rapier.php"])->tables);
+            $this->assertSame([], self::config(['app.php'])->tables, 'none without a config file');
+            $this->assertArrayNotHasKey('tables', self::config(['--config', "$dir/rapier.php"])->serverOptions(false),
+                'not a Server option');
+        } finally {
+            Cli::removeDirectory($dir);
+        }
+    }
+
+    /** @return iterable<string, array{string, string}> */
+    public static function badTables(): iterable
+    {
+        $shape = "must map table names to ['size' => rows, 'columns' => [name => 'int', 'float' or 'string:N']]";
+        yield 'not an array' => ["'visits'", "'tables' $shape, got string"];
+        yield 'a list' => ["[['size' => 1, 'columns' => ['a' => 'int']]]", "'tables' $shape; key 0 is not a name"];
+        yield 'no size' => ["['t' => ['columns' => ['a' => 'int']]]", "'tables' $shape; 't' is not"];
+        yield 'size not an int' => ["['t' => ['size' => '10', 'columns' => ['a' => 'int']]]", "'tables' $shape; 't' is not"];
+        yield 'an unknown key' => ["['t' => ['size' => 10, 'columns' => ['a' => 'int'], 'ttl' => 5]]", "'tables' $shape; 't' is not"];
+    }
+
+    /** @dataProvider badTables */
+    public function testConfigFileTablesOfTheWrongShapeAreRefused(string $tables, string $message): void
+    {
+        $dir = Cli::tempDirectory();
+        try {
+            file_put_contents("$dir/rapier.php", "<?php return ['app' => 'app.php', 'tables' => $tables];");
+            self::config(['--config', "$dir/rapier.php"]);
+            $this->fail('no error');
+        } catch (CliException $e) {
+            $this->assertSame("config file $dir/rapier.php: $message", $e->getMessage());
+        } finally {
+            Cli::removeDirectory($dir);
+        }
+    }
+
     /** @return iterable<string, array{list<string>, string}> */
     public static function badArguments(): iterable
     {
