@@ -6,6 +6,7 @@ namespace Rapier\App;
 
 use Rapier\Exception;
 use Rapier\Table;
+use TypeError;
 use ValueError;
 
 /**
@@ -31,7 +32,7 @@ final class Tables
      * Makes the declared tables; called once, before the server starts.
      *
      * @param array<string, array{size: int, columns: array<string, string>}> $declared
-     * @throws ValueError naming the table, for a bad size or column
+     * @throws ValueError naming the table, for a bad size or column (of the wrong type too)
      * @throws Exception if shared memory cannot be mapped
      */
     public static function create(array $declared): void
@@ -40,7 +41,7 @@ final class Tables
         foreach ($declared as $name => $table) {
             try {
                 $tables[$name] = new Table($table['size'], $table['columns']);
-            } catch (ValueError $e) {
+            } catch (ValueError | TypeError $e) {
                 // "Rapier\Table::__construct(): Argument #2 ($columns) must ..." names no table.
                 throw new ValueError("table '$name': " . preg_replace('/^.*?\): Argument #\d \(\$(\w+)\) /', '$1 ', $e->getMessage()));
             }

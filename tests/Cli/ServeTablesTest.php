@@ -69,6 +69,18 @@ final class ServeTablesTest extends ServedAppTestCase
             $result->stderr);
     }
 
+    public function testAColumnTypeThatIsNotAStringStopsServeInOneLine(): void
+    {
+        file_put_contents("$this->dir/app.php", self::COUNTING_APP);
+        $this->writeConfig(Cli::freePort(), "['visits' => ['size' => 100, 'columns' => ['hits' => 8]]]");
+
+        $result = Cli::run(['serve', '--config', "$this->dir/rapier.php"]);
+
+        $this->assertSame(1, $result->exitCode, $result->describe());
+        $this->assertSame("rapier: config file $this->dir/rapier.php: 'tables': table 'visits': columns must give column \"hits\" "
+            . "its type as a string (\"int\", \"float\" or \"string:N\"), int given\n", $result->stderr);
+    }
+
     public function testTablesOfTheWrongShapeAreRefused(): void
     {
         file_put_contents("$this->dir/app.php", self::COUNTING_APP);
