@@ -16,8 +16,9 @@ final class Exposition
      * @param array<int, array<string, mixed>> $snapshots live workers' snapshots by pid
      * @param Registry $retired counters of workers that have exited
      * @param array<string, mixed>|null $status the master's status document (null: single process, or unreachable)
+     * @param array<string, array{rows: int, size: int}> $tables the config's shared tables, by name
      */
-    public static function render(array $snapshots, Registry $retired, ?array $status): string
+    public static function render(array $snapshots, Registry $retired, ?array $status, array $tables = []): string
     {
         $total = new Registry();
         $total->add($retired);
@@ -52,6 +53,7 @@ final class Exposition
             $out->sample('rapier_http_concurrency_limit', ['worker' => (string) $index], (int) ($s['concurrency_limit'] ?? 0));
         }
         self::processes($out, $workers, $status);
+        self::tables($out, $tables);
 
         return $out->text();
     }
@@ -105,6 +107,22 @@ final class Exposition
         }
         $out->family('rapier_uptime_seconds', 'gauge', 'Seconds since the master started.')
             ->sample('rapier_uptime_seconds', [], (float) ($status['master']['uptime'] ?? 0.0));
+    }
+
+    /** @param array<string, array{rows: int, size: int}> $tables */
+    private static function tables(TextFormat $out, array $tables): void
+    {
+        if ($tables === []) {
+            return;
+        }
+        $out->family('rapier_table_rows', 'gauge', 'Rows in use in a shared table (the config\'s tables).');
+        foreach ($tables as $name => $table) {
+            $out->sample('rapier_table_rows', ['table' => $name], $table['rows']);
+        }
+        $out->family('rapier_table_size_rows', 'gauge', 'Rows a shared table can hold; a new key past them is refused.');
+        foreach ($tables as $name => $table) {
+            $out->sample('rapier_table_size_rows', ['table' => $name], $table['size']);
+        }
     }
 
     /**

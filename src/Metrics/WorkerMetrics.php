@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace Rapier\Metrics;
 
 use Rapier\Adapter\Adapter;
+use Rapier\App\Tables;
 use Rapier\Cli\CliException;
 use Rapier\Cli\StatusSocket;
 use Rapier\Coroutine;
@@ -12,6 +13,7 @@ use Rapier\ExitException;
 use Rapier\Http\Request;
 use Rapier\Http\Response;
 use Rapier\Http\Server;
+use Rapier\Table;
 use Rapier\Timer;
 use Throwable;
 
@@ -113,7 +115,9 @@ final class WorkerMetrics
             || ($live !== null ? isset($live[$p]) : self::alive($p)));
         $snapshots[$pid] = $this->snapshot();
 
-        return Exposition::render($snapshots, $retired, $document);
+        $tables = array_map(static fn (Table $t): array => ['rows' => count($t), 'size' => $t->size()], Tables::all());
+
+        return Exposition::render($snapshots, $retired, $document, $tables);
     }
 
     private function answer(Request $request, Response $response): void

@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace Rapier\Tests\Cli;
 
+use Rapier\Tests\Metrics\PrometheusText;
 use Rapier\Tests\Support\Cli;
 use Rapier\Tests\Support\HttpClient;
 use Rapier\Tests\Support\ServedAppTestCase;
@@ -28,7 +29,7 @@ final class ServeTablesTest extends ServedAppTestCase
         file_put_contents("$this->dir/app.php", self::COUNTING_APP);
         $port = Cli::freePort();
         $this->writeConfig($port, "['visits' => ['size' => 100, 'columns' => ['hits' => 'int', 'last' => 'string:32']],"
-            . " 'sessions' => ['size' => 10, 'columns' => ['user' => 'int']]]");
+            . " 'sessions' => ['size' => 10, 'columns' => ['user' => 'int']]], 'metrics' => '/metrics'");
         $this->server = Cli::serve(['--config', "$this->dir/rapier.php"]);
         $doc = $this->server->waitForWorkers("$this->dir/.rapier.pid", 2);
 
@@ -47,6 +48,10 @@ final class ServeTablesTest extends ServedAppTestCase
         $this->assertSame(['visits', 'sessions'], $body['tables']);
         $workers = array_column(array_filter($doc['workers'], static fn (array $w): bool => $w['role'] === 'worker'), 'pid');
         $this->assertSame([], array_diff(array_keys($pids), $workers), 'answered by the workers');
+        $metrics = PrometheusText::parse(HttpClient::get($port, '/metrics')->body);
+        $this->assertSame(2.0, $metrics->value('rapier_table_rows', ['table' => 'visits']));
+        $this->assertSame(100.0, $metrics->value('rapier_table_size_rows', ['table' => 'visits']));
+        $this->assertSame(0.0, $metrics->value('rapier_table_rows', ['table' => 'sessions']));
 
         $reload = Cli::run(['reload', '--pid-file', "$this->dir/.rapier.pid"]);
         $this->assertSame(0, $reload->exitCode, $reload->describe());
@@ -105,6 +110,7 @@ final class ServeTablesTest extends ServedAppTestCase
             . "the declared tables (hits): declare it under 'tables' in the config file", $result->stderr);
     }
 
+    /** $tables, and any further options after it: PHP source. */
     private function writeConfig(int $port, string $tables): void
     {
         file_put_contents("$this->dir/rapier.php", "<?php return ['app' => 'app.php', 'port' => $port, 'workers' => 2,"

@@ -81,6 +81,21 @@ final class ExpositionTest extends TestCase
         $this->assertSame('gauge', $m->types['rapier_http_websockets']);
     }
 
+    public function testSharedTablesReportRowsAndSize(): void
+    {
+        $tables = ['visits' => ['rows' => 12, 'size' => 1000], 'tokens' => ['rows' => 0, 'size' => 64]];
+
+        $m = PrometheusText::parse(Exposition::render([], new Registry(), null, $tables));
+        $none = PrometheusText::parse(Exposition::render([], new Registry(), null));
+
+        $this->assertSame('gauge', $m->types['rapier_table_rows']);
+        $this->assertSame(12.0, $m->value('rapier_table_rows', ['table' => 'visits']));
+        $this->assertSame(0.0, $m->value('rapier_table_rows', ['table' => 'tokens']));
+        $this->assertSame(1000.0, $m->value('rapier_table_size_rows', ['table' => 'visits']));
+        $this->assertSame(64.0, $m->value('rapier_table_size_rows', ['table' => 'tokens']));
+        $this->assertArrayNotHasKey('rapier_table_rows', $none->types, 'no tables, no family');
+    }
+
     public function testADrainingWorkerDoesNotDuplicateItsIndex(): void
     {
         $status = ['master' => ['uptime' => 1.0], 'workers' => [
