@@ -25,7 +25,6 @@ typedef struct {
 	rapier_table_t table;             /* table.shm is NULL until constructed */
 	rapier_table_column_t *columns;
 	zend_string **names;              /* column names, in order */
-	zend_string **types;              /* "int", "float", "string:N" */
 	HashTable by_name;                /* name => column index */
 	char *image;                      /* one row's values, for each call */
 	zend_object std;
@@ -64,12 +63,10 @@ static void table_free_columns(table_object *t, uint32_t count)
 
 	for (i = 0; i < count; i++) {
 		zend_string_release(t->names[i]);
-		zend_string_release(t->types[i]);
 	}
 	efree(t->names);
-	efree(t->types);
 	efree(t->columns);
-	t->names = t->types = NULL;
+	t->names = NULL;
 	t->columns = NULL;
 }
 
@@ -144,7 +141,6 @@ static bool table_columns(table_object *t, HashTable *spec)
 	}
 	t->columns = ecalloc(count, sizeof(*t->columns));
 	t->names = ecalloc(count, sizeof(*t->names));
-	t->types = ecalloc(count, sizeof(*t->types));
 	ZEND_HASH_FOREACH_KEY_VAL(spec, index, name, type) {
 		ZVAL_DEREF(type);
 		if (name == NULL) {
@@ -164,7 +160,6 @@ static bool table_columns(table_object *t, HashTable *spec)
 			break;
 		}
 		t->names[i] = zend_string_copy(name);
-		t->types[i] = zend_string_copy(Z_STR_P(type));
 		i++;
 	} ZEND_HASH_FOREACH_END();
 	if (i < count) {
@@ -527,9 +522,15 @@ ZEND_METHOD(Rapier_Table, columns)
 	}
 	array_init_size(return_value, t->table.column_count);
 	for (col = 0; col < t->table.column_count; col++) {
+		rapier_table_column_t *c = &t->columns[col];
 		zval type;
 
-		ZVAL_STR_COPY(&type, t->types[col]);
+		/* parse_type() takes only these spellings: they are what was given. */
+		if (c->type == RAPIER_TABLE_STRING) {
+			ZVAL_STR(&type, zend_strpprintf(0, "string:%u", c->size));
+		} else {
+			ZVAL_STRING(&type, c->type == RAPIER_TABLE_INT ? "int" : "float");
+		}
 		zend_hash_add_new(Z_ARRVAL_P(return_value), t->names[col], &type);
 	}
 }
