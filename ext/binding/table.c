@@ -163,7 +163,6 @@ static bool table_columns(table_object *t, HashTable *spec)
 		i++;
 	} ZEND_HASH_FOREACH_END();
 	if (i < count) {
-		zend_hash_clean(&t->by_name);
 		table_free_columns(t, i);
 		return false;
 	}

@@ -247,7 +247,10 @@ uint32_t rapier_table_count(const rapier_table_t *t)
 	return __atomic_load_n(&t->shm->count, __ATOMIC_RELAXED);
 }
 
-/* Under the stripe lock of hash: the row of key, or NULL; *link is what points at it. */
+/*
+ * Under the stripe lock of hash: the row of key, or NULL. With link, *link
+ * is what points at the row found (rapier_table_delete() unlinks it there).
+ */
 static table_slot_t *chain_find(const rapier_table_t *t, uint32_t hash, const char *key, size_t key_len, uint32_t **link)
 {
 	uint32_t *at = &table_buckets(t)[hash & t->shm->bucket_mask];
@@ -256,13 +259,14 @@ static table_slot_t *chain_find(const rapier_table_t *t, uint32_t hash, const ch
 		table_slot_t *slot = table_slot(t, *at - 1);
 
 		if (slot->hash == hash && slot->key_len == key_len && memcmp(slot->key, key, key_len) == 0) {
-			*link = at;
-			return slot;
+			break;
 		}
 		at = &slot->next;
 	}
-	*link = at;
-	return NULL;
+	if (link != NULL) {
+		*link = at;
+	}
+	return *at != 0 ? table_slot(t, *at - 1) : NULL;
 }
 
 /* Takes a slot: a recycled one, else the next never used; NULL when full. */
@@ -351,15 +355,22 @@ static table_slot_t *row_insert(rapier_table_t *t, uint32_t hash, const char *ke
 	return slot;
 }
 
+/* Under the stripe lock: the row of key, made if there is none; NULL when the table is full. */
+static table_slot_t *row_find_or_insert(rapier_table_t *t, uint32_t hash, const char *key, size_t key_len)
+{
+	table_slot_t *slot = chain_find(t, hash, key, key_len, NULL);
+
+	return slot != NULL ? slot : row_insert(t, hash, key, key_len);
+}
+
 rapier_table_status_t rapier_table_get(rapier_table_t *t, const char *key, size_t key_len, void *image)
 {
 	uint32_t hash = table_hash(t, key, key_len);
 	pthread_mutex_t *lock = stripe_lock(t, hash);
 	table_slot_t *slot;
-	uint32_t *link;
 
 	table_lock(lock);
-	slot = chain_find(t, hash, key, key_len, &link);
+	slot = chain_find(t, hash, key, key_len, NULL);
 	if (slot != NULL && image != NULL) {
 		copy_row(t, image, slot_values(slot));
 	}
@@ -372,13 +383,10 @@ rapier_table_status_t rapier_table_set(rapier_table_t *t, const char *key, size_
 	uint32_t hash = table_hash(t, key, key_len);
 	pthread_mutex_t *lock = stripe_lock(t, hash);
 	table_slot_t *slot;
-	uint32_t *link, col;
+	uint32_t col;
 
 	table_lock(lock);
-	slot = chain_find(t, hash, key, key_len, &link);
-	if (slot == NULL) {
-		slot = row_insert(t, hash, key, key_len);
-	}
+	slot = row_find_or_insert(t, hash, key, key_len);
 	if (slot != NULL) {
 		for (col = 0; col < t->column_count; col++) {
 			if (columns_mask & ((uint64_t) 1 << col)) {
@@ -414,13 +422,9 @@ rapier_table_status_t rapier_table_incr(rapier_table_t *t, const char *key, size
 	pthread_mutex_t *lock = stripe_lock(t, hash);
 	rapier_table_status_t status = RAPIER_TABLE_FULL;
 	table_slot_t *slot;
-	uint32_t *link;
 
 	table_lock(lock);
-	slot = chain_find(t, hash, key, key_len, &link);
-	if (slot == NULL) {
-		slot = row_insert(t, hash, key, key_len);
-	}
+	slot = row_find_or_insert(t, hash, key, key_len);
 	if (slot != NULL) {
 		status = number_add(&t->columns[col], slot_values(slot) + t->columns[col].offset, by, result);
 	}

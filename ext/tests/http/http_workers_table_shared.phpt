@@ -66,8 +66,8 @@ echo "total after the kill: ", rows($srv->port)['total']['hits'], "\n";
 
 echo "-- a reload\n";
 $srv->reload(2);
-$after = rows($srv->port);
-echo "total after the reload: {$after['total']['hits']}, rows: ", count($after), ", served by a new worker: ",
+$reloaded = rows($srv->port);
+echo "total after the reload: {$reloaded['total']['hits']}, rows: ", count($reloaded), ", served by a new worker: ",
     var_export(!in_array(workers_get_json($srv->port)['pid'], $pids, true), true), "\n";
 
 workers_report_stop($srv->stop());
