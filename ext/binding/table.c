@@ -27,6 +27,7 @@ typedef struct {
 	zend_string **names;              /* column names, in order */
 	HashTable by_name;                /* name => column index */
 	char *image;                      /* one row's values, for each call */
+	char *expected;                   /* the values a conditional write expects */
 	zend_object std;
 } table_object;
 
@@ -80,6 +81,7 @@ static void table_free(zend_object *obj)
 		rapier_table_destroy(&t->table);
 		table_free_columns(t, count);
 		efree(t->image);
+		efree(t->expected);
 	}
 	zend_hash_destroy(&t->by_name);
 	zend_object_std_dtor(obj);
@@ -207,6 +209,7 @@ ZEND_METHOD(Rapier_Table, __construct)
 		RETURN_THROWS();
 	}
 	t->image = emalloc(t->table.values_size);
+	t->expected = emalloc(t->table.values_size);
 }
 
 static bool check_key(zend_string *key)
@@ -275,8 +278,8 @@ static void row_array(table_object *t, const char *image, zval *out)
 	}
 }
 
-/* Puts one value of set()'s $row into the image; false with an exception. */
-static bool put_value(table_object *t, uint32_t col, zval *value)
+/* Puts one value of argument arg (a row) into image; false with an exception. */
+static bool put_value(table_object *t, uint32_t arg, char *image, uint32_t col, zval *value)
 {
 	rapier_table_column_t *c = &t->columns[col];
 	rapier_table_number_t n;
@@ -288,19 +291,41 @@ static bool put_value(table_object *t, uint32_t col, zval *value)
 		n.d = zval_get_double(value);
 	} else if (c->type == RAPIER_TABLE_STRING && Z_TYPE_P(value) == IS_STRING) {
 		if (Z_STRLEN_P(value) > c->size) {
-			zend_argument_value_error(2, "must hold at most %u bytes in column \"%s\", %zu given",
+			zend_argument_value_error(arg, "must hold at most %u bytes in column \"%s\", %zu given",
 				c->size, ZSTR_VAL(t->names[col]), Z_STRLEN_P(value));
 			return false;
 		}
-		rapier_table_image_put_string(&t->table, t->image, col, Z_STRVAL_P(value), (uint32_t) Z_STRLEN_P(value));
+		rapier_table_image_put_string(&t->table, image, col, Z_STRVAL_P(value), (uint32_t) Z_STRLEN_P(value));
 		return true;
 	} else {
-		zend_argument_type_error(2, "must hold %s in column \"%s\", %s given",
+		zend_argument_type_error(arg, "must hold %s in column \"%s\", %s given",
 			c->type == RAPIER_TABLE_INT ? "an int" : c->type == RAPIER_TABLE_FLOAT ? "an int or a float" : "a string",
 			ZSTR_VAL(t->names[col]), zend_zval_type_name(value));
 		return false;
 	}
-	rapier_table_image_put_number(&t->table, t->image, col, n);
+	rapier_table_image_put_number(&t->table, image, col, n);
+	return true;
+}
+
+/* Argument arg, column => value, into image and the mask of its columns; false with an exception. */
+static bool row_image(table_object *t, uint32_t arg, HashTable *row, char *image, uint64_t *mask)
+{
+	zend_string *name;
+	zval *value;
+
+	*mask = 0;
+	ZEND_HASH_FOREACH_STR_KEY_VAL(row, name, value) {
+		zend_long col;
+
+		if (name == NULL) {
+			zend_argument_value_error(arg, "must map column names to values");
+			return false;
+		}
+		if ((col = column_index(t, name, arg)) < 0 || !put_value(t, arg, image, (uint32_t) col, value)) {
+			return false;
+		}
+		*mask |= (uint64_t) 1 << col;
+	} ZEND_HASH_FOREACH_END();
 	return true;
 }
 
@@ -314,35 +339,68 @@ static void throw_full(table_object *t, zend_string *key)
 ZEND_METHOD(Rapier_Table, set)
 {
 	table_object *t;
-	zend_string *key, *name;
+	zend_string *key;
 	HashTable *row;
-	uint64_t mask = 0;
-	zval *value;
+	uint64_t mask;
 
 	ZEND_PARSE_PARAMETERS_START(2, 2)
 		Z_PARAM_STR(key)
 		Z_PARAM_ARRAY_HT(row)
 	ZEND_PARSE_PARAMETERS_END();
 
-	if ((t = this_table(ZEND_THIS)) == NULL || !check_key(key)) {
+	if ((t = this_table(ZEND_THIS)) == NULL || !check_key(key) || !row_image(t, 2, row, t->image, &mask)) {
 		RETURN_THROWS();
 	}
-	ZEND_HASH_FOREACH_STR_KEY_VAL(row, name, value) {
-		zend_long col;
-
-		if (name == NULL) {
-			zend_argument_value_error(2, "must map column names to values");
-			RETURN_THROWS();
-		}
-		if ((col = column_index(t, name, 2)) < 0 || !put_value(t, (uint32_t) col, value)) {
-			RETURN_THROWS();
-		}
-		mask |= (uint64_t) 1 << col;
-	} ZEND_HASH_FOREACH_END();
 	if (rapier_table_set(&t->table, ZSTR_VAL(key), ZSTR_LEN(key), t->image, mask) == RAPIER_TABLE_FULL) {
 		throw_full(t, key);
 		RETURN_THROWS();
 	}
+}
+
+ZEND_METHOD(Rapier_Table, add)
+{
+	table_object *t;
+	zend_string *key;
+	HashTable *row;
+	uint64_t mask;
+	rapier_table_status_t status;
+
+	ZEND_PARSE_PARAMETERS_START(2, 2)
+		Z_PARAM_STR(key)
+		Z_PARAM_ARRAY_HT(row)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if ((t = this_table(ZEND_THIS)) == NULL || !check_key(key) || !row_image(t, 2, row, t->image, &mask)) {
+		RETURN_THROWS();
+	}
+	status = rapier_table_add(&t->table, ZSTR_VAL(key), ZSTR_LEN(key), t->image, mask);
+	if (status == RAPIER_TABLE_FULL) {
+		throw_full(t, key);
+		RETURN_THROWS();
+	}
+	RETURN_BOOL(status == RAPIER_TABLE_OK);
+}
+
+ZEND_METHOD(Rapier_Table, replace)
+{
+	table_object *t;
+	zend_string *key;
+	HashTable *row, *expected = NULL;
+	uint64_t mask, expected_mask = 0;
+
+	ZEND_PARSE_PARAMETERS_START(2, 3)
+		Z_PARAM_STR(key)
+		Z_PARAM_ARRAY_HT(row)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_ARRAY_HT(expected)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if ((t = this_table(ZEND_THIS)) == NULL || !check_key(key) || !row_image(t, 2, row, t->image, &mask)
+			|| (expected != NULL && !row_image(t, 3, expected, t->expected, &expected_mask))) {
+		RETURN_THROWS();
+	}
+	RETURN_BOOL(rapier_table_replace(&t->table, ZSTR_VAL(key), ZSTR_LEN(key), t->image, mask,
+		t->expected, expected_mask) == RAPIER_TABLE_OK);
 }
 
 ZEND_METHOD(Rapier_Table, get)
@@ -392,15 +450,20 @@ ZEND_METHOD(Rapier_Table, delete)
 {
 	table_object *t;
 	zend_string *key;
+	HashTable *expected = NULL;
+	uint64_t expected_mask = 0;
 
-	ZEND_PARSE_PARAMETERS_START(1, 1)
+	ZEND_PARSE_PARAMETERS_START(1, 2)
 		Z_PARAM_STR(key)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_ARRAY_HT(expected)
 	ZEND_PARSE_PARAMETERS_END();
 
-	if ((t = this_table(ZEND_THIS)) == NULL || !check_key(key)) {
+	if ((t = this_table(ZEND_THIS)) == NULL || !check_key(key)
+			|| (expected != NULL && !row_image(t, 2, expected, t->expected, &expected_mask))) {
 		RETURN_THROWS();
 	}
-	RETURN_BOOL(rapier_table_delete(&t->table, ZSTR_VAL(key), ZSTR_LEN(key)) == RAPIER_TABLE_OK);
+	RETURN_BOOL(rapier_table_delete(&t->table, ZSTR_VAL(key), ZSTR_LEN(key), t->expected, expected_mask) == RAPIER_TABLE_OK);
 }
 
 /* incr() and decr(): $by added, or subtracted. */

@@ -56,15 +56,40 @@ namespace Rapier {
          */
         public function get(string $key, ?string $column = null): array|int|float|string|null {}
 
+        /**
+         * set() of a new row only, as one step: false, and nothing
+         * written, if $key has a row. Of processes adding one key at once,
+         * exactly one gets true.
+         *
+         * @throws \ValueError for a bad key, an unknown column or a string longer than its column
+         * @throws \TypeError for a value of the wrong type
+         * @throws \Rapier\TableFullException if every row is taken
+         */
+        public function add(string $key, array $row): bool {}
+
+        /**
+         * set() of an existing row whose columns hold the values $expected
+         * names (column => value; [] takes any row), as one step: false,
+         * and nothing written, otherwise. A read with get() then a
+         * replace() expecting what was read is a compare-and-swap.
+         *
+         * @throws \ValueError for a bad key, an unknown column or a string longer than its column
+         * @throws \TypeError for a value of the wrong type
+         */
+        public function replace(string $key, array $row, array $expected = []): bool {}
+
         /** @throws \ValueError for a bad key */
         public function exists(string $key): bool {}
 
         /**
-         * Removes the row of $key; false if there was none.
+         * Removes the row of $key if its columns hold the values $expected
+         * names ([] takes any row), as one step; false, and nothing
+         * removed, if there is no such row or it holds other values.
          *
-         * @throws \ValueError for a bad key
+         * @throws \ValueError for a bad key, an unknown column or a string longer than its column
+         * @throws \TypeError for a value of the wrong type
          */
-        public function delete(string $key): bool {}
+        public function delete(string $key, array $expected = []): bool {}
 
         /**
          * Adds $by to a number column of the row of $key (made if needed)

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 2162a8a516597f2f3c016deffa998adc595b4551 */
+ * Stub hash: 75c2957abe055cce694b75067977be2cfe3fcc8a */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Rapier_Table___construct, 0, 0, 2)
 	ZEND_ARG_TYPE_INFO(0, size, IS_LONG, 0)
@@ -16,11 +16,25 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_MASK_EX(arginfo_class_Rapier_Table_get, 0, 1, MA
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, column, IS_STRING, 1, "null")
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Table_add, 0, 2, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, row, IS_ARRAY, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Table_replace, 0, 2, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, row, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, expected, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Table_exists, 0, 1, _IS_BOOL, 0)
 	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
 ZEND_END_ARG_INFO()
 
-#define arginfo_class_Rapier_Table_delete arginfo_class_Rapier_Table_exists
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Table_delete, 0, 1, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, expected, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_MASK_EX(arginfo_class_Rapier_Table_incr, 0, 2, MAY_BE_LONG|MAY_BE_DOUBLE)
 	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
@@ -47,6 +61,8 @@ ZEND_END_ARG_INFO()
 ZEND_METHOD(Rapier_Table, __construct);
 ZEND_METHOD(Rapier_Table, set);
 ZEND_METHOD(Rapier_Table, get);
+ZEND_METHOD(Rapier_Table, add);
+ZEND_METHOD(Rapier_Table, replace);
 ZEND_METHOD(Rapier_Table, exists);
 ZEND_METHOD(Rapier_Table, delete);
 ZEND_METHOD(Rapier_Table, incr);
@@ -62,6 +78,8 @@ static const zend_function_entry class_Rapier_Table_methods[] = {
 	ZEND_ME(Rapier_Table, __construct, arginfo_class_Rapier_Table___construct, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Table, set, arginfo_class_Rapier_Table_set, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Table, get, arginfo_class_Rapier_Table_get, ZEND_ACC_PUBLIC)
+	ZEND_ME(Rapier_Table, add, arginfo_class_Rapier_Table_add, ZEND_ACC_PUBLIC)
+	ZEND_ME(Rapier_Table, replace, arginfo_class_Rapier_Table_replace, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Table, exists, arginfo_class_Rapier_Table_exists, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Table, delete, arginfo_class_Rapier_Table_delete, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Table, incr, arginfo_class_Rapier_Table_incr, ZEND_ACC_PUBLIC)

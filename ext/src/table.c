@@ -378,24 +378,98 @@ rapier_table_status_t rapier_table_get(rapier_table_t *t, const char *key, size_
 	return slot != NULL ? RAPIER_TABLE_OK : RAPIER_TABLE_NOT_FOUND;
 }
 
+static void row_write(const rapier_table_t *t, table_slot_t *slot, const void *image, uint64_t columns_mask)
+{
+	uint32_t col;
+
+	for (col = 0; col < t->column_count; col++) {
+		if (columns_mask & ((uint64_t) 1 << col)) {
+			copy_column(t, slot_values(slot), image, col);
+		}
+	}
+}
+
+/* Whether the row holds what `expected` has in the columns of the mask. */
+static bool row_matches(const rapier_table_t *t, table_slot_t *slot, const char *expected, uint64_t expected_mask)
+{
+	const char *values = slot_values(slot);
+	uint32_t col;
+
+	for (col = 0; col < t->column_count; col++) {
+		const rapier_table_column_t *c = &t->columns[col];
+		size_t len = sizeof(rapier_table_number_t);
+
+		if (!(expected_mask & ((uint64_t) 1 << col))) {
+			continue;
+		}
+		if (c->type == RAPIER_TABLE_STRING) {
+			uint32_t slen;
+
+			/* The length first: equal lengths bound the bytes compared next. */
+			memcpy(&slen, expected + c->offset, sizeof(slen));
+			len = sizeof(slen) + slen;
+		}
+		if (memcmp(values + c->offset, expected + c->offset, len) != 0) {
+			return false;
+		}
+	}
+	return true;
+}
+
 rapier_table_status_t rapier_table_set(rapier_table_t *t, const char *key, size_t key_len, const void *image, uint64_t columns_mask)
 {
 	uint32_t hash = table_hash(t, key, key_len);
 	pthread_mutex_t *lock = stripe_lock(t, hash);
 	table_slot_t *slot;
-	uint32_t col;
 
 	table_lock(lock);
 	slot = row_find_or_insert(t, hash, key, key_len);
 	if (slot != NULL) {
-		for (col = 0; col < t->column_count; col++) {
-			if (columns_mask & ((uint64_t) 1 << col)) {
-				copy_column(t, slot_values(slot), image, col);
-			}
-		}
+		row_write(t, slot, image, columns_mask);
 	}
 	table_unlock(lock);
 	return slot != NULL ? RAPIER_TABLE_OK : RAPIER_TABLE_FULL;
+}
+
+rapier_table_status_t rapier_table_add(rapier_table_t *t, const char *key, size_t key_len, const void *image, uint64_t columns_mask)
+{
+	uint32_t hash = table_hash(t, key, key_len);
+	pthread_mutex_t *lock = stripe_lock(t, hash);
+	rapier_table_status_t status = RAPIER_TABLE_EXISTS;
+	table_slot_t *slot;
+
+	table_lock(lock);
+	if (chain_find(t, hash, key, key_len, NULL) == NULL) {
+		slot = row_insert(t, hash, key, key_len);
+		status = RAPIER_TABLE_FULL;
+		if (slot != NULL) {
+			row_write(t, slot, image, columns_mask);
+			status = RAPIER_TABLE_OK;
+		}
+	}
+	table_unlock(lock);
+	return status;
+}
+
+rapier_table_status_t rapier_table_replace(rapier_table_t *t, const char *key, size_t key_len, const void *image,
+	uint64_t columns_mask, const void *expected, uint64_t expected_mask)
+{
+	uint32_t hash = table_hash(t, key, key_len);
+	pthread_mutex_t *lock = stripe_lock(t, hash);
+	rapier_table_status_t status = RAPIER_TABLE_NOT_FOUND;
+	table_slot_t *slot;
+
+	table_lock(lock);
+	slot = chain_find(t, hash, key, key_len, NULL);
+	if (slot != NULL) {
+		status = RAPIER_TABLE_MISMATCH;
+		if (row_matches(t, slot, expected, expected_mask)) {
+			row_write(t, slot, image, columns_mask);
+			status = RAPIER_TABLE_OK;
+		}
+	}
+	table_unlock(lock);
+	return status;
 }
 
 static rapier_table_status_t number_add(const rapier_table_column_t *c, char *at, rapier_table_number_t by, rapier_table_number_t *result)
@@ -433,26 +507,30 @@ rapier_table_status_t rapier_table_incr(rapier_table_t *t, const char *key, size
 }
 
 /* Unlinked first, then marked unused, then freed: a death between leaks the slot. */
-rapier_table_status_t rapier_table_delete(rapier_table_t *t, const char *key, size_t key_len)
+rapier_table_status_t rapier_table_delete(rapier_table_t *t, const char *key, size_t key_len,
+	const void *expected, uint64_t expected_mask)
 {
 	uint32_t hash = table_hash(t, key, key_len);
 	pthread_mutex_t *lock = stripe_lock(t, hash);
+	rapier_table_status_t status = RAPIER_TABLE_NOT_FOUND;
 	table_slot_t *slot;
 	uint32_t *link;
 
 	table_lock(lock);
 	slot = chain_find(t, hash, key, key_len, &link);
-	if (slot != NULL) {
+	if (slot != NULL && !row_matches(t, slot, expected, expected_mask)) {
+		status = RAPIER_TABLE_MISMATCH;
+	} else if (slot != NULL) {
 		*link = slot->next;
 		__atomic_store_n(&slot->used, 0, __ATOMIC_RELEASE);
 		__atomic_sub_fetch(&t->shm->count, 1, __ATOMIC_RELAXED);
+		status = RAPIER_TABLE_OK;
 	}
 	table_unlock(lock);
-	if (slot == NULL) {
-		return RAPIER_TABLE_NOT_FOUND;
+	if (status == RAPIER_TABLE_OK) {
+		slot_free(t, slot);
 	}
-	slot_free(t, slot);
-	return RAPIER_TABLE_OK;
+	return status;
 }
 
 /*

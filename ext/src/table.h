@@ -42,6 +42,8 @@ typedef enum {
 	RAPIER_TABLE_NOT_FOUND,
 	RAPIER_TABLE_FULL,        /* every row is taken */
 	RAPIER_TABLE_OVERFLOW,    /* an INT increment would overflow; the row is unchanged */
+	RAPIER_TABLE_EXISTS,      /* rapier_table_add(): the key has a row */
+	RAPIER_TABLE_MISMATCH,    /* the row is not as `expected` says; it is unchanged */
 } rapier_table_status_t;
 
 typedef union {
@@ -130,7 +132,24 @@ rapier_table_status_t rapier_table_set(rapier_table_t *t, const char *key, size_
 rapier_table_status_t rapier_table_incr(rapier_table_t *t, const char *key, size_t key_len, uint32_t col,
 	rapier_table_number_t by, rapier_table_number_t *result);
 
-rapier_table_status_t rapier_table_delete(rapier_table_t *t, const char *key, size_t key_len);
+/*
+ * Conditional writes, each one step under the row's lock: what a caller
+ * read with rapier_table_get() is still there when it writes, or nothing
+ * is written. `expected` is an image whose columns in `expected_mask` the
+ * row must hold, compared byte for byte (a float by its bits); with a mask
+ * of 0 any row matches.
+ */
+
+/* rapier_table_set() of a new row only: RAPIER_TABLE_EXISTS if the key has one. */
+rapier_table_status_t rapier_table_add(rapier_table_t *t, const char *key, size_t key_len, const void *image, uint64_t columns_mask);
+
+/* rapier_table_set() of an existing row that matches: NOT_FOUND or MISMATCH otherwise. */
+rapier_table_status_t rapier_table_replace(rapier_table_t *t, const char *key, size_t key_len, const void *image,
+	uint64_t columns_mask, const void *expected, uint64_t expected_mask);
+
+/* Removes the row of `key` if it matches: NOT_FOUND or MISMATCH otherwise. */
+rapier_table_status_t rapier_table_delete(rapier_table_t *t, const char *key, size_t key_len,
+	const void *expected, uint64_t expected_mask);
 
 /*
  * Iteration: copies the next row at or after slot *cursor into key (of

@@ -100,8 +100,8 @@ static void test_rows(void)
 		CHECK_EQ_INT(rapier_table_get(&t, key, sizeof(key) - 1, NULL), RAPIER_TABLE_NOT_FOUND);
 	}
 
-	CHECK_EQ_INT(rapier_table_delete(&t, "a", 1), RAPIER_TABLE_OK);
-	CHECK_EQ_INT(rapier_table_delete(&t, "a", 1), RAPIER_TABLE_NOT_FOUND);
+	CHECK_EQ_INT(rapier_table_delete(&t, "a", 1, NULL, 0), RAPIER_TABLE_OK);
+	CHECK_EQ_INT(rapier_table_delete(&t, "a", 1, NULL, 0), RAPIER_TABLE_NOT_FOUND);
 	CHECK_EQ_INT(rapier_table_get(&t, "a", 1, NULL), RAPIER_TABLE_NOT_FOUND);
 	CHECK_EQ_INT(rapier_table_count(&t), 1);
 	rapier_table_destroy(&t);
@@ -129,12 +129,12 @@ static void test_full_and_reuse(void)
 		CHECK_EQ_INT(rapier_table_incr(&t, "k9", 2, COL_HITS, by, &result), RAPIER_TABLE_FULL);
 	}
 	/* A deleted row's slot serves the next new key, again and again. */
-	CHECK_EQ_INT(rapier_table_delete(&t, "k0", 2), RAPIER_TABLE_OK);
+	CHECK_EQ_INT(rapier_table_delete(&t, "k0", 2, NULL, 0), RAPIER_TABLE_OK);
 	for (i = 0; i < 100; i++) {
 		snprintf(key, sizeof(key), "n%d", i);
 		CHECK_EQ_INT(set_hits(&t, key, i), RAPIER_TABLE_OK);
 		if (i < 99) {
-			CHECK_EQ_INT(rapier_table_delete(&t, key, strlen(key)), RAPIER_TABLE_OK);
+			CHECK_EQ_INT(rapier_table_delete(&t, key, strlen(key), NULL, 0), RAPIER_TABLE_OK);
 		}
 	}
 	CHECK_EQ_INT(rapier_table_count(&t), 3);
@@ -187,7 +187,7 @@ static void test_many_keys_and_iteration(void)
 	CHECK_EQ_INT(rapier_table_count(&t), N);
 	for (i = 0; i < N; i += 2) {
 		snprintf(key, sizeof(key), "user:%d", i);
-		rapier_table_delete(&t, key, strlen(key));
+		rapier_table_delete(&t, key, strlen(key), NULL, 0);
 	}
 	for (i = 0; i < N; i++) {
 		snprintf(key, sizeof(key), "user:%d", i);
@@ -272,8 +272,107 @@ static void test_holder_dies(void)
 	CHECK_EQ_INT(set_hits(&t, "k", 2), RAPIER_TABLE_OK);
 	CHECK_EQ_INT(hits_of(&t, "k"), 2);
 	CHECK_EQ_INT(set_hits(&t, "new", 3), RAPIER_TABLE_OK);
-	CHECK_EQ_INT(rapier_table_delete(&t, "new", 3), RAPIER_TABLE_OK);
+	CHECK_EQ_INT(rapier_table_delete(&t, "new", 3, NULL, 0), RAPIER_TABLE_OK);
 	CHECK_EQ_INT(rapier_table_count(&t), 1);
+	rapier_table_destroy(&t);
+}
+
+/* add(), replace() and delete() with an expected row: each writes only when the row is as said. */
+static void test_conditional(void)
+{
+	rapier_table_t t;
+	char image[64], expected[64];
+	uint64_t hits = 1u << COL_HITS, name = 1u << COL_NAME;
+
+	CHECK_EQ_INT(make(&t, 2), 0);
+	rapier_table_image_put_number(&t, image, COL_HITS, (rapier_table_number_t) { .i = 7 });
+	rapier_table_image_put_string(&t, image, COL_NAME, "owner1", 6);
+	CHECK_EQ_INT(rapier_table_add(&t, "lock", 4, image, hits | name), RAPIER_TABLE_OK);
+	CHECK_EQ_INT(rapier_table_add(&t, "lock", 4, image, hits), RAPIER_TABLE_EXISTS);
+	CHECK_EQ_INT(hits_of(&t, "lock"), 7);
+
+	/* replace(): only an existing row, only one holding what is expected. */
+	CHECK_EQ_INT(rapier_table_replace(&t, "none", 4, image, hits, NULL, 0), RAPIER_TABLE_NOT_FOUND);
+	CHECK_EQ_INT(rapier_table_count(&t), 1);
+	rapier_table_image_put_string(&t, expected, COL_NAME, "owner", 5);
+	CHECK_EQ_INT(rapier_table_replace(&t, "lock", 4, image, hits, expected, name), RAPIER_TABLE_MISMATCH);
+	rapier_table_image_put_string(&t, expected, COL_NAME, "owner2", 6);
+	CHECK_EQ_INT(rapier_table_replace(&t, "lock", 4, image, hits, expected, name), RAPIER_TABLE_MISMATCH);
+	rapier_table_image_put_string(&t, expected, COL_NAME, "owner1", 6);
+	rapier_table_image_put_number(&t, expected, COL_HITS, (rapier_table_number_t) { .i = 7 });
+	rapier_table_image_put_number(&t, image, COL_HITS, (rapier_table_number_t) { .i = 8 });
+	CHECK_EQ_INT(rapier_table_replace(&t, "lock", 4, image, hits, expected, name | hits), RAPIER_TABLE_OK);
+	CHECK_EQ_INT(hits_of(&t, "lock"), 8);
+	CHECK_EQ_INT(rapier_table_replace(&t, "lock", 4, image, hits, expected, name | hits), RAPIER_TABLE_MISMATCH);
+	CHECK_EQ_INT(rapier_table_replace(&t, "lock", 4, image, hits, NULL, 0), RAPIER_TABLE_OK);
+
+	/* Floats compare by their bits: -0.0 is not 0.0. */
+	rapier_table_image_put_number(&t, expected, COL_SCORE, (rapier_table_number_t) { .d = -0.0 });
+	CHECK_EQ_INT(rapier_table_delete(&t, "lock", 4, expected, 1u << COL_SCORE), RAPIER_TABLE_MISMATCH);
+	rapier_table_image_put_number(&t, expected, COL_SCORE, (rapier_table_number_t) { .d = 0.0 });
+	rapier_table_image_put_string(&t, expected, COL_NAME, "owner2", 6);
+	CHECK_EQ_INT(rapier_table_delete(&t, "lock", 4, expected, name), RAPIER_TABLE_MISMATCH);
+	CHECK_EQ_INT(rapier_table_count(&t), 1);
+	rapier_table_image_put_string(&t, expected, COL_NAME, "owner1", 6);
+	CHECK_EQ_INT(rapier_table_delete(&t, "lock", 4, expected, name | (1u << COL_SCORE)), RAPIER_TABLE_OK);
+	CHECK_EQ_INT(rapier_table_delete(&t, "lock", 4, expected, name), RAPIER_TABLE_NOT_FOUND);
+	CHECK_EQ_INT(rapier_table_count(&t), 0);
+
+	/* add() on a full table. */
+	CHECK_EQ_INT(rapier_table_add(&t, "a", 1, image, hits), RAPIER_TABLE_OK);
+	CHECK_EQ_INT(rapier_table_add(&t, "b", 1, image, hits), RAPIER_TABLE_OK);
+	CHECK_EQ_INT(rapier_table_add(&t, "c", 1, image, hits), RAPIER_TABLE_FULL);
+	CHECK_EQ_INT(rapier_table_add(&t, "a", 1, image, hits), RAPIER_TABLE_EXISTS);
+	rapier_table_destroy(&t);
+}
+
+/*
+ * Forked processes race: each adds the same keys (exactly one add() of a
+ * key wins), and each adds 1 to a counter by reading it and replacing it
+ * only if unchanged, retrying otherwise: no addition is lost.
+ */
+static void test_processes_race_conditionally(void)
+{
+	enum { CHILDREN = 4, KEYS = 2000, ADDS = 5000 };
+	rapier_table_t t;
+	pid_t pids[CHILDREN];
+	int i, status, won = 0;
+
+	CHECK_EQ_INT(make(&t, KEYS + 1 + CHILDREN), 0);
+	CHECK_EQ_INT(set_hits(&t, "counter", 0), RAPIER_TABLE_OK);
+	for (i = 0; i < CHILDREN; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			char key[32], image[64], expected[64];
+			int n, wins = 0;
+
+			rapier_table_image_put_number(&t, image, COL_HITS, (rapier_table_number_t) { .i = i });
+			for (n = 0; n < KEYS; n++) {
+				snprintf(key, sizeof(key), "key%d", n);
+				wins += rapier_table_add(&t, key, strlen(key), image, 1u << COL_HITS) == RAPIER_TABLE_OK;
+			}
+			for (n = 0; n < ADDS; n++) {
+				do {
+					rapier_table_get(&t, "counter", 7, expected);
+					rapier_table_image_put_number(&t, image, COL_HITS, (rapier_table_number_t) {
+						.i = rapier_table_image_number(&t, expected, COL_HITS).i + 1 });
+				} while (rapier_table_replace(&t, "counter", 7, image, 1u << COL_HITS, expected, 1u << COL_HITS) != RAPIER_TABLE_OK);
+			}
+			snprintf(key, sizeof(key), "wins%d", i);
+			set_hits(&t, key, wins);
+			_exit(0);
+		}
+	}
+	for (i = 0; i < CHILDREN; i++) {
+		char key[32];
+
+		CHECK(waitpid(pids[i], &status, 0) == pids[i] && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		snprintf(key, sizeof(key), "wins%d", i);
+		won += (int) hits_of(&t, key);
+	}
+	CHECK_EQ_INT(won, KEYS);
+	CHECK_EQ_INT(hits_of(&t, "counter"), CHILDREN * ADDS);
+	CHECK_EQ_INT(rapier_table_count(&t), KEYS + 1 + CHILDREN);
 	rapier_table_destroy(&t);
 }
 
@@ -286,5 +385,7 @@ int main(void)
 	test_many_keys_and_iteration();
 	test_processes_share();
 	test_holder_dies();
+	test_conditional();
+	test_processes_race_conditionally();
 	return unit_finish("table_test");
 }
