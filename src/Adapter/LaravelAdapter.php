@@ -15,6 +15,7 @@ use Rapier\Adapter\Internal\IlluminateState;
 use Rapier\Adapter\Internal\RequestScope;
 use Rapier\Adapter\Internal\SymfonyRequestFactory;
 use Rapier\Adapter\Internal\SymfonyResponseSender;
+use Rapier\Cache\LaravelCacheDriver;
 use Rapier\Http\Request;
 use Rapier\Http\Response;
 use Rapier\Metrics\RouteAware;
@@ -52,6 +53,7 @@ final class LaravelAdapter implements Adapter, RouteAware
     public function boot(): void
     {
         self::notInConsole($this->app);
+        LaravelCacheDriver::register($this->app);
         $this->kernel = $this->app->make(HttpKernelContract::class);
         if (!$this->app->hasBeenBootstrapped()) {
             $this->app->bootstrapWith(self::bootstrappers($this->kernel));

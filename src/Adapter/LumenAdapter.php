@@ -11,6 +11,7 @@ use Rapier\Adapter\Internal\IlluminateState;
 use Rapier\Adapter\Internal\RequestScope;
 use Rapier\Adapter\Internal\SymfonyRequestFactory;
 use Rapier\Adapter\Internal\SymfonyResponseSender;
+use Rapier\Cache\LaravelCacheDriver;
 use Rapier\Http\Request;
 use Rapier\Http\Response;
 use Rapier\Metrics\RouteAware;
@@ -52,6 +53,7 @@ final class LumenAdapter implements Adapter, RouteAware
 
     public function boot(): void
     {
+        LaravelCacheDriver::register($this->app);
         $this->app->boot();
         // Lumen compiles its FastRoute dispatcher (every route's pattern) on
         // each request that no static route matches, unless one is set:

@@ -156,3 +156,15 @@ Route::get('/secure', fn (Request $request) => [
     'scheme' => $request->server('REQUEST_SCHEME'),
     'client' => $request->server('SSL_CLIENT_S_DN'),
 ]);
+
+// The cache store `rapier`, one table for every worker of `rapier serve`
+// (tests/Cache/ServeLaravelCacheTest.php; the config file declares the table).
+Route::get('/cache/count', fn () => [
+    'count' => Illuminate\Support\Facades\Cache::store('rapier')->increment('count'),
+    'pid' => getmypid(),
+]);
+Route::get('/cache/remember', fn () => [
+    'value' => Illuminate\Support\Facades\Cache::store('rapier')->remember('remembered', 60, fn () => 'by ' . getmypid()),
+]);
+Route::get('/cache/throttled', fn () => ['pid' => getmypid()])
+    ->middleware(Illuminate\Routing\Middleware\ThrottleRequests::class . ':5,1');

@@ -118,3 +118,7 @@ $router->get('/dd', function () {
 
 $router->get('/leak/set', ProbeController::class . '@set');
 $router->get('/leak/get', ProbeController::class . '@get');
+
+// The cache store `rapier`, one table for every worker of `rapier serve`
+// (tests/Cache/ServeLaravelCacheTest.php; the config file declares the table).
+$router->get('/cache/count', fn () => ['count' => app('cache')->store('rapier')->increment('count'), 'pid' => getmypid()]);
