@@ -27,7 +27,8 @@ use Rapier\Metrics\RouteAware;
  * boot() runs the HTTP kernel's bootstrappers (environment, config,
  * exception handling, facades, providers, with a request made from
  * app.url in place while providers register, as Octane does), loads the
- * deferred providers and resolves the common services. Each request then
+ * deferred providers and resolves the common services; it adds the cache
+ * driver `rapier` (docs/cache.md) first. Each request then
  * goes through the kernel's handle() and terminate() as in public/index.php,
  * and IlluminateState puts the application back as it was at boot.
  * docs/frameworks.md lists what is reset and what is not.
