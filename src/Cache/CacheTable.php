@@ -13,7 +13,8 @@ use ValueError;
 /**
  * A cache with expiry, atomic add and increment, and locks, over a shared
  * Rapier\Table: what every worker of `rapier serve` sees at once, without
- * a round trip to Redis. The Laravel store (TableStore) is a thin face on it.
+ * a round trip to Redis. Laravel's store (TableStore) and the PSR-16 cache
+ * (SimpleCache) are thin faces on it.
  *
  * Each row is one entry: an int in `number` (so that increment() is exact),
  * anything else serialized in `value` (at most the column's bytes), a lock's
@@ -84,12 +85,18 @@ final class CacheTable
         return $this->table;
     }
 
-    /** The value of $key; null if it has none or it expired. */
-    public function get(string $key): mixed
+    /** The value of $key; $default if it has none or it expired. */
+    public function get(string $key, mixed $default = null): mixed
     {
         $row = $this->live($this->rowKey($key));
 
-        return $row === null ? null : $this->decode($row);
+        return $row === null ? $default : $this->decode($row);
+    }
+
+    /** Whether $key has a value that has not expired (null is a value). */
+    public function has(string $key): bool
+    {
+        return $this->live($this->rowKey($key)) !== null;
     }
 
     /**
