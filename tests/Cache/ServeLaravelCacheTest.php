@@ -6,6 +6,7 @@ namespace Rapier\Tests\Cache;
 
 use Rapier\Tests\Support\Cli;
 use Rapier\Tests\Support\HttpClient;
+use Rapier\Tests\Support\ServedApp;
 use Rapier\Tests\Support\ServedAppTestCase;
 
 /**
@@ -75,6 +76,6 @@ final class ServeLaravelCacheTest extends ServedAppTestCase
         ]);
         $doc = $this->server->waitForWorkers("$this->dir/.rapier.pid", 2);
 
-        return array_column(array_filter($doc['workers'], static fn (array $w): bool => $w['role'] === 'worker'), 'pid');
+        return ServedApp::workerPids($doc);
     }
 }

@@ -7,6 +7,7 @@ namespace Rapier\Tests\Cli;
 use Rapier\Tests\Metrics\PrometheusText;
 use Rapier\Tests\Support\Cli;
 use Rapier\Tests\Support\HttpClient;
+use Rapier\Tests\Support\ServedApp;
 use Rapier\Tests\Support\ServedAppTestCase;
 
 /** The config's shared tables: made by the master, used by the app through Rapier\App\Tables. */
@@ -46,7 +47,7 @@ final class ServeTablesTest extends ServedAppTestCase
         $this->assertSame(1, $body['hits']);
         $this->assertSame(2, $body['rows']);
         $this->assertSame(['visits', 'sessions'], $body['tables']);
-        $workers = array_column(array_filter($doc['workers'], static fn (array $w): bool => $w['role'] === 'worker'), 'pid');
+        $workers = ServedApp::workerPids($doc);
         $this->assertSame([], array_diff(array_keys($pids), $workers), 'answered by the workers');
         $metrics = PrometheusText::parse(HttpClient::get($port, '/metrics')->body);
         $this->assertSame(2.0, $metrics->value('rapier_table_rows', ['table' => 'visits']));

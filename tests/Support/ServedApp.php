@@ -159,6 +159,20 @@ final class ServedApp
     }
 
     /**
+     * The pids of the request workers in a status document (not task
+     * workers or user processes).
+     *
+     * @param array<string, mixed> $doc
+     * @return list<int>
+     */
+    public static function workerPids(array $doc): array
+    {
+        $workers = array_filter($doc['workers'], static fn (array $w): bool => $w['role'] === 'worker');
+
+        return array_column($workers, 'pid');
+    }
+
+    /**
      * The status document of the master owning $pidFile, null while there is none.
      *
      * @return array<string, mixed>|null
