@@ -12,7 +12,7 @@ packages=(
 	php8.2-cli php8.2-dev php8.2-mysql php8.2-sqlite3 php8.2-redis
 	php8.2-mbstring php8.2-xml php8.2-curl phpunit php-parser
 	node-llhttp mariadb-server redis-server redis-tools
-	build-essential autoconf pkg-config libssl-dev zlib1g-dev valgrind
+	build-essential autoconf pkg-config libssl-dev zlib1g-dev libnghttp2-dev valgrind
 	# The framework apps of tests/apps/, served by Rapier and by nginx + php-fpm.
 	php-laravel-framework php-laravel-lumen-framework php-symfony-framework-bundle
 	php-slim php8.2-fpm nginx
@@ -28,6 +28,8 @@ packages=(
 	# The HTTPS tests make their certificates with the openssl command (tests/Support/TlsCertificate.php,
 	# ext/tests/http/tls.inc) and talk to the server with curl, as the other phpt tests do.
 	openssl curl
+	# An HTTP/2 client of another implementation than ours (nghttp, h2load: ext/tests/http2).
+	nghttp2-client
 )
 
 # Only `make bench` needs these, so `make test` stays as light as it was.

@@ -55,6 +55,8 @@ typedef enum {
 	O_TLS_CRL_FILE,
 	O_HTTP_PORT,
 	O_HTTPS_REDIRECT,
+	O_HTTP2,
+	O_HTTP2_MAX_CONCURRENT_STREAMS,
 } option_id_t;
 
 typedef struct {
@@ -107,6 +109,8 @@ static const option_t options[] = {
 	{ "tls_crl_file", O_TLS_CRL_FILE, OPT_STRING, 0, 0 },
 	{ "http_port", O_HTTP_PORT, OPT_INT, 1, 65535 },
 	{ "https_redirect", O_HTTPS_REDIRECT, OPT_BOOL_OR_PORT, 1, 65535 },
+	{ "http2", O_HTTP2, OPT_BOOL, 0, 0 },
+	{ "http2_max_concurrent_streams", O_HTTP2_MAX_CONCURRENT_STREAMS, OPT_INT, 1, 1000 },
 };
 
 static const option_t *find_option(zend_string *name)
@@ -291,6 +295,8 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 		case O_SHUTDOWN_TIMEOUT: srv->shutdown_timeout_ns = ns; break;
 		case O_BACKLOG: srv->cfg.backlog = (int) l; break;
 		case O_GZIP: srv->cfg.gzip = l != 0; break;
+		case O_HTTP2: srv->cfg.http2 = l != 0; break;
+		case O_HTTP2_MAX_CONCURRENT_STREAMS: srv->cfg.http2_max_streams = (uint32_t) l; break;
 		case O_GZIP_LEVEL: srv->cfg.gzip_config.level = (int) l; break;
 		case O_GZIP_MIN_LENGTH: srv->cfg.gzip_config.min_length = (size_t) l; break;
 		case O_DEBUG: srv->debug = l != 0; break;

@@ -185,6 +185,7 @@ void rapier_http_request_new(zval *out, rapier_http_conn_t *conn)
 	const rapier_http_request_t *hr = rapier_http_conn_request(conn);
 	zend_object *obj;
 	request_t *req;
+	rapier_http_tls_t *tls;
 	const char *addr;
 	int port;
 
@@ -201,14 +202,15 @@ void rapier_http_request_new(zval *out, rapier_http_conn_t *conn)
 
 	req->query_string = hr->query ? zend_string_init(hr->query, hr->query_len, 0) : NULL;
 	req->body = hr->body_len ? zend_string_init(hr->body, hr->body_len, 0) : NULL;
-	req->protocol = hr->version_minor == 0 ? zend_string_init("HTTP/1.0", 8, 0) : zend_string_init("HTTP/1.1", 8, 0);
+	req->protocol = hr->version_major == 2 ? zend_string_init("HTTP/2.0", 8, 0)
+		: hr->version_minor == 0 ? zend_string_init("HTTP/1.0", 8, 0) : zend_string_init("HTTP/1.1", 8, 0);
 	req->start_ns = conn->request_start_ns;
 	req->local_port = conn->local_port;
-	if (conn->tls) {
-		req->tls_version = rapier_http_tls_version(conn->tls);
-		req->tls_cipher = rapier_http_tls_cipher(conn->tls);
-		req->tls_verifies_client = rapier_http_tls_verifies_client(conn->tls);
-		req->tls_peer = rapier_http_tls_peer(conn->tls);
+	if ((tls = rapier_http_conn_tls(conn)) != NULL) {
+		req->tls_version = rapier_http_tls_version(tls);
+		req->tls_cipher = rapier_http_tls_cipher(tls);
+		req->tls_verifies_client = rapier_http_tls_verifies_client(tls);
+		req->tls_peer = rapier_http_tls_peer(tls);
 	}
 	req->upload = rapier_http_conn_take_upload(conn);
 }

@@ -708,6 +708,7 @@ static rapier_http_tls_ctx_t *load_tls(server_t *srv)
 		.client_ca_file = srv->tls_client_ca_file ? ZSTR_VAL(srv->tls_client_ca_file) : NULL,
 		.verify_depth = srv->tls_verify_depth,
 		.client_crl_file = srv->tls_crl_file ? ZSTR_VAL(srv->tls_crl_file) : NULL,
+		.http2 = srv->cfg.http2,
 	};
 	char err[512];
 	rapier_http_tls_ctx_t *ctx;

@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "http2.h"
 #include "http_redirect.h"
 #include "http_server.h"
 #include "http_server_internal.h"
@@ -102,6 +103,7 @@ void rapier_http_config_default(rapier_http_config_t *cfg)
 	cfg->backlog = 8192;
 	cfg->gzip = true;
 	rapier_gzip_config_init(&cfg->gzip_config);
+	cfg->http2_max_streams = 100;
 }
 
 /*
@@ -379,6 +381,9 @@ void rapier_http_conn_release(rapier_http_conn_t *conn)
 	}
 	drop_upload(conn);
 	rapier__ws_free(conn);
+	if (conn->h2s) {
+		rapier__h2_stream_free(conn);
+	}
 	if (conn->parser_ready) {
 		rapier_http_parser_free(&conn->parser);
 	}
@@ -434,11 +439,38 @@ static void check_drained(rapier_http_server_t *server)
 	}
 }
 
+/*
+ * An HTTP/2 stream's object closes: the stream is reset if it is still
+ * open (http2.c), whoever waits on it is woken, and the session's
+ * reference goes. A handler still running keeps the object until it ends.
+ */
+static void stream_close(rapier_http_conn_t *conn)
+{
+	if (conn->state == RAPIER_HTTP_CONN_QUEUED) {
+		queue_remove(conn->server, conn);
+	}
+	conn->state = RAPIER_HTTP_CONN_CLOSED;
+	rapier_timer_stop(conn->server->loop, &conn->timer);
+	if (conn->writer) {
+		rapier_coro_t *writer = conn->writer;
+		conn->writer = NULL;
+		rapier_coro_wake(writer, RAPIER_WAKE_CLOSED);
+	}
+	rapier__http_wake_queued_writers(conn);
+	rapier__http_gzip_stream_release(conn);
+	rapier__h2_stream_closed(conn);
+	rapier_http_conn_release(conn);
+}
+
 void rapier__http_conn_close(rapier_http_conn_t *conn)
 {
 	rapier_http_server_t *server = conn->server;
 
 	if (conn->state == RAPIER_HTTP_CONN_CLOSED) {
+		return;
+	}
+	if (conn->h2s) {
+		stream_close(conn);
 		return;
 	}
 	if (conn->state == RAPIER_HTTP_CONN_QUEUED) {
@@ -458,6 +490,9 @@ void rapier__http_conn_close(rapier_http_conn_t *conn)
 	if (conn->file_fd >= 0) {
 		close(conn->file_fd);
 		conn->file_fd = -1;
+	}
+	if (conn->h2) {
+		rapier__h2_conn_closed(conn);
 	}
 	conn_end_tls(conn, true);
 	close(conn->fd);
@@ -556,6 +591,8 @@ static void loop_write(rapier_http_conn_t *conn, const char *data, size_t len, b
 	flush_wbuf(conn);
 }
 
+static void h2_answer_text(rapier_http_conn_t *conn, int status, const char *body, size_t body_len);
+
 /* Answers a request the server refuses itself, then closes the connection. */
 static void conn_answer_error(rapier_http_conn_t *conn, int status, const char *reason)
 {
@@ -564,7 +601,7 @@ static void conn_answer_error(rapier_http_conn_t *conn, int status, const char *
 	char body[160];
 	int body_len, len;
 
-	if (status == 0) {
+	if (status == 0 || (conn->h2s && conn->response_started)) {
 		rapier__http_conn_close(conn);
 		return;
 	}
@@ -572,6 +609,10 @@ static void conn_answer_error(rapier_http_conn_t *conn, int status, const char *
 		reason ? ": " : "", reason ? reason : "");
 	if (body_len >= (int) sizeof(body)) {
 		body_len = (int) sizeof(body) - 1;
+	}
+	if (conn->h2s) {
+		h2_answer_text(conn, status, body, (size_t) body_len);
+		return;
 	}
 	len = snprintf(buf, sizeof(buf),
 		"HTTP/1.1 %d %s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\n%sConnection: close\r\n\r\n%.*s",
@@ -623,11 +664,32 @@ static void loop_answer_text(rapier_http_conn_t *conn, rapier_http_head_t *head,
 		rapier__http_conn_close(conn);
 		return;
 	}
+	if (conn->h2s) {
+		rapier__http_log_access(conn, head->status, head->body_allowed ? body_len : 0);
+		rapier__h2_answer(conn, head, &iov[1], body, body_len, -1, 0, 0);
+		return;
+	}
 	loop_answer_head(conn, head, iov, head->status, body_len);
 	if (head->body_allowed) {
 		wbuf_append(conn, body, body_len);
 	}
 	flush_wbuf(conn);
+}
+
+/* The same on an HTTP/2 stream: the stream ends with the answer, the connection goes on. */
+static void h2_answer_text(rapier_http_conn_t *conn, int status, const char *body, size_t body_len)
+{
+	rapier_http_head_t head;
+
+	rapier_http_buf_reset(&conn->server->scratch);
+	rapier_http_head_init(&head, &conn->server->scratch);
+	rapier_http_head_set_status(&head, status, NULL, 0);
+	loop_answer_text(conn, &head, body, body_len);
+}
+
+void rapier__http_answer_error(rapier_http_conn_t *conn, int status, const char *reason)
+{
+	conn_answer_error(conn, status, reason);
 }
 
 static void conn_shed(rapier_http_conn_t *conn)
@@ -750,13 +812,15 @@ static void conn_dispatch(rapier_http_conn_t *conn)
 {
 	rapier_http_server_t *server = conn->server;
 
-	conn_set_timer(conn, 0);
-	/*
-	 * No reading while the request is handled: pipelined bytes wait in the
-	 * kernel. Paused, not stopped: when the response is written the
-	 * connection reads again without an epoll_ctl() either way.
-	 */
-	rapier_io_pause(server->loop, &conn->io);
+	if (!conn->h2s) {
+		conn_set_timer(conn, 0);
+		/*
+		 * No reading while the request is handled: pipelined bytes wait in the
+		 * kernel. Paused, not stopped: when the response is written the
+		 * connection reads again without an epoll_ctl() either way.
+		 */
+		rapier_io_pause(server->loop, &conn->io);
+	}
 	conn->response_started = conn->response_ended = conn->response_chunked = false;
 	conn->response_keep_alive = false;
 	conn->response_no_body = false;
@@ -781,12 +845,20 @@ static void conn_dispatch(rapier_http_conn_t *conn)
 		/*
 		 * Watched while it waits, for its client leaving: a request whose
 		 * client gave up would otherwise still take a handler slot at its
-		 * turn. Unpausing costs no syscall (CONN_READ).
+		 * turn. Unpausing costs no syscall (CONN_READ). An HTTP/2 stream's
+		 * reset comes through its connection.
 		 */
-		rapier_io_start(server->loop, &conn->io, CONN_READ);
+		if (!conn->h2s) {
+			rapier_io_start(server->loop, &conn->io, CONN_READ);
+		}
 		return;
 	}
 	start_handler(conn);
+}
+
+void rapier__http_dispatch(rapier_http_conn_t *conn)
+{
+	conn_dispatch(conn);
 }
 
 static void keep_leftover(rapier_http_conn_t *conn, const char *data, size_t len)
@@ -923,6 +995,41 @@ static void conn_leave_idle(rapier_http_conn_t *conn)
 	conn->request_start_ns = rapier_now_ns();
 }
 
+/*
+ * HTTP/2 with prior knowledge: a connection whose first bytes are the
+ * client preface turns HTTP/2 (an HTTP/1.1 request cannot begin so). A
+ * preface cut short is kept until the rest comes. Returns false when data
+ * is HTTP/1.x for the parser; true when it was taken.
+ */
+static bool take_preface(rapier_http_conn_t *conn, const char *data, size_t len)
+{
+	size_t have = conn->rlen, total = have + len;
+	char *joined;
+
+	if (have == 0 && !rapier__h2_is_preface(data, len)) {
+		conn->protocol_known = true;
+		return false;
+	}
+	joined = emalloc(total);
+	if (have) {
+		memcpy(joined, conn->rbuf, have);
+	}
+	memcpy(joined + have, data, len);
+	conn->rlen = 0;
+	if (!rapier__h2_is_preface(joined, total)) {
+		/* What looked like the preface's start was HTTP/1.x after all ("P..."). */
+		conn->protocol_known = true;
+		conn_process(conn, joined, total);
+	} else if (total < RAPIER_H2_PREFACE_LEN) {
+		keep_leftover(conn, joined, total);
+	} else {
+		conn->protocol_known = true;
+		rapier__h2_start(conn, joined, total);
+	}
+	efree(joined);
+	return true;
+}
+
 static void conn_read(rapier_http_conn_t *conn)
 {
 	for (int i = 0; i < RAPIER_HTTP_READS_PER_EVENT && conn->state == RAPIER_HTTP_CONN_READING; i++) {
@@ -943,6 +1050,10 @@ static void conn_read(rapier_http_conn_t *conn)
 					conn_leave_idle(conn);
 				}
 			}
+			if (len > 0 && !conn->protocol_known && conn->server->cfg.http2 && take_preface(conn, data, len)) {
+				return;
+			}
+			conn->protocol_known = true;
 			if (len > 0) {
 				conn_process(conn, data, len);
 			}
@@ -966,7 +1077,7 @@ static void conn_read(rapier_http_conn_t *conn)
  * nginx does for a request waiting on its upstream, a half-close counts as
  * leaving, and the access log says 499.
  */
-static void conn_abandon(rapier_http_conn_t *conn)
+void rapier__http_conn_abandon(rapier_http_conn_t *conn)
 {
 	conn->server->stats.abandoned++;
 	rapier__http_log_access(conn, 499, 0);
@@ -991,6 +1102,11 @@ static void conn_tls_handshake(rapier_http_conn_t *conn)
 	switch (rapier_http_tls_handshake(conn->tls)) {
 		case RAPIER_HTTP_TLS_DONE:
 			conn->tls_handshaking = false;
+			if (rapier_http_tls_alpn_h2(conn->tls)) {
+				conn->protocol_known = true;
+				rapier__h2_start(conn, NULL, 0);
+				return;
+			}
 			rapier_io_start(loop, &conn->io, CONN_READ);
 			conn_read(conn);
 			return;
@@ -1024,9 +1140,13 @@ static void conn_handle_io(rapier_http_conn_t *conn, uint32_t events)
 		rapier__ws_on_io(conn, events);
 		return;
 	}
+	if (conn->state == RAPIER_HTTP_CONN_HTTP2) {
+		rapier__h2_on_io(conn, events);
+		return;
+	}
 	if (conn->state == RAPIER_HTTP_CONN_QUEUED) {
 		if (events & (EPOLLRDHUP | EPOLLERR | EPOLLHUP)) {
-			conn_abandon(conn);
+			rapier__http_conn_abandon(conn);
 		} else {
 			/* Pipelined bytes: they wait in the kernel; watch for the client leaving only. */
 			rapier_io_start(conn->server->loop, &conn->io, EPOLLRDHUP);
@@ -1064,6 +1184,10 @@ static void conn_on_io(rapier_io_t *io, uint32_t events)
 
 static void conn_timeout(rapier_http_conn_t *conn)
 {
+	if (conn->state == RAPIER_HTTP_CONN_HTTP2) {
+		rapier__h2_timeout(conn);
+		return;
+	}
 	if (conn->state == RAPIER_HTTP_CONN_WEBSOCKET) {
 		/* Our close frame went out websocket_close_timeout ago and no answer came. */
 		rapier__http_conn_close(conn);
@@ -1116,7 +1240,8 @@ static void next_request_once(rapier_http_conn_t *conn)
 {
 	rapier_http_server_t *server = conn->server;
 
-	if (conn->state == RAPIER_HTTP_CONN_CLOSED) {
+	/* An HTTP/2 stream ends when its last frame has gone out (http2.c), not here. */
+	if (conn->state == RAPIER_HTTP_CONN_CLOSED || conn->h2s) {
 		return;
 	}
 	if (!conn->response_keep_alive || server->draining) {
@@ -1180,7 +1305,9 @@ static void dequeue(rapier_http_server_t *server)
 	while ((next = queue_first(server)) != NULL && handler_slot_free(server)) {
 		queue_remove(server, next);
 		/* As in conn_dispatch(): the handler's own reads and writes use the socket. */
-		rapier_io_pause(server->loop, &next->io);
+		if (!next->h2s) {
+			rapier_io_pause(server->loop, &next->io);
+		}
 		start_handler(next);
 	}
 }
@@ -1300,6 +1427,8 @@ void rapier_http_server_drain(rapier_http_server_t *server, rapier_http_drained_
 			rapier__http_conn_close(conn);
 		} else if (conn->state == RAPIER_HTTP_CONN_WEBSOCKET) {
 			rapier__ws_going_away(conn);
+		} else if (conn->state == RAPIER_HTTP_CONN_HTTP2) {
+			rapier__h2_going_away(conn);
 		} else if (conn->state == RAPIER_HTTP_CONN_READING && conn->idle) {
 			conn_set_timer(conn, first_request_grace(server, conn));
 		}
@@ -1352,6 +1481,11 @@ void rapier_http_server_free(rapier_http_server_t *server)
 	rapier__http_listeners_close(server);
 	rapier_gzip_pool_free(&server->gzip_pool);
 	rapier_http_buf_free(&server->scratch);
+}
+
+rapier_http_tls_t *rapier_http_conn_tls(const rapier_http_conn_t *conn)
+{
+	return conn->h2s ? rapier__h2_stream_tls(conn) : conn->tls;
 }
 
 const char *rapier_http_conn_peer(const rapier_http_conn_t *conn, int *port)
@@ -1421,6 +1555,15 @@ static bool serve_static(rapier_http_conn_t *conn)
 	server->stats.requests++;
 	rapier__http_stats_changed(server);
 	check_max_requests(server);
+	if (conn->h2s) {
+		rapier__http_log_access(conn, plan.status, head.body_allowed ? plan.length : 0);
+		rapier__h2_answer(conn, &head, &iov[1], NULL, 0, head.body_allowed ? file.fd : -1, plan.offset, plan.length);
+		if (head.body_allowed) {
+			file.fd = -1;
+		}
+		rapier_static_file_close(&file);
+		return true;
+	}
 	loop_answer_head(conn, &head, iov, plan.status, plan.length);
 	if (plan.length > 0 && head.body_allowed) {
 		conn->file_fd = file.fd;

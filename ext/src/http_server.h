@@ -33,6 +33,8 @@
 typedef struct rapier_http_server_s rapier_http_server_t;
 typedef struct rapier_http_conn_s rapier_http_conn_t;
 typedef struct rapier_ws_s rapier_ws_t;
+typedef struct rapier_h2_session_s rapier_h2_session_t;
+typedef struct rapier_h2_stream_s rapier_h2_stream_t;
 
 typedef struct {
 	rapier_http_limits_t limits;
@@ -59,6 +61,8 @@ typedef struct {
 	rapier_http_tls_ctx_t *tls;        /* HTTPS: every connection starts with a TLS handshake; NULL: plain HTTP */
 	int https_redirect_port;           /* requests on the plain listener beside HTTPS get a 308 to https on this
 	                                    * port; 0: the application serves them */
+	bool http2;                        /* HTTP/2: h2 by ALPN over TLS, and prior knowledge (h2c) on plain HTTP */
+	uint32_t http2_max_streams;        /* SETTINGS_MAX_CONCURRENT_STREAMS of each HTTP/2 connection */
 } rapier_http_config_t;
 
 void rapier_http_config_default(rapier_http_config_t *cfg);
@@ -68,6 +72,7 @@ typedef enum {
 	RAPIER_HTTP_CONN_QUEUED,       /* complete request waiting for a handler slot */
 	RAPIER_HTTP_CONN_HANDLING,     /* the request handler runs */
 	RAPIER_HTTP_CONN_WEBSOCKET,    /* upgraded: WebSocket frames (http_websocket.c); the handler runs on */
+	RAPIER_HTTP_CONN_HTTP2,        /* speaks HTTP/2: each stream is a request of its own (http2.c) */
 	RAPIER_HTTP_CONN_CLOSED,
 } rapier_http_conn_state_t;
 
@@ -91,6 +96,7 @@ struct rapier_http_conn_s {
 	bool next_request_pending;     /* ...and this is that flag */
 	bool kept_alive;               /* has answered a request: idle means between keep-alive requests */
 	bool lingering;                /* answered and shut down: discarding input until close */
+	bool protocol_known;           /* its first bytes were seen: HTTP/1.x, or HTTP/2's preface */
 
 	/* The response in progress. */
 	bool response_started;         /* the head was sent */
@@ -128,6 +134,9 @@ struct rapier_http_conn_s {
 	bool upgraded;                        /* its handler upgraded it to WebSocket: no longer holds a slot */
 	bool via_plain_listener;              /* came to the plain-HTTP port beside HTTPS: no TLS */
 	rapier_ws_t *ws;                      /* the WebSocket state once upgraded, or NULL */
+	rapier_h2_session_t *h2;              /* an HTTP/2 connection's session, or NULL */
+	rapier_h2_stream_t *h2s;              /* a request stream of an HTTP/2 connection, or NULL: the object
+	                                       * stands for the stream, has no socket, and its parent holds one */
 };
 
 /* Called for each complete request; the binding starts the handler. */
@@ -287,6 +296,9 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed);
 
 /* Whether the response can still be written (not ended, client not gone). */
 bool rapier_http_conn_writable(const rapier_http_conn_t *conn);
+
+/* The TLS session the request came through (its HTTP/2 connection's for a stream), or NULL. */
+rapier_http_tls_t *rapier_http_conn_tls(const rapier_http_conn_t *conn);
 
 /* "a.b.c.d" or IPv6 text of the peer (valid while conn lives), and its port. */
 const char *rapier_http_conn_peer(const rapier_http_conn_t *conn, int *port);

@@ -14,6 +14,15 @@
 /* Closes the connection now: stops its watchers, wakes a waiting writer, drops the server's reference. */
 void rapier__http_conn_close(rapier_http_conn_t *conn);
 
+/* Answers a request the server refuses itself (status 0: none), then closes the connection or resets the stream. */
+void rapier__http_answer_error(rapier_http_conn_t *conn, int status, const char *reason);
+
+/* A whole request: to static files, the HTTPS redirect, the queue or a handler (an HTTP/2 stream's too). */
+void rapier__http_dispatch(rapier_http_conn_t *conn);
+
+/* A queued request's client left: 499 in the access log, and the connection (or stream) closes. */
+void rapier__http_conn_abandon(rapier_http_conn_t *conn);
+
 /* Writes the access log line of the response that just ended, if there is an access log. */
 void rapier__http_log_access(rapier_http_conn_t *conn, int status, uint64_t bytes);
 

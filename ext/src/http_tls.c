@@ -15,6 +15,7 @@
  * KiB of buffers back while its connection is idle: ten thousand
  * keep-alive connections must not hold 340 MB.
  */
+#include "http2.h"
 #include "http_tls.h"
 #include "socket_bio.h"
 
@@ -51,16 +52,22 @@ struct rapier_http_tls_s {
 static unsigned char record_buffer[RAPIER_HTTP_TLS_RECORD_MAX];
 static unsigned char file_buffer[TLS_FILE_CHUNK];
 
-/* ALPN: HTTP/1.1 if the client offers it (it may offer h2 first); otherwise none, as without ALPN. */
+static const unsigned char alpn_http11[] = "\x08http/1.1";
+static const unsigned char alpn_h2[] = RAPIER_H2_ALPN;
+
+/*
+ * ALPN: h2 when HTTP/2 is on and the client offers it, else HTTP/1.1 if it
+ * offers that; otherwise none, as without ALPN. arg: non-NULL with HTTP/2.
+ */
 static int select_alpn(SSL *ssl, const unsigned char **out, unsigned char *out_len, const unsigned char *in,
 	unsigned int in_len, void *arg)
 {
-	static const unsigned char http11[] = "\x08http/1.1";
+	const unsigned char *ours = arg ? alpn_h2 : alpn_http11;
+	unsigned int ours_len = arg ? sizeof(alpn_h2) - 1 : sizeof(alpn_http11) - 1;
 	unsigned char *selected;
 
 	(void) ssl;
-	(void) arg;
-	if (SSL_select_next_proto(&selected, out_len, http11, sizeof(http11) - 1, in, in_len) != OPENSSL_NPN_NEGOTIATED) {
+	if (SSL_select_next_proto(&selected, out_len, ours, ours_len, in, in_len) != OPENSSL_NPN_NEGOTIATED) {
 		return SSL_TLSEXT_ERR_NOACK;
 	}
 	*out = selected;
@@ -263,7 +270,7 @@ static bool configure(SSL_CTX *ssl_ctx, const rapier_http_tls_config_t *cfg, cha
 	if (cfg->ciphers && SSL_CTX_set_cipher_list(ssl_ctx, cfg->ciphers) != 1) {
 		return fail(err, err_len, "tls_ciphers \"%s\": no cipher OpenSSL knows in this list", cfg->ciphers);
 	}
-	SSL_CTX_set_alpn_select_cb(ssl_ctx, select_alpn, NULL);
+	SSL_CTX_set_alpn_select_cb(ssl_ctx, select_alpn, cfg->http2 ? (void *) alpn_h2 : NULL);
 	if (!configure_client_verify(ssl_ctx, cfg, err, err_len) || !set_session_context(ssl_ctx, cfg, err, err_len)) {
 		return false;
 	}
@@ -576,6 +583,15 @@ ssize_t rapier_http_tls_sendfile(rapier_http_tls_t *tls, int fd, off_t *offset, 
 	}
 	*offset += (off_t) total;
 	return total > 0 ? (ssize_t) total : -1;
+}
+
+bool rapier_http_tls_alpn_h2(const rapier_http_tls_t *tls)
+{
+	const unsigned char *proto;
+	unsigned int len;
+
+	SSL_get0_alpn_selected(tls->ssl, &proto, &len);
+	return len == 2 && memcmp(proto, "h2", 2) == 0;
 }
 
 const char *rapier_http_tls_version(const rapier_http_tls_t *tls)

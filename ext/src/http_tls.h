@@ -54,6 +54,7 @@ typedef struct {
 	 */
 	const rapier_http_tls_identity_t *sni_identities;
 	size_t sni_count;
+	bool http2;                    /* offer h2 by ALPN (preferred to http/1.1) */
 } rapier_http_tls_config_t;
 
 /*
@@ -104,6 +105,9 @@ ssize_t rapier_http_tls_sendv(rapier_http_tls_t *tls, const struct iovec *iov, i
 ssize_t rapier_http_tls_sendfile(rapier_http_tls_t *tls, int fd, off_t *offset, size_t len);
 
 /* The negotiated protocol version ("TLSv1.3") and cipher, for $_SERVER. */
+/* Whether the handshake chose h2 by ALPN. */
+bool rapier_http_tls_alpn_h2(const rapier_http_tls_t *tls);
+
 const char *rapier_http_tls_version(const rapier_http_tls_t *tls);
 const char *rapier_http_tls_cipher(const rapier_http_tls_t *tls);
 

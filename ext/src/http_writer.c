@@ -25,6 +25,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "http2.h"
 #include "http_server.h"
 #include "http_server_internal.h"
 #include "http_websocket.h"
@@ -206,6 +207,30 @@ int rapier__http_write_all(rapier_http_conn_t *conn, struct iovec *iov, int iovc
 	return write_all(conn, iov, iovcnt);
 }
 
+/*
+ * The same for an HTTP/2 stream (http2.c): the finished head as HEADERS
+ * (when head), then body bytes, in the stream's write turn. more: a body
+ * follows the head; eof: it ends after data.
+ */
+static int h2_write(rapier_http_conn_t *conn, const rapier_http_head_t *head, const struct iovec *block, bool more,
+	const char *data, size_t len, bool eof)
+{
+	int rc = write_lock(conn);
+
+	if (rc < 0) {
+		rapier__http_conn_close(conn);
+		return rc;
+	}
+	if (head) {
+		rc = rapier__h2_submit(conn, head, block, more);
+	}
+	if (rc == 0 && more && (len > 0 || eof)) {
+		rc = rapier__h2_send(conn, data, len, eof);
+	}
+	write_unlock(conn);
+	return rc;
+}
+
 void rapier__http_fill_finish(rapier_http_conn_t *conn, rapier_http_finish_t *fin, uint64_t content_length)
 {
 	rapier_http_server_t *server = conn->server;
@@ -292,7 +317,11 @@ int rapier_http_conn_respond(rapier_http_conn_t *conn, rapier_http_head_t *head,
 	}
 	conn->response_started = true;
 	response_finished(conn, head, body_len);
-	rc = write_all(conn, iov, iovcnt);
+	if (conn->h2s) {
+		rc = h2_write(conn, head, &iov[1], head->body_allowed && body_len > 0, body, body_len, true);
+	} else {
+		rc = write_all(conn, iov, iovcnt);
+	}
 	rapier_http_buf_free(&zbuf);
 	return rc;
 }
@@ -313,6 +342,9 @@ static int send_stream_head(rapier_http_conn_t *conn, rapier_http_head_t *head)
 	conn->response_chunked = head->chunked;
 	conn->response_no_body = !head->body_allowed;
 	conn->response_keep_alive = head->keep_alive;
+	if (conn->h2s) {
+		return h2_write(conn, head, &iov[1], head->body_allowed, NULL, 0, false);
+	}
 	return write_all(conn, iov, 2);
 }
 
@@ -323,6 +355,9 @@ static int write_body_bytes(rapier_http_conn_t *conn, const char *data, size_t l
 	struct iovec iov[3];
 
 	conn->response_bytes += len;
+	if (conn->h2s) {
+		return h2_write(conn, NULL, NULL, true, data, len, false);
+	}
 	if (!conn->response_chunked) {
 		/* HTTP/1.0: the body ends when the connection closes. */
 		iov[0].iov_base = (void *) data;
@@ -410,6 +445,9 @@ int rapier_http_conn_end_stream(rapier_http_conn_t *conn)
 	conn->server->stats.requests++;
 	rapier__http_stats_changed(conn->server);
 	rapier__http_log_access(conn, conn->response_status, conn->response_bytes);
+	if (conn->h2s) {
+		return conn->response_no_body ? 0 : h2_write(conn, NULL, NULL, true, NULL, 0, true);
+	}
 	if (!conn->response_chunked || conn->response_no_body) {
 		if (!conn->response_chunked && !conn->response_no_body) {
 			conn->response_keep_alive = false;
@@ -464,7 +502,12 @@ int rapier_http_conn_sendfile(rapier_http_conn_t *conn, rapier_http_head_t *head
 		rapier__http_conn_close(conn);
 		return rc;
 	}
-	if ((rc = write_iov(conn, iov, 2)) == 0 && head->body_allowed) {
+	if (conn->h2s) {
+		bool more = head->body_allowed && length > 0;
+		if ((rc = rapier__h2_submit(conn, head, &iov[1], more)) == 0 && more) {
+			rc = rapier__h2_send_file(conn, fd, offset, length);
+		}
+	} else if ((rc = write_iov(conn, iov, 2)) == 0 && head->body_allowed) {
 		rc = send_file_body(conn, fd, (off_t) offset, length);
 	}
 	write_unlock(conn);
