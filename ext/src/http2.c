@@ -406,6 +406,11 @@ static void add_field(rapier_h2_stream_t *s, const uint8_t *name, size_t name_le
 	field_t f = { .name_len = name_len, .value_len = value_len };
 	ssize_t n, v;
 
+	/* As the HTTP/1.1 parser does, a long target is told apart from large fields. */
+	if (name_len == 5 && memcmp(name, ":path", 5) == 0 && value_len > limits->max_url_size) {
+		reject(s, 414, "the request target is longer than the limit");
+		return;
+	}
 	s->header_bytes += name_len + value_len + 4;
 	if (s->header_bytes > limits->max_header_size) {
 		reject(s, 431, "the request's header fields are larger than max_header_size");
@@ -525,8 +530,8 @@ static void build_headers(rapier_http_conn_t *conn)
 	req->header_count = n;
 }
 
-/* The request line's parts from the pseudo-header fields; 0, or the status that refuses it. */
-static int build_request_line(rapier_http_conn_t *conn)
+/* The request line's parts from the pseudo-header fields; 0, or the status that refuses it and why. */
+static int build_request_line(rapier_http_conn_t *conn, const char **reason)
 {
 	rapier_h2_stream_t *s = stream_of(conn);
 	rapier_http_request_t *req = &conn->parser.req;
@@ -534,7 +539,7 @@ static int build_request_line(rapier_http_conn_t *conn)
 	const char *target;
 
 	if (!s->has_pseudo[PSEUDO_METHOD] || !s->has_pseudo[PSEUDO_PATH] || s->pseudo[PSEUDO_PATH].value_len == 0) {
-		s->error_reason = "CONNECT and requests without :path are not served";
+		*reason = "CONNECT and requests without :path are not served";
 		return 501;
 	}
 	target = s->arena.data + s->pseudo[PSEUDO_PATH].value;
@@ -554,11 +559,11 @@ static int build_request_line(rapier_http_conn_t *conn)
 		/* Answered 501 at once; the access log names the method as it came. */
 		req->method = HTTP_GET;
 		req->method_name = s->arena.data + s->pseudo[PSEUDO_METHOD].value;
-		s->error_reason = "unknown method";
+		*reason = "unknown method";
 		return 501;
 	}
 	if (req->target_len > limits->max_url_size) {
-		s->error_reason = "the request target is longer than the limit";
+		*reason = "the request target is longer than the limit";
 		return 414;
 	}
 	return 0;
@@ -578,6 +583,7 @@ static void headers_done(rapier_http_conn_t *conn, bool end_stream)
 {
 	rapier_h2_stream_t *s = stream_of(conn);
 	rapier_http_request_t *req = &conn->parser.req;
+	const char *reason = NULL;
 	int status;
 
 	req->version_major = 2;
@@ -585,8 +591,8 @@ static void headers_done(rapier_http_conn_t *conn, bool end_stream)
 	req->keep_alive = 1;
 	req->content_length = -1;
 	join_cookies(s);
-	if ((status = build_request_line(conn)) != 0) {
-		reject(s, status, s->error_reason);
+	if ((status = build_request_line(conn, &reason)) != 0) {
+		reject(s, status, reason);
 	}
 	build_headers(conn);
 	for (size_t i = 0; i < req->header_count; i++) {
@@ -885,8 +891,12 @@ static bool feed(rapier_h2_session_t *h2, const char *data, size_t len)
 	used = nghttp2_session_mem_recv(h2->ng, (const uint8_t *) data, len);
 	h2->in_recv = false;
 	if (used < 0) {
-		nghttp2_session_terminate_session(h2->ng, NGHTTP2_PROTOCOL_ERROR);
-		h2_flush(h2);
+		/* Not HTTP/2 after all: nothing to tell it. */
+		if (used != NGHTTP2_ERR_BAD_CLIENT_MAGIC) {
+			nghttp2_session_terminate_session(h2->ng,
+				used == NGHTTP2_ERR_FLOODED ? NGHTTP2_ENHANCE_YOUR_CALM : NGHTTP2_PROTOCOL_ERROR);
+			h2_flush(h2);
+		}
 		rapier__http_conn_close(conn);
 		return false;
 	}

@@ -48,6 +48,8 @@ final class Main
                               (PEM, a CRL per authority; needs --tls-client-ca)
           --http-port P       also listen for plain HTTP on P, redirecting every
                               request to HTTPS (needs --tls-cert)
+          --http2             also speak HTTP/2: h2 by ALPN with --tls-cert, and
+                              prior knowledge (h2c) on plain HTTP
           --watch             reload the workers when a PHP file of the app changes
           --daemon            run in the background; returns once the server is up
           --pid-file F        the master's pid file (APP's directory/.rapier.pid);

@@ -35,6 +35,7 @@ final class ServeConfig
         'tls-client-ca' => Arguments::VALUE,
         'tls-crl' => Arguments::VALUE,
         'http-port' => Arguments::VALUE,
+        'http2' => Arguments::FLAG,
         // Internal: the process a --daemon start launches, which must not detach again.
         'foreground' => Arguments::FLAG,
     ];
@@ -51,7 +52,7 @@ final class ServeConfig
     /** Options in seconds (fractions allowed). */
     private const SECONDS = ['queue-timeout', 'latency-target', 'slowlog-timeout'];
     private const PATHS = ['app', 'document-root', 'pid-file', 'log-file', 'tls-cert', 'tls-key', 'tls-client-ca', 'tls-crl'];
-    private const FLAGS = ['watch', 'daemon'];
+    private const FLAGS = ['watch', 'daemon', 'http2'];
     /** Keys a config file may hold besides the command-line options. */
     private const CONFIG_ONLY = ['app', 'server', 'tables'];
 
@@ -84,6 +85,7 @@ final class ServeConfig
         public readonly ?string $tlsCrl,
         public readonly ?int $httpPort,
         public readonly array $tables,
+        public readonly bool $http2,
     ) {
     }
 
@@ -120,6 +122,7 @@ final class ServeConfig
             $s['tls-crl'] ?? null,
             $s['http-port'] ?? null,
             $s['tables'] ?? [],
+            $s['http2'] ?? false,
         );
         if ($config->metrics !== null && !str_starts_with($config->metrics, '/')) {
             throw CliException::usage("--metrics must be a path starting with /, got '{$config->metrics}'");
@@ -239,6 +242,9 @@ final class ServeConfig
         $options += $this->tlsFiles();
         if ($this->httpPort !== null) {
             $options['http_port'] = $this->httpPort;
+        }
+        if ($this->http2) {
+            $options['http2'] = true;
         }
 
         return $options + $this->server;

@@ -104,6 +104,49 @@ final class ServeHttpsTest extends ServedAppTestCase
             $response->json(), 'isSecure(), the URLs Laravel generates and $_SERVER agree');
     }
 
+    public function testLaravelOverHttp2ByAlpnAndPriorKnowledge(): void
+    {
+        mkdir("$this->dir/storage");
+        $port = Cli::freePort();
+        $this->server = Cli::serve([dirname(__DIR__) . '/apps/laravel', '--port', (string) $port, '--workers', '2',
+            '--pid-file', "$this->dir/rapier.pid", '--tls-cert', $this->cert->certFile, '--tls-key', $this->cert->keyFile,
+            '--http2'], env: ['RAPIER_APP_STORAGE' => "$this->dir/storage"]);
+        $this->server->waitForWorkers("$this->dir/rapier.pid", 2);
+
+        // libcurl offers h2 and http/1.1 by ALPN, as browsers do; the server picks h2.
+        $curl = curl_init("https://127.0.0.1:$port/secure");
+        curl_setopt_array($curl, [CURLOPT_HTTP_VERSION => CURL_HTTP_VERSION_2TLS, CURLOPT_RETURNTRANSFER => true,
+            CURLOPT_CAINFO => $this->cert->certFile, CURLOPT_SSL_VERIFYHOST => 0, CURLOPT_TIMEOUT => 30]);
+        $body = curl_exec($curl);
+        $this->assertSame(CURL_HTTP_VERSION_2_0, curl_getinfo($curl, CURLINFO_HTTP_VERSION), curl_error($curl));
+        $this->assertSame(['secure' => true, 'url' => "https://127.0.0.1:$port/json", 'scheme' => 'https', 'client' => null],
+            json_decode((string) $body, true), $this->server->output());
+
+        // Twenty requests multiplexed on one connection: each is answered, in its own stream, by one of the two workers.
+        $multi = curl_multi_init();
+        curl_multi_setopt($multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
+        curl_multi_setopt($multi, CURLMOPT_MAX_HOST_CONNECTIONS, 1);
+        $handles = [];
+        for ($i = 0; $i < 20; $i++) {
+            $handles[$i] = curl_init("https://127.0.0.1:$port/users/$i");
+            curl_setopt_array($handles[$i], [CURLOPT_HTTP_VERSION => CURL_HTTP_VERSION_2TLS, CURLOPT_RETURNTRANSFER => true,
+                CURLOPT_CAINFO => $this->cert->certFile, CURLOPT_SSL_VERIFYHOST => 0, CURLOPT_TIMEOUT => 30,
+                CURLOPT_PIPEWAIT => true]);
+            curl_multi_add_handle($multi, $handles[$i]);
+        }
+        do {
+            curl_multi_exec($multi, $running);
+            curl_multi_select($multi, 1.0);
+        } while ($running > 0);
+        $ports = [];
+        foreach ($handles as $i => $handle) {
+            $this->assertSame(['id' => $i], json_decode((string) curl_multi_getcontent($handle), true), curl_error($handle));
+            $this->assertSame(CURL_HTTP_VERSION_2_0, curl_getinfo($handle, CURLINFO_HTTP_VERSION));
+            $ports[curl_getinfo($handle, CURLINFO_LOCAL_PORT)] = true;
+        }
+        $this->assertCount(1, $ports, 'the twenty requests shared one connection');
+    }
+
     public function testTlsClientCaServesOnlyClientsWithACertificateItSigned(): void
     {
         file_put_contents("$this->dir/app.php", '<?php return function (Rapier\Http\Request $request, Rapier\Http\Response $response) {'
