@@ -857,8 +857,6 @@ static bool session_new(rapier_h2_session_t *h2)
 	}
 	/* A response head may be as large as the binding allows one (1 MiB), not nghttp2's 64 KiB. */
 	nghttp2_option_set_max_send_header_block_length(opt, RAPIER_HTTP_BUF_DEFAULT_MAX + 4096);
-	/* Refuse streams beyond the limit from the start, before the client has acknowledged it. */
-	nghttp2_option_set_peer_max_concurrent_streams(opt, 100);
 	if (nghttp2_session_server_new2(&h2->ng, cb, h2, opt) != 0) {
 		h2->ng = NULL;
 		goto out;

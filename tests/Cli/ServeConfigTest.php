@@ -141,6 +141,23 @@ final class ServeConfigTest extends TestCase
         $this->assertArrayNotHasKey('http_port', self::config(['app.php', '--tls-cert', 'c.pem'])->serverOptions(false));
     }
 
+    public function testHttp2IsAFlagOnTheCommandLineAndInTheConfigFile(): void
+    {
+        $this->assertTrue(self::config(['app.php', '--http2'])->serverOptions(false)['http2']);
+        $this->assertArrayNotHasKey('http2', self::config(['app.php'])->serverOptions(false), 'off unless asked for');
+        $dir = Cli::tempDirectory();
+        try {
+            file_put_contents("$dir/rapier.php", "<?php return ['app' => 'app.php', 'http2' => true];");
+            $this->assertTrue(self::config(['--config', "$dir/rapier.php"])->serverOptions(false)['http2']);
+            file_put_contents("$dir/rapier.php", "<?php return ['app' => 'app.php', 'http2' => 'yes'];");
+            $this->expectException(CliException::class);
+            $this->expectExceptionMessage('http2');
+            self::config(['--config', "$dir/rapier.php"]);
+        } finally {
+            Cli::removeDirectory($dir);
+        }
+    }
+
     public function testCertificateAloneLeavesTheKeyToTheServer(): void
     {
         $options = self::config(['app.php', '--tls-cert', '/etc/tls/both.pem'])->serverOptions(false);
