@@ -439,6 +439,17 @@ static void check_drained(rapier_http_server_t *server)
 	}
 }
 
+/* The coroutines waiting to write to a closing connection: each wakes to find it closed. */
+static void wake_writers(rapier_http_conn_t *conn)
+{
+	if (conn->writer) {
+		rapier_coro_t *writer = conn->writer;
+		conn->writer = NULL;
+		rapier_coro_wake(writer, RAPIER_WAKE_CLOSED);
+	}
+	rapier__http_wake_queued_writers(conn);
+}
+
 /*
  * An HTTP/2 stream's object closes: the stream is reset if it is still
  * open (http2.c), whoever waits on it is woken, and the session's
@@ -451,12 +462,7 @@ static void stream_close(rapier_http_conn_t *conn)
 	}
 	conn->state = RAPIER_HTTP_CONN_CLOSED;
 	rapier_timer_stop(conn->server->loop, &conn->timer);
-	if (conn->writer) {
-		rapier_coro_t *writer = conn->writer;
-		conn->writer = NULL;
-		rapier_coro_wake(writer, RAPIER_WAKE_CLOSED);
-	}
-	rapier__http_wake_queued_writers(conn);
+	wake_writers(conn);
 	rapier__http_gzip_stream_release(conn);
 	rapier__h2_stream_closed(conn);
 	rapier_http_conn_release(conn);
@@ -479,12 +485,7 @@ void rapier__http_conn_close(rapier_http_conn_t *conn)
 	conn->state = RAPIER_HTTP_CONN_CLOSED;
 	rapier_io_stop(server->loop, &conn->io);
 	rapier_timer_stop(server->loop, &conn->timer);
-	if (conn->writer) {
-		rapier_coro_t *writer = conn->writer;
-		conn->writer = NULL;
-		rapier_coro_wake(writer, RAPIER_WAKE_CLOSED);
-	}
-	rapier__http_wake_queued_writers(conn);
+	wake_writers(conn);
 	rapier__ws_conn_closed(conn);
 	rapier__http_gzip_stream_release(conn);
 	if (conn->file_fd >= 0) {
