@@ -97,16 +97,6 @@ static char read_buffer[64 * 1024];
 static void h2_flush(rapier_h2_session_t *h2);
 static int submit_head(rapier_http_conn_t *conn, const rapier_http_head_t *head, const struct iovec *block, bool more);
 
-static rapier_h2_session_t *session_of(const rapier_http_conn_t *conn)
-{
-	return conn->h2;
-}
-
-static rapier_h2_stream_t *stream_of(const rapier_http_conn_t *conn)
-{
-	return conn->h2s;
-}
-
 bool rapier__h2_is_preface(const char *data, size_t len)
 {
 	return len > 0 && memcmp(data, RAPIER_H2_PREFACE, len < RAPIER_H2_PREFACE_LEN ? len : RAPIER_H2_PREFACE_LEN) == 0;
@@ -271,13 +261,13 @@ static rapier_http_conn_t *stream_new(rapier_h2_session_t *h2, int32_t id)
 
 struct rapier_http_tls_s *rapier__h2_stream_tls(const rapier_http_conn_t *conn)
 {
-	return stream_of(conn)->parent->tls;
+	return conn->h2s->parent->tls;
 }
 
 void rapier__h2_stream_free(rapier_http_conn_t *conn)
 {
-	rapier_h2_stream_t *s = stream_of(conn);
-	rapier_h2_session_t *h2 = session_of(s->parent);
+	rapier_h2_stream_t *s = conn->h2s;
+	rapier_h2_session_t *h2 = s->parent->h2;
 
 	if (s->file_fd >= 0 && s->file_owned) {
 		close(s->file_fd);
@@ -312,8 +302,8 @@ static void wake_writer(rapier_http_conn_t *conn, rapier_wake_t why)
 
 void rapier__h2_stream_closed(rapier_http_conn_t *conn)
 {
-	rapier_h2_stream_t *s = stream_of(conn);
-	rapier_h2_session_t *h2 = session_of(s->parent);
+	rapier_h2_stream_t *s = conn->h2s;
+	rapier_h2_session_t *h2 = s->parent->h2;
 
 	s->out = NULL;
 	s->out_len = 0;
@@ -335,7 +325,7 @@ void rapier__h2_stream_closed(rapier_http_conn_t *conn)
 
 static void stream_timeout(rapier_http_conn_t *conn)
 {
-	rapier_h2_stream_t *s = stream_of(conn);
+	rapier_h2_stream_t *s = conn->h2s;
 
 	if (conn->state != RAPIER_HTTP_CONN_READING || s->request_done || conn->response_started) {
 		return;
@@ -503,7 +493,7 @@ static void join_cookies(rapier_h2_stream_t *s)
 /* The request's fields for the application: the Host field from :authority when there is none. */
 static void build_headers(rapier_http_conn_t *conn)
 {
-	rapier_h2_stream_t *s = stream_of(conn);
+	rapier_h2_stream_t *s = conn->h2s;
 	rapier_http_request_t *req = &conn->parser.req;
 	const char *arena = s->arena.data;
 	bool has_host = false;
@@ -533,7 +523,7 @@ static void build_headers(rapier_http_conn_t *conn)
 /* The request line's parts from the pseudo-header fields; 0, or the status that refuses it and why. */
 static int build_request_line(rapier_http_conn_t *conn, const char **reason)
 {
-	rapier_h2_stream_t *s = stream_of(conn);
+	rapier_h2_stream_t *s = conn->h2s;
 	rapier_http_request_t *req = &conn->parser.req;
 	const rapier_http_limits_t *limits = &conn->server->cfg.limits;
 	const char *target;
@@ -573,33 +563,28 @@ static int build_request_line(rapier_http_conn_t *conn, const char **reason)
 static void send_continue(rapier_http_conn_t *conn)
 {
 	static const nghttp2_nv cont[] = { { (uint8_t *) ":status", (uint8_t *) "100", 7, 3, NGHTTP2_NV_FLAG_NONE } };
-	rapier_h2_stream_t *s = stream_of(conn);
+	rapier_h2_stream_t *s = conn->h2s;
 
-	nghttp2_submit_headers(session_of(s->parent)->ng, NGHTTP2_FLAG_NONE, s->id, NULL, cont, 1, NULL);
+	nghttp2_submit_headers(s->parent->h2->ng, NGHTTP2_FLAG_NONE, s->id, NULL, cont, 1, NULL);
 }
 
 /* The end of the request's header block: its parts are laid out for the application. */
 static void headers_done(rapier_http_conn_t *conn, bool end_stream)
 {
-	rapier_h2_stream_t *s = stream_of(conn);
+	rapier_h2_stream_t *s = conn->h2s;
 	rapier_http_request_t *req = &conn->parser.req;
 	const char *reason = NULL;
+	const char *length;
 	int status;
 
-	req->version_major = 2;
-	req->version_minor = 0;
-	req->keep_alive = 1;
-	req->content_length = -1;
 	join_cookies(s);
 	if ((status = build_request_line(conn, &reason)) != 0) {
 		reject(s, status, reason);
 	}
 	build_headers(conn);
-	for (size_t i = 0; i < req->header_count; i++) {
-		if (req->headers[i].name_len == 14 && memcmp(req->headers[i].name, "content-length", 14) == 0) {
-			/* nghttp2 checked it is a number, and will check the DATA against it. */
-			req->content_length = (int64_t) strtoull(req->headers[i].value, NULL, 10);
-		}
+	/* nghttp2 checked that it is a number, and checks the DATA frames against it. */
+	if ((length = rapier_http_request_header(req, "content-length", NULL)) != NULL) {
+		req->content_length = (int64_t) strtoull(length, NULL, 10);
 	}
 	if (req->content_length > 0 && (uint64_t) req->content_length > conn->server->cfg.limits.max_body_size) {
 		reject(s, 413, "the request body is larger than max_body_size");
@@ -615,7 +600,7 @@ static void headers_done(rapier_http_conn_t *conn, bool end_stream)
 /* END_STREAM: the request is whole; dispatched once mem_recv() returns. */
 static void request_done(rapier_h2_session_t *h2, rapier_http_conn_t *conn)
 {
-	rapier_h2_stream_t *s = stream_of(conn);
+	rapier_h2_stream_t *s = conn->h2s;
 	rapier_http_request_t *req = &conn->parser.req;
 
 	s->request_done = true;
@@ -681,10 +666,10 @@ static int on_header(nghttp2_session *ng, const nghttp2_frame *frame, const uint
 	rapier_http_conn_t *conn = stream_conn(ng, frame->hd.stream_id);
 
 	/* Trailer fields (a second HEADERS) are not passed on, as on HTTP/1.1. */
-	if (conn == NULL || frame->headers.cat != NGHTTP2_HCAT_REQUEST || stream_of(conn)->error_status) {
+	if (conn == NULL || frame->headers.cat != NGHTTP2_HCAT_REQUEST || conn->h2s->error_status) {
 		return 0;
 	}
-	add_field(stream_of(conn), name, name_len, value, value_len);
+	add_field(conn->h2s, name, name_len, value, value_len);
 	return 0;
 }
 
@@ -694,7 +679,7 @@ static int on_data_chunk(nghttp2_session *ng, uint8_t flags, int32_t id, const u
 	rapier_http_conn_t *conn = stream_conn(ng, id);
 	rapier_h2_stream_t *s;
 
-	if (conn == NULL || (s = stream_of(conn))->rejected || conn->state != RAPIER_HTTP_CONN_READING) {
+	if (conn == NULL || (s = conn->h2s)->rejected || conn->state != RAPIER_HTTP_CONN_READING) {
 		return 0;
 	}
 	if (s->body.len + len > conn->server->cfg.limits.max_body_size
@@ -735,7 +720,7 @@ static int on_frame_send(nghttp2_session *ng, const nghttp2_frame *frame, void *
 		return 0;
 	}
 	/* Answered before the request was whole (413, 408...): the client may stop sending it (RFC 9113 8.1). */
-	if (!stream_of(conn)->request_done) {
+	if (!conn->h2s->request_done) {
 		nghttp2_submit_rst_stream(ng, NGHTTP2_FLAG_NONE, frame->hd.stream_id, NGHTTP2_NO_ERROR);
 	}
 	return 0;
@@ -750,7 +735,7 @@ static int on_stream_close(nghttp2_session *ng, int32_t id, uint32_t error_code,
 	if (conn == NULL) {
 		return 0;
 	}
-	s = stream_of(conn);
+	s = conn->h2s;
 	s->open = false;
 	rapier_list_remove(&h2->streams, &conn->link);
 	nghttp2_session_set_stream_user_data(ng, id, NULL);
@@ -775,7 +760,7 @@ static ssize_t read_body(nghttp2_session *ng, int32_t id, uint8_t *buf, size_t l
 	if (conn == NULL) {
 		return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
 	}
-	s = stream_of(conn);
+	s = conn->h2s;
 
 	if (s->own_pos < s->own.len) {
 		n = s->own.len - s->own_pos < length ? s->own.len - s->own_pos : length;
@@ -952,7 +937,7 @@ void rapier__h2_start(rapier_http_conn_t *conn, const char *data, size_t len)
 
 void rapier__h2_on_io(rapier_http_conn_t *conn, uint32_t events)
 {
-	rapier_h2_session_t *h2 = session_of(conn);
+	rapier_h2_session_t *h2 = conn->h2;
 
 	if ((events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) && h2->out_pos < h2->out_len) {
 		if (send_out(h2)) {
@@ -966,7 +951,7 @@ void rapier__h2_on_io(rapier_http_conn_t *conn, uint32_t events)
 
 void rapier__h2_timeout(rapier_http_conn_t *conn)
 {
-	rapier_h2_session_t *h2 = session_of(conn);
+	rapier_h2_session_t *h2 = conn->h2;
 
 	if (h2->out_pos < h2->out_len || !rapier_list_is_empty(&h2->streams)) {
 		/* The client took no byte for write_timeout; or a request's own clock governs. */
@@ -983,7 +968,7 @@ void rapier__h2_timeout(rapier_http_conn_t *conn)
 
 void rapier__h2_going_away(rapier_http_conn_t *conn)
 {
-	rapier_h2_session_t *h2 = session_of(conn);
+	rapier_h2_session_t *h2 = conn->h2;
 
 	if (h2->going_away) {
 		return;
@@ -997,14 +982,14 @@ void rapier__h2_going_away(rapier_http_conn_t *conn)
 
 void rapier__h2_conn_closed(rapier_http_conn_t *conn)
 {
-	rapier_h2_session_t *h2 = session_of(conn);
+	rapier_h2_session_t *h2 = conn->h2;
 	rapier_list_node_t *node;
 
 	while ((node = rapier_list_shift(&h2->streams)) != NULL) {
 		rapier_http_conn_t *stream = rapier_http_conn_of(node);
 		/* The connection is gone: nothing to reset. */
-		stream_of(stream)->open = false;
-		nghttp2_session_set_stream_user_data(h2->ng, stream_of(stream)->id, NULL);
+		stream->h2s->open = false;
+		nghttp2_session_set_stream_user_data(h2->ng, stream->h2s->id, NULL);
 		rapier__http_conn_close(stream);
 	}
 	for (size_t i = 0; i < h2->ready_len; i++) {
@@ -1042,8 +1027,8 @@ static bool hop_by_hop(const char *name, size_t len)
  */
 static int submit_head(rapier_http_conn_t *conn, const rapier_http_head_t *head, const struct iovec *block, bool more)
 {
-	rapier_h2_stream_t *s = stream_of(conn);
-	rapier_h2_session_t *h2 = session_of(s->parent);
+	rapier_h2_stream_t *s = conn->h2s;
+	rapier_h2_session_t *h2 = s->parent->h2;
 	char *names = emalloc(block->iov_len + 1), *p = names, *end = names + block->iov_len;
 	size_t cap = 1, count = 0;
 	nghttp2_nv *nv;
@@ -1089,8 +1074,8 @@ static int submit_head(rapier_http_conn_t *conn, const rapier_http_head_t *head,
 /* More body bytes (or its end) for nghttp2 to read. */
 static void body_ready(rapier_http_conn_t *conn)
 {
-	rapier_h2_stream_t *s = stream_of(conn);
-	rapier_h2_session_t *h2 = session_of(s->parent);
+	rapier_h2_stream_t *s = conn->h2s;
+	rapier_h2_session_t *h2 = s->parent->h2;
 
 	if (s->deferred) {
 		s->deferred = false;
@@ -1102,7 +1087,7 @@ static void body_ready(rapier_http_conn_t *conn)
 void rapier__h2_answer(rapier_http_conn_t *conn, const rapier_http_head_t *head, const struct iovec *block,
 	const char *body, size_t body_len, int fd, uint64_t offset, uint64_t length)
 {
-	rapier_h2_stream_t *s = stream_of(conn);
+	rapier_h2_stream_t *s = conn->h2s;
 	bool more = head->body_allowed && (body_len > 0 || (fd >= 0 && length > 0));
 
 	conn->state = RAPIER_HTTP_CONN_HANDLING;
@@ -1129,12 +1114,12 @@ void rapier__h2_answer(rapier_http_conn_t *conn, const rapier_http_head_t *head,
 		rapier__http_conn_close(conn);
 		return;
 	}
-	h2_flush(session_of(s->parent));
+	h2_flush(s->parent->h2);
 }
 
 int rapier__h2_submit(rapier_http_conn_t *conn, const rapier_http_head_t *head, const struct iovec *block, bool more)
 {
-	rapier_h2_stream_t *s = stream_of(conn);
+	rapier_h2_stream_t *s = conn->h2s;
 	int rc;
 
 	if (conn->state == RAPIER_HTTP_CONN_CLOSED || !s->open) {
@@ -1144,7 +1129,7 @@ int rapier__h2_submit(rapier_http_conn_t *conn, const rapier_http_head_t *head, 
 		rapier__http_conn_close(conn);
 		return rc;
 	}
-	h2_flush(session_of(s->parent));
+	h2_flush(s->parent->h2);
 	return conn->state == RAPIER_HTTP_CONN_CLOSED ? -EPIPE : 0;
 }
 
@@ -1160,7 +1145,7 @@ static void unlink_writer(rapier_coro_t *co, void *data)
 /* Waits until nghttp2 has read the writer's bytes or file; -errno (the stream reset) when it will not. */
 static int wait_taken(rapier_http_conn_t *conn)
 {
-	rapier_h2_stream_t *s = stream_of(conn);
+	rapier_h2_stream_t *s = conn->h2s;
 
 	while (conn->state != RAPIER_HTTP_CONN_CLOSED && (s->out_len > 0 || (s->file_fd >= 0 && s->file_left > 0))) {
 		rapier_wake_t why;
@@ -1178,7 +1163,7 @@ static int wait_taken(rapier_http_conn_t *conn)
 
 int rapier__h2_send(rapier_http_conn_t *conn, const char *data, size_t len, bool eof)
 {
-	rapier_h2_stream_t *s = stream_of(conn);
+	rapier_h2_stream_t *s = conn->h2s;
 
 	if (conn->state == RAPIER_HTTP_CONN_CLOSED || !s->open) {
 		return -EPIPE;
@@ -1200,7 +1185,7 @@ int rapier__h2_send(rapier_http_conn_t *conn, const char *data, size_t len, bool
 
 int rapier__h2_send_file(rapier_http_conn_t *conn, int fd, uint64_t offset, uint64_t length)
 {
-	rapier_h2_stream_t *s = stream_of(conn);
+	rapier_h2_stream_t *s = conn->h2s;
 	int rc;
 
 	if (conn->state == RAPIER_HTTP_CONN_CLOSED || !s->open) {

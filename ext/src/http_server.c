@@ -1005,29 +1005,32 @@ static void conn_leave_idle(rapier_http_conn_t *conn)
 static bool take_preface(rapier_http_conn_t *conn, const char *data, size_t len)
 {
 	size_t have = conn->rlen, total = have + len;
-	char *joined;
+	char *joined = NULL;
 
 	if (have == 0 && !rapier__h2_is_preface(data, len)) {
-		conn->protocol_known = true;
 		return false;
 	}
-	joined = emalloc(total);
-	if (have) {
+	if (have > 0) {
+		/* The start of the preface came in an earlier read. */
+		joined = emalloc(total);
 		memcpy(joined, conn->rbuf, have);
+		memcpy(joined + have, data, len);
+		data = joined;
+		conn->rlen = 0;
 	}
-	memcpy(joined + have, data, len);
-	conn->rlen = 0;
-	if (!rapier__h2_is_preface(joined, total)) {
+	if (!rapier__h2_is_preface(data, total)) {
 		/* What looked like the preface's start was HTTP/1.x after all ("P..."). */
 		conn->protocol_known = true;
-		conn_process(conn, joined, total);
+		conn_process(conn, data, total);
 	} else if (total < RAPIER_H2_PREFACE_LEN) {
-		keep_leftover(conn, joined, total);
+		keep_leftover(conn, data, total);
 	} else {
 		conn->protocol_known = true;
-		rapier__h2_start(conn, joined, total);
+		rapier__h2_start(conn, data, total);
 	}
-	efree(joined);
+	if (joined) {
+		efree(joined);
+	}
 	return true;
 }
 

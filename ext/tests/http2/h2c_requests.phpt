@@ -1,5 +1,5 @@
 --TEST--
-HTTP/2 with prior knowledge (h2c): JSON, a form POST, $_SERVER's protocol, cookies joined, Host from :authority, HEAD, 204, a streamed body, 1 MB whole and gzipped, sendfile(), a static file and its range, a redirect, an unknown method; HTTP/1.1 still served on the same port; the access log says HTTP/2.0
+HTTP/2 with prior knowledge (h2c): JSON, a form POST, $_SERVER's protocol, cookies joined, Host from :authority, HEAD, 204, a streamed body, 1 MB whole and gzipped, sendfile(), a static file and its range, a redirect, an unknown method; HTTP/1.1 still served on the same port; a preface, and an HTTP/1.1 request starting like one, split across reads; the access log says HTTP/2.0
 --EXTENSIONS--
 rapier
 --SKIPIF--
@@ -80,6 +80,20 @@ echo "$rc ", trim(strtok($out, "\r\n")), ' ', preg_match('~location: (\S+)~i', $
 echo "$rc ", trim(strtok($out, "\r\n")), "\n";
 [$rc, $out] = http_curl(['-i', "http://127.0.0.1:$p/hello"]);
 echo "$rc ", strtok($out, "\r\n"), "\n";
+/* A preface, and an HTTP/1.1 request beginning like one, each arriving in two reads. */
+$c = new H2TestConn($p, false);
+$c->send(substr(RAPIER_H2_TEST_PREFACE, 0, 5));
+usleep(100000);
+$c->send(substr(RAPIER_H2_TEST_PREFACE, 5) . h2_frame(H2_SETTINGS, 0, 0));
+$c->request(1, 'GET', '/split');
+echo "split preface: ", h2_body($c->stream(1)), "\n";
+$c->close();
+$c = new HttpTestConn($p);
+$c->send('P');
+usleep(100000);
+$c->send("OST /split HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi");
+$r = $c->response(5);
+echo "split POST: {$r['version']} {$r['status']} {$r['body']}\n";
 http_report_stop($srv);
 foreach (file($log) as $line) {
     if (preg_match('~"(\S+) (\S+) (HTTP/\S+)" (\d+)~', $line, $m)) {
@@ -108,6 +122,8 @@ type custom length 18 date
 0 HTTP/2 302 /vars
 0 HTTP/2 501
 0 HTTP/1.1 200 OK
+split preface: {"path":"\/split"}
+split POST: HTTP/1.1 200 {"path":"\/split"}
 exit: 0
 GET /hello HTTP/2.0 200
 POST /vars?x=1&y[]=2 HTTP/2.0 200
@@ -122,3 +138,5 @@ GET /static.txt HTTP/2.0 200
 GET /go HTTP/2.0 302
 FROBNICATE /x HTTP/2.0 501
 GET /hello HTTP/1.1 200
+GET /split HTTP/2.0 200
+POST /split HTTP/1.1 200
