@@ -323,6 +323,14 @@ void rapier__h2_stream_closed(rapier_http_conn_t *conn)
 	h2_flush(h2);
 }
 
+/* Answered before its request was whole: the rest of it is dropped, and so is what was spooled of it. */
+static void refuse(rapier_http_conn_t *conn, int status, const char *reason)
+{
+	conn->h2s->rejected = true;
+	rapier__http_drop_upload(conn);
+	rapier__http_answer_error(conn, status, reason);
+}
+
 static void stream_timeout(rapier_http_conn_t *conn)
 {
 	rapier_h2_stream_t *s = conn->h2s;
@@ -331,8 +339,7 @@ static void stream_timeout(rapier_http_conn_t *conn)
 		return;
 	}
 	/* Part of a request arrived, the rest did not in time. */
-	s->rejected = true;
-	rapier__http_answer_error(conn, 408, "the request did not arrive in time");
+	refuse(conn, 408, "the request did not arrive in time");
 }
 
 static void on_stream_timer(rapier_timer_t *timer)
@@ -590,10 +597,15 @@ static void headers_done(rapier_http_conn_t *conn, bool end_stream)
 		reject(s, 413, "the request body is larger than max_body_size");
 	}
 	if (s->error_status) {
-		s->rejected = true;
-		rapier__http_answer_error(conn, s->error_status, s->error_reason);
-	} else if (!end_stream && rapier_http_request_header(req, "expect", NULL) != NULL) {
-		send_continue(conn);
+		refuse(conn, s->error_status, s->error_reason);
+		return;
+	}
+	if (!end_stream) {
+		/* A multipart body goes to upload_tmp_dir while it arrives, as on HTTP/1.1. */
+		rapier__http_spool_upload(conn);
+		if (rapier_http_request_header(req, "expect", NULL) != NULL) {
+			send_continue(conn);
+		}
 	}
 }
 
@@ -608,9 +620,12 @@ static void request_done(rapier_h2_session_t *h2, rapier_http_conn_t *conn)
 	if (s->rejected || conn->state != RAPIER_HTTP_CONN_READING) {
 		return;
 	}
+	if (conn->upload && rapier_upload_finish(conn->upload) != 0) {
+		refuse(conn, conn->upload->status, conn->upload->error);
+		return;
+	}
 	req->body = s->body.len ? s->body.data : NULL;
 	req->body_len = s->body.len;
-	req->body_received = s->body.len;
 	if (h2->ready_len == h2->ready_cap) {
 		h2->ready_cap = h2->ready_cap ? h2->ready_cap * 2 : 8;
 		h2->ready = erealloc(h2->ready, h2->ready_cap * sizeof(*h2->ready));
@@ -677,15 +692,24 @@ static int on_data_chunk(nghttp2_session *ng, uint8_t flags, int32_t id, const u
 	void *user_data)
 {
 	rapier_http_conn_t *conn = stream_conn(ng, id);
-	rapier_h2_stream_t *s;
+	rapier_http_request_t *req;
+	int status;
 
-	if (conn == NULL || (s = conn->h2s)->rejected || conn->state != RAPIER_HTTP_CONN_READING) {
+	if (conn == NULL || conn->h2s->rejected || conn->state != RAPIER_HTTP_CONN_READING) {
 		return 0;
 	}
-	if (s->body.len + len > conn->server->cfg.limits.max_body_size
-			|| rapier_http_buf_append(&s->body, data, len) != 0) {
-		s->rejected = true;
-		rapier__http_answer_error(conn, 413, "the request body is larger than max_body_size");
+	req = &conn->parser.req;
+	if (len > conn->server->cfg.limits.max_body_size - req->body_received) {
+		refuse(conn, 413, "the request body is larger than max_body_size");
+		return 0;
+	}
+	req->body_received += len;
+	if (conn->upload) {
+		if ((status = rapier_upload_feed(conn->upload, (const char *) data, len)) != 0) {
+			refuse(conn, status, conn->upload->error);
+		}
+	} else if (rapier_http_buf_append(&conn->h2s->body, data, len) != 0) {
+		refuse(conn, 413, "the request body is larger than max_body_size");
 	}
 	return 0;
 }

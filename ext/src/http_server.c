@@ -357,7 +357,7 @@ void rapier_http_conn_addref(rapier_http_conn_t *conn)
 }
 
 /* A spooled body nobody took (refused request, closed connection): its files go too. */
-static void drop_upload(rapier_http_conn_t *conn)
+void rapier__http_drop_upload(rapier_http_conn_t *conn)
 {
 	if (conn->upload) {
 		rapier_upload_free(conn->upload);
@@ -379,7 +379,7 @@ void rapier_http_conn_release(rapier_http_conn_t *conn)
 	if (--conn->refcount > 0) {
 		return;
 	}
-	drop_upload(conn);
+	rapier__http_drop_upload(conn);
 	rapier__ws_free(conn);
 	if (conn->h2s) {
 		rapier__h2_stream_free(conn);
@@ -876,27 +876,27 @@ static void keep_leftover(rapier_http_conn_t *conn, const char *data, size_t len
 }
 
 /* A multipart body goes to temporary files while it arrives, not to the request buffer. */
-static void spool_upload(rapier_http_conn_t *conn)
+bool rapier__http_spool_upload(rapier_http_conn_t *conn)
 {
 	const rapier_http_request_t *req = rapier_http_parser_request(&conn->parser);
 	const char *type;
 	size_t type_len;
 	rapier_upload_t *upload;
 
-	drop_upload(conn);
+	rapier__http_drop_upload(conn);
 	if (conn->server->cfg.upload_tmp_dir == NULL
 		|| (type = rapier_http_request_header(req, "content-type", &type_len)) == NULL) {
-		return;
+		return false;
 	}
 	if ((upload = malloc(sizeof(*upload))) == NULL) {
-		return;
+		return false;
 	}
 	if (rapier_upload_init(upload, type, type_len, conn->server->cfg.upload_tmp_dir) != 0) {
 		free(upload);
-		return;
+		return false;
 	}
 	conn->upload = upload;
-	rapier_http_parser_set_body_sink(&conn->parser, rapier_upload_feed, upload);
+	return true;
 }
 
 /*
@@ -929,7 +929,7 @@ static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len)
 
 		if (used < 0 || p->state == RAPIER_HTTP_ERROR) {
 			const char *reason = conn->upload && conn->upload->error ? conn->upload->error : p->error_reason;
-			drop_upload(conn);
+			rapier__http_drop_upload(conn);
 			conn_answer_error(conn, p->error_status, reason);
 			return;
 		}
@@ -939,14 +939,16 @@ static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len)
 			if (p->req.expect_continue && !conn->response_started && !send_continue(conn)) {
 				return;
 			}
-			spool_upload(conn);
+			if (rapier__http_spool_upload(conn)) {
+				rapier_http_parser_set_body_sink(p, rapier_upload_feed, conn->upload);
+			}
 			continue;
 		}
 		if (p->state == RAPIER_HTTP_MESSAGE_COMPLETE) {
 			if (conn->upload && rapier_upload_finish(conn->upload) != 0) {
 				int status = conn->upload->status;
 				const char *error = conn->upload->error;   /* static text */
-				drop_upload(conn);
+				rapier__http_drop_upload(conn);
 				conn_answer_error(conn, status, error);
 				return;
 			}
@@ -1252,7 +1254,7 @@ static void next_request_once(rapier_http_conn_t *conn)
 		rapier__http_conn_close(conn);
 		return;
 	}
-	drop_upload(conn);
+	rapier__http_drop_upload(conn);
 	conn->state = RAPIER_HTTP_CONN_READING;
 	conn->response_started = false;
 	conn->kept_alive = true;

@@ -20,6 +20,15 @@ void rapier__http_answer_error(rapier_http_conn_t *conn, int status, const char 
 /* A whole request: to static files, the HTTPS redirect, the queue or a handler (an HTTP/2 stream's too). */
 void rapier__http_dispatch(rapier_http_conn_t *conn);
 
+/*
+ * Starts spooling the request's multipart body to upload_tmp_dir: true when
+ * conn->upload is to take its bytes (rapier_upload_feed), false to buffer it.
+ */
+bool rapier__http_spool_upload(rapier_http_conn_t *conn);
+
+/* Frees the request's spooled body, if any, and removes the files nobody took. */
+void rapier__http_drop_upload(rapier_http_conn_t *conn);
+
 /* A queued request's client left: 499 in the access log, and the connection (or stream) closes. */
 void rapier__http_conn_abandon(rapier_http_conn_t *conn);
 
