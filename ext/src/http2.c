@@ -57,7 +57,7 @@ struct rapier_h2_session_s {
 	char *out;                     /* frames not yet taken by the socket */
 	size_t out_len, out_pos, out_cap;
 	bool flushing;                 /* h2_flush() runs: a nested call leaves the work to it */
-	bool in_recv;                  /* inside nghttp2_session_mem_recv(): frames go out after it */
+	bool held;                     /* frames wait for one flush after: in mem_recv(), or a failing worker's answers */
 	bool going_away;               /* GOAWAY submitted: close once the streams are done */
 };
 
@@ -104,14 +104,25 @@ bool rapier__h2_is_preface(const char *data, size_t len)
 
 /* Output */
 
-static void out_append(rapier_h2_session_t *h2, const uint8_t *data, size_t len)
+/*
+ * Outside PHP's memory_limit, as the other transport buffers are: the last
+ * answers of a worker that ran out of memory still need it.
+ */
+static bool out_append(rapier_h2_session_t *h2, const uint8_t *data, size_t len)
 {
 	if (h2->out_len + len > h2->out_cap) {
-		h2->out_cap = h2->out_len + len > H2_SEND_CHUNK ? h2->out_len + len : H2_SEND_CHUNK;
-		h2->out = erealloc(h2->out, h2->out_cap);
+		size_t cap = h2->out_len + len > H2_SEND_CHUNK ? h2->out_len + len : H2_SEND_CHUNK;
+		char *out = realloc(h2->out, cap);
+
+		if (out == NULL) {
+			return false;
+		}
+		h2->out = out;
+		h2->out_cap = cap;
 	}
 	memcpy(h2->out + h2->out_len, data, len);
 	h2->out_len += len;
+	return true;
 }
 
 /*
@@ -167,7 +178,7 @@ static void h2_flush(rapier_h2_session_t *h2)
 	rapier_http_conn_t *conn = h2->conn;
 
 	/* Frames still waiting for the socket go first: EPOLLOUT comes back here. */
-	if (h2->flushing || h2->in_recv || h2->out_pos < h2->out_len) {
+	if (h2->flushing || h2->held || h2->out_pos < h2->out_len) {
 		return;
 	}
 	h2->flushing = true;
@@ -177,7 +188,10 @@ static void h2_flush(rapier_h2_session_t *h2)
 		ssize_t n;
 
 		while ((n = nghttp2_session_mem_send(h2->ng, &data)) > 0) {
-			out_append(h2, data, (size_t) n);
+			if (!out_append(h2, data, (size_t) n)) {
+				n = -1;
+				break;
+			}
 			if (h2->out_len >= H2_SEND_CHUNK) {
 				break;
 			}
@@ -894,9 +908,9 @@ static bool feed(rapier_h2_session_t *h2, const char *data, size_t len)
 	rapier_http_conn_t *conn = h2->conn;
 	ssize_t used;
 
-	h2->in_recv = true;
+	h2->held = true;
 	used = nghttp2_session_mem_recv(h2->ng, (const uint8_t *) data, len);
-	h2->in_recv = false;
+	h2->held = false;
 	if (used < 0) {
 		/* Not HTTP/2 after all: nothing to tell it. */
 		if (used != NGHTTP2_ERR_BAD_CLIENT_MAGIC) {
@@ -1004,6 +1018,33 @@ void rapier__h2_going_away(rapier_http_conn_t *conn)
 	h2_flush(h2);
 }
 
+/*
+ * The worker is failing (a fatal error): each stream whose handler had not
+ * begun its answer gets one from answer(), the connection a GOAWAY, and all
+ * of it goes out in one flush, as far as the socket takes it now.
+ */
+void rapier__h2_fail(rapier_http_conn_t *conn, void (*answer)(rapier_http_conn_t *stream))
+{
+	rapier_h2_session_t *h2 = conn->h2;
+	rapier_list_node_t *node, *next;
+
+	h2->held = true;
+	for (node = h2->streams.head; node != NULL; node = next) {
+		rapier_http_conn_t *stream = rapier_http_conn_of(node);
+
+		/* Answering may end the stream, and take it off the list. */
+		next = node->next;
+		if (stream->state == RAPIER_HTTP_CONN_HANDLING && !stream->response_started) {
+			answer(stream);
+		}
+	}
+	h2->going_away = true;
+	nghttp2_submit_goaway(h2->ng, NGHTTP2_FLAG_NONE, nghttp2_session_get_last_proc_stream_id(h2->ng),
+		NGHTTP2_INTERNAL_ERROR, NULL, 0);
+	h2->held = false;
+	h2_flush(h2);
+}
+
 void rapier__h2_conn_closed(rapier_http_conn_t *conn)
 {
 	rapier_h2_session_t *h2 = conn->h2;
@@ -1022,9 +1063,7 @@ void rapier__h2_conn_closed(rapier_http_conn_t *conn)
 	if (h2->ready) {
 		efree(h2->ready);
 	}
-	if (h2->out) {
-		efree(h2->out);
-	}
+	free(h2->out);
 	nghttp2_session_del(h2->ng);
 	efree(h2);
 	conn->h2 = NULL;

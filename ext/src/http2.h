@@ -54,6 +54,9 @@ void rapier__h2_going_away(rapier_http_conn_t *conn);
 /* The connection closes: every stream ends with it and the session goes. */
 void rapier__h2_conn_closed(rapier_http_conn_t *conn);
 
+/* A fatal error: streams in a handler that had not begun answering get answer()'s, then GOAWAY INTERNAL_ERROR. */
+void rapier__h2_fail(rapier_http_conn_t *conn, void (*answer)(rapier_http_conn_t *stream));
+
 /* A stream's object closes (the client reset it, it ended, or its response failed): RST_STREAM if still open. */
 void rapier__h2_stream_closed(rapier_http_conn_t *stream);
 

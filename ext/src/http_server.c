@@ -1453,27 +1453,41 @@ void rapier_http_server_abort(rapier_http_server_t *server)
 	rapier_timer_stop(server->loop, &server->queue_timer);
 }
 
+static const char fail_body[] = "500 Internal Server Error: the worker failed and is being replaced\n";
+
+static void fail_stream(rapier_http_conn_t *stream)
+{
+	h2_answer_text(stream, 500, fail_body, sizeof(fail_body) - 1);
+}
+
 /*
  * The process is going down with a fatal error (memory_limit, a timeout,
  * a fatal in a handler): nothing will run again, so the loop cannot write.
  * Each request still being handled gets a last 500 with a plain blocking
- * send (small enough for any socket buffer), and every connection closes,
- * so clients see an answer or a close, never a hang.
+ * send (small enough for any socket buffer), an HTTP/2 connection its
+ * streams' 500s and a GOAWAY in one send, and every connection closes, so
+ * clients see an answer or a close, never a hang.
  */
 void rapier_http_server_fail(rapier_http_server_t *server)
 {
-	static const char body[] = "500 Internal Server Error: the worker failed and is being replaced\n";
+	rapier_list_node_t *node, *next;
 	char head[256];
 
-	for (rapier_http_conn_t *conn = rapier_http_conn_of(server->conns.head); conn; conn = rapier_http_conn_of(conn->link.next)) {
-		if (conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->response_started) {
+	for (node = server->conns.head; node != NULL; node = next) {
+		rapier_http_conn_t *conn = rapier_http_conn_of(node);
+
+		/* A failed send closes the connection, and takes it off the list. */
+		next = node->next;
+		if (conn->state == RAPIER_HTTP_CONN_HTTP2) {
+			rapier__h2_fail(conn, fail_stream);
+		} else if (conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->response_started) {
 			int len = snprintf(head, sizeof(head),
 				"HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain; charset=utf-8\r\n"
-				"Content-Length: %zu\r\nConnection: close\r\n\r\n", sizeof(body) - 1);
-			struct iovec iov[2] = { { head, (size_t) len }, { (void *) body, sizeof(body) - 1 } };
+				"Content-Length: %zu\r\nConnection: close\r\n\r\n", sizeof(fail_body) - 1);
+			struct iovec iov[2] = { { head, (size_t) len }, { (void *) fail_body, sizeof(fail_body) - 1 } };
 
 			conn->response_started = true;
-			rapier__http_log_access(conn, 500, sizeof(body) - 1);
+			rapier__http_log_access(conn, 500, sizeof(fail_body) - 1);
 			(void) !rapier__http_conn_sendv(conn, iov, 2);
 		}
 	}
