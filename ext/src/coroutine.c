@@ -985,6 +985,8 @@ static void drive(void)
 		if (EG(exception)) {
 			return;
 		}
+		/* What the coroutines of this pass put off (an HTTP/2 connection's frames) goes now, once. */
+		rapier_loop_run_deferred(&sched.loop);
 		if (sched.ready_head) {
 			rapier_loop_poll(&sched.loop, 0);
 			continue;

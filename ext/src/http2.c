@@ -56,7 +56,8 @@ struct rapier_h2_session_s {
 	size_t ready_len, ready_cap;
 	char *out;                     /* frames not yet taken by the socket */
 	size_t out_len, out_pos, out_cap;
-	bool flushing;                 /* h2_flush() runs: a nested call leaves the work to it */
+	rapier_defer_t flush_later;    /* h2_flush(): the frames of this pass's responses go in one send */
+	bool flushing;                 /* h2_flush_now() runs: a nested call leaves the work to it */
 	bool held;                     /* frames wait for one flush after: in mem_recv(), or a failing worker's answers */
 	bool going_away;               /* GOAWAY submitted: close once the streams are done */
 };
@@ -95,6 +96,7 @@ struct rapier_h2_stream_s {
 static char read_buffer[64 * 1024];
 
 static void h2_flush(rapier_h2_session_t *h2);
+static void h2_flush_now(rapier_h2_session_t *h2);
 static int submit_head(rapier_http_conn_t *conn, const rapier_http_head_t *head, const struct iovec *block, bool more);
 
 bool rapier__h2_is_preface(const char *data, size_t len)
@@ -173,7 +175,7 @@ static bool send_out(rapier_h2_session_t *h2)
  * the socket is full; closes the connection once the session wants
  * neither to read nor to write (after GOAWAY, or a fatal error).
  */
-static void h2_flush(rapier_h2_session_t *h2)
+static void h2_flush_now(rapier_h2_session_t *h2)
 {
 	rapier_http_conn_t *conn = h2->conn;
 
@@ -217,6 +219,22 @@ static void h2_flush(rapier_h2_session_t *h2)
 		h2->flushing = false;
 	}
 	rapier_http_conn_release(conn);
+}
+
+static void on_flush_later(rapier_defer_t *defer)
+{
+	h2_flush_now(defer->data);
+}
+
+/*
+ * The usual flush, once the ready coroutines have run: the responses that
+ * handlers end in one pass (ten streams of a connection answered at once,
+ * say) leave in one send, not one each, along with the acknowledgements
+ * and window updates of the read that started them.
+ */
+static void h2_flush(rapier_h2_session_t *h2)
+{
+	rapier_defer_start(h2->conn->server->loop, &h2->flush_later);
 }
 
 /* Streams */
@@ -916,7 +934,7 @@ static bool feed(rapier_h2_session_t *h2, const char *data, size_t len)
 		if (used != NGHTTP2_ERR_BAD_CLIENT_MAGIC) {
 			nghttp2_session_terminate_session(h2->ng,
 				used == NGHTTP2_ERR_FLOODED ? NGHTTP2_ENHANCE_YOUR_CALM : NGHTTP2_PROTOCOL_ERROR);
-			h2_flush(h2);
+			h2_flush_now(h2);
 		}
 		rapier__http_conn_close(conn);
 		return false;
@@ -956,6 +974,7 @@ void rapier__h2_start(rapier_http_conn_t *conn, const char *data, size_t len)
 	rapier_h2_session_t *h2 = ecalloc(1, sizeof(*h2));
 
 	h2->conn = conn;
+	rapier_defer_init(&h2->flush_later, on_flush_later, h2);
 	conn->h2 = h2;
 	conn->state = RAPIER_HTTP_CONN_HTTP2;
 	conn->idle = false;
@@ -979,7 +998,7 @@ void rapier__h2_on_io(rapier_http_conn_t *conn, uint32_t events)
 
 	if ((events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) && h2->out_pos < h2->out_len) {
 		if (send_out(h2)) {
-			h2_flush(h2);
+			h2_flush_now(h2);
 		}
 	}
 	if (conn->state != RAPIER_HTTP_CONN_CLOSED && (events & (EPOLLIN | EPOLLERR | EPOLLHUP))) {
@@ -1000,7 +1019,7 @@ void rapier__h2_timeout(rapier_http_conn_t *conn)
 	}
 	/* Idle for keepalive_timeout: say so, then close. */
 	nghttp2_session_terminate_session(h2->ng, NGHTTP2_NO_ERROR);
-	h2_flush(h2);
+	h2_flush_now(h2);
 	rapier__http_conn_close(conn);
 }
 
@@ -1042,7 +1061,7 @@ void rapier__h2_fail(rapier_http_conn_t *conn, void (*answer)(rapier_http_conn_t
 	nghttp2_submit_goaway(h2->ng, NGHTTP2_FLAG_NONE, nghttp2_session_get_last_proc_stream_id(h2->ng),
 		NGHTTP2_INTERNAL_ERROR, NULL, 0);
 	h2->held = false;
-	h2_flush(h2);
+	h2_flush_now(h2);
 }
 
 void rapier__h2_conn_closed(rapier_http_conn_t *conn)
@@ -1064,6 +1083,8 @@ void rapier__h2_conn_closed(rapier_http_conn_t *conn)
 		efree(h2->ready);
 	}
 	free(h2->out);
+	/* Last: closing the streams above may have asked for a flush. */
+	rapier_defer_stop(conn->server->loop, &h2->flush_later);
 	nghttp2_session_del(h2->ng);
 	efree(h2);
 	conn->h2 = NULL;

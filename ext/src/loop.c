@@ -116,6 +116,10 @@ void rapier_loop_fork_child(rapier_loop_t *loop)
 	loop->event_count = loop->event_index = 0;
 	loop->low_ready = false;
 	rapier_timer_heap_forget(&loop->timers);
+	/* Deferred work of the parent's (a flush to its connections) is not the child's to do. */
+	while (!rapier_list_is_empty(&loop->deferred)) {
+		rapier_defer_stop(loop, RAPIER_LIST_ENTRY(loop->deferred.head, rapier_defer_t, link));
+	}
 	if (loop->low_epoll_fd >= 0) {
 		renew_epoll_instance(loop->low_epoll_fd);
 		ev.events = loop->low_io.events;
@@ -141,7 +145,50 @@ static void forget_if_inherited(const rapier_loop_t *loop, rapier_io_t *io)
 
 bool rapier_loop_alive(const rapier_loop_t *loop)
 {
-	return loop->io_ref_count > 0 || loop->timers.ref_count > 0;
+	return loop->io_ref_count > 0 || loop->timers.ref_count > 0 || !rapier_list_is_empty(&loop->deferred);
+}
+
+void rapier_defer_init(rapier_defer_t *defer, rapier_defer_cb cb, void *data)
+{
+	memset(defer, 0, sizeof(*defer));
+	defer->cb = cb;
+	defer->data = data;
+}
+
+void rapier_defer_start(rapier_loop_t *loop, rapier_defer_t *defer)
+{
+	if (!defer->pending) {
+		defer->pending = true;
+		defer->pass = loop->defer_pass;
+		rapier_list_push(&loop->deferred, &defer->link);
+	}
+}
+
+void rapier_defer_stop(rapier_loop_t *loop, rapier_defer_t *defer)
+{
+	if (defer->pending) {
+		defer->pending = false;
+		rapier_list_remove(&loop->deferred, &defer->link);
+	}
+}
+
+int rapier_loop_run_deferred(rapier_loop_t *loop)
+{
+	uint64_t pass = loop->defer_pass++;
+	int ran = 0;
+
+	/* Work deferred from here on has the next pass, and is at the tail. */
+	while (!rapier_list_is_empty(&loop->deferred)) {
+		rapier_defer_t *defer = RAPIER_LIST_ENTRY(loop->deferred.head, rapier_defer_t, link);
+
+		if (defer->pass > pass) {
+			break;
+		}
+		rapier_defer_stop(loop, defer);
+		defer->cb(defer);
+		ran++;
+	}
+	return ran;
 }
 
 void rapier_io_init(rapier_io_t *io, int fd, rapier_io_cb cb, void *data)
@@ -403,6 +450,10 @@ int rapier_loop_poll(rapier_loop_t *loop, int64_t timeout_ns)
 {
 	int count, ran;
 
+	/* Deferred work may have made more work: look, do not wait. */
+	if (rapier_loop_run_deferred(loop) > 0) {
+		timeout_ns = 0;
+	}
 	loop->now_ns = rapier_now_ns();
 	count = wait_for_events(loop, next_wait_ns(loop, timeout_ns));
 	if (count < 0 && count != -EINTR) {

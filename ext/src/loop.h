@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <sys/epoll.h>
 
+#include "list.h"
 #include "timer.h"
 
 #define RAPIER_IO_READ  EPOLLIN
@@ -20,6 +21,7 @@
 
 typedef struct rapier_loop_s rapier_loop_t;
 typedef struct rapier_io_s rapier_io_t;
+typedef struct rapier_defer_s rapier_defer_t;
 
 /* events: the epoll bits that fired (EPOLLERR and EPOLLHUP included). */
 typedef void (*rapier_io_cb)(rapier_io_t *io, uint32_t events);
@@ -33,6 +35,21 @@ struct rapier_io_s {
 	bool low_priority;    /* in the loop's second epoll set (rapier_io_set_low_priority) */
 	uint32_t generation;  /* the loop's when last started: an older one is a forked child's copy */
 	rapier_io_cb cb;
+	void *data;
+};
+
+typedef void (*rapier_defer_cb)(rapier_defer_t *defer);
+
+/*
+ * Work put off until the loop is about to wait again: what several
+ * callbacks or coroutines of one pass each ask for is then done once (one
+ * send for the frames of many HTTP/2 responses, not one each).
+ */
+struct rapier_defer_s {
+	rapier_list_node_t link;  /* in the loop's deferred list while pending */
+	bool pending;
+	uint64_t pass;            /* the loop's defer_pass when it was started */
+	rapier_defer_cb cb;
 	void *data;
 };
 
@@ -51,6 +68,8 @@ struct rapier_loop_s {
 	int low_epoll_fd;            /* low-priority watchers, created on first use; -1 before */
 	rapier_io_t low_io;          /* low_epoll_fd, watched in epoll_fd */
 	bool low_ready;              /* low_epoll_fd fired in this poll */
+	rapier_list_t deferred;      /* rapier_defer_t waiting for rapier_loop_run_deferred() */
+	uint64_t defer_pass;         /* runs of rapier_loop_run_deferred() so far */
 	struct epoll_event *events;  /* the batch being dispatched */
 	int event_count;
 	int event_index;
@@ -68,7 +87,7 @@ void rapier_loop_close(rapier_loop_t *loop);
  */
 void rapier_loop_fork_child(rapier_loop_t *loop);
 
-/* True while a ref'd watcher or timer is active. */
+/* True while a ref'd watcher or timer is active, or deferred work is pending. */
 bool rapier_loop_alive(const rapier_loop_t *loop);
 
 /*
@@ -77,6 +96,19 @@ bool rapier_loop_alive(const rapier_loop_t *loop);
  * Returns the number of callbacks run, or a negative errno.
  */
 int rapier_loop_poll(rapier_loop_t *loop, int64_t timeout_ns);
+
+/*
+ * Runs the deferred work pending now, oldest first (work deferred by it
+ * waits for the next call). The scheduler calls this once the ready
+ * coroutines have run, before it polls; a poll runs it too, and then does
+ * not block. Returns how many ran.
+ */
+int rapier_loop_run_deferred(rapier_loop_t *loop);
+
+void rapier_defer_init(rapier_defer_t *defer, rapier_defer_cb cb, void *data);
+/* Has cb run at the next rapier_loop_run_deferred(); once, however often this is called before. */
+void rapier_defer_start(rapier_loop_t *loop, rapier_defer_t *defer);
+void rapier_defer_stop(rapier_loop_t *loop, rapier_defer_t *defer);
 
 void rapier_io_init(rapier_io_t *io, int fd, rapier_io_cb cb, void *data);
 /* Registers (or updates) interest in events; 0 events stops the watcher. */

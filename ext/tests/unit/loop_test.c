@@ -184,6 +184,14 @@ static void on_timer(rapier_timer_t *timer)
 	timer_calls++;
 }
 
+static int fork_deferred_calls;
+
+static void on_fork_deferred(rapier_defer_t *defer)
+{
+	(void) defer;
+	fork_deferred_calls++;
+}
+
 static int fork_child_checks(rapier_loop_t *loop, rapier_io_t *normal, rapier_io_t *low, rapier_io_t *copied,
 	int copied_wr, rapier_timer_t *timer)
 {
@@ -191,9 +199,12 @@ static int fork_child_checks(rapier_loop_t *loop, rapier_io_t *normal, rapier_io
 	int fresh_fds[2];
 
 	rapier_loop_fork_child(loop);
-	/* The parent's watchers and timer are forgotten: they keep nothing alive, and the due timer does not fire. */
+	/* The parent's watchers, timer and deferred work are forgotten: they keep nothing alive, and do not run. */
 	if (rapier_loop_alive(loop) || rapier_timer_is_active(timer)) {
 		return 9;
+	}
+	if (rapier_loop_run_deferred(loop) != 0 || fork_deferred_calls != 0) {
+		return 15;
 	}
 	usleep(2000);
 	if (rapier_loop_poll(loop, 0) != 0 || timer_calls != 0) {
@@ -237,6 +248,7 @@ static void test_fork_child_has_own_sets(void)
 	rapier_loop_t loop;
 	rapier_io_t normal, low, copied;
 	rapier_timer_t timer;
+	rapier_defer_t defer;
 	int normal_fds[2], low_fds[2], copied_fds[2], status = -1;
 	pid_t pid;
 
@@ -254,6 +266,8 @@ static void test_fork_child_has_own_sets(void)
 	CHECK_EQ_INT(rapier_io_start(&loop, &copied, RAPIER_IO_READ), 0);
 	rapier_timer_init(&timer, on_timer, NULL);
 	CHECK_EQ_INT(rapier_timer_start(&loop, &timer, 1000000, 0), 0);
+	rapier_defer_init(&defer, on_fork_deferred, NULL);
+	rapier_defer_start(&loop, &defer);
 	pid = fork();
 	CHECK(pid >= 0);
 	if (pid == 0) {
@@ -266,6 +280,8 @@ static void test_fork_child_has_own_sets(void)
 	CHECK_EQ_INT((int) write(normal_fds[1], "x", 1), 1);
 	CHECK_EQ_INT((int) write(low_fds[1], "x", 1), 1);
 	usleep(2000);
+	CHECK_EQ_INT(rapier_loop_run_deferred(&loop), 1);
+	CHECK_EQ_INT(fork_deferred_calls, 1);
 	CHECK_EQ_INT(rapier_loop_poll(&loop, 0), 3);
 	CHECK_EQ_INT(calls, 2);
 	CHECK_EQ_INT(timer_calls, 1);
@@ -280,6 +296,59 @@ static void test_fork_child_has_own_sets(void)
 	rapier_loop_close(&loop);
 }
 
+/* Deferred work: once however often started, oldest first, what it defers waits for the next run, stop cancels. */
+static int deferred_order[8];
+static int deferred_count;
+static rapier_loop_t *deferred_loop;
+static rapier_defer_t deferred[3];
+
+static void on_deferred(rapier_defer_t *defer)
+{
+	int id = (int) (intptr_t) defer->data;
+
+	deferred_order[deferred_count++] = id;
+	/* The first one defers the third again: that waits for the next run. */
+	if (id == 0) {
+		rapier_defer_start(deferred_loop, &deferred[2]);
+	}
+}
+
+static void test_deferred_work(void)
+{
+	rapier_loop_t loop;
+
+	CHECK_EQ_INT(rapier_loop_init(&loop), 0);
+	deferred_loop = &loop;
+	for (int i = 0; i < 3; i++) {
+		rapier_defer_init(&deferred[i], on_deferred, (void *) (intptr_t) i);
+	}
+	CHECK(!rapier_loop_alive(&loop));
+	rapier_defer_start(&loop, &deferred[1]);
+	rapier_defer_start(&loop, &deferred[0]);
+	rapier_defer_start(&loop, &deferred[1]);
+	CHECK(rapier_loop_alive(&loop));
+	CHECK_EQ_INT(rapier_loop_run_deferred(&loop), 2);
+	CHECK_EQ_INT(deferred_count, 2);
+	CHECK_EQ_INT(deferred_order[0], 1);
+	CHECK_EQ_INT(deferred_order[1], 0);
+	/* The third, deferred by the first, is pending; a poll runs it and does not block. */
+	CHECK(rapier_loop_alive(&loop));
+	CHECK_EQ_INT(rapier_loop_poll(&loop, -1), 0);
+	CHECK_EQ_INT(deferred_count, 3);
+	CHECK_EQ_INT(deferred_order[2], 2);
+	CHECK(!rapier_loop_alive(&loop));
+	/* Stopped before its run: it never runs. */
+	rapier_defer_start(&loop, &deferred[1]);
+	rapier_defer_start(&loop, &deferred[2]);
+	rapier_defer_stop(&loop, &deferred[1]);
+	CHECK_EQ_INT(rapier_loop_run_deferred(&loop), 1);
+	CHECK_EQ_INT(deferred_count, 4);
+	CHECK_EQ_INT(deferred_order[3], 2);
+	CHECK_EQ_INT(rapier_loop_run_deferred(&loop), 0);
+	CHECK(!rapier_loop_alive(&loop));
+	rapier_loop_close(&loop);
+}
+
 int main(void)
 {
 	test_pause_then_start();
@@ -288,5 +357,6 @@ int main(void)
 	test_low_priority_batches();
 	test_low_priority_only_when_stopped();
 	test_fork_child_has_own_sets();
+	test_deferred_work();
 	return unit_finish("loop_test");
 }
