@@ -1231,9 +1231,12 @@ static int wait_taken(rapier_http_conn_t *conn)
 {
 	rapier_h2_stream_t *s = conn->h2s;
 
-	while (conn->state != RAPIER_HTTP_CONN_CLOSED && (s->out_len > 0 || (s->file_fd >= 0 && s->file_left > 0))) {
+	while (s->out_len > 0 || (s->file_fd >= 0 && s->file_left > 0)) {
 		rapier_wake_t why;
 
+		if (conn->state == RAPIER_HTTP_CONN_CLOSED) {
+			return -EPIPE;
+		}
 		conn->writer = rapier_coro_current();
 		why = rapier_coro_wait(conn->server->cfg.write_timeout_ns, unlink_writer, conn, "a client write");
 		if (why != RAPIER_WAKE_OK) {
@@ -1242,7 +1245,8 @@ static int wait_taken(rapier_http_conn_t *conn)
 			return rc;
 		}
 	}
-	return conn->state == RAPIER_HTTP_CONN_CLOSED ? -EPIPE : 0;
+	/* All taken: a reset that came after (the client read them, then left) does not undo the write. */
+	return 0;
 }
 
 int rapier__h2_send(rapier_http_conn_t *conn, const char *data, size_t len, bool eof)

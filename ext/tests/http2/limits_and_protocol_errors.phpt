@@ -22,7 +22,17 @@ for ($i = 0; $i < 25; $i++) {
 }
 echo $status(h2_curl($p, '/many', array_merge(['-i'], $many))), "\n";
 echo $status(h2_curl($p, '/' . str_repeat('u', 2100), ['-i'])), "\n";
-echo $status(h2_curl($p, '/declared', ['-i', '--data-binary', str_repeat('d', 20000)])), "\n";
+/*
+ * A body declared over the limit is answered at the end of its headers,
+ * before any DATA. Not with curl: Debian 12's curl 7.88 exits 92 when its
+ * first DATA crosses the reset that follows the answer.
+ */
+$c = new H2TestConn($p);
+$c->request(1, 'POST', '/declared', [['content-length', '20000']], false);
+foreach ($c->frames(fn ($f) => $f['stream'] === 1 && $f['type'] === H2_RST_STREAM) as $f) {
+    echo "declared: ", h2_describe($f), "\n";
+}
+$c->close();
 echo $status(h2_curl($p, '/fits', ['-i', '--data-binary', str_repeat('d', 9000)])), "\n";
 
 /* A body with no length that grows past the limit; then a stalled request; then the connection still serves. */
@@ -96,7 +106,9 @@ echo implode("\n", array_filter(explode("\n", $r['out']), fn ($l) => $l !== '' &
 0 HTTP/2 431 431 Request Header Fields Too Large: the request's header fields are larger than max_header_size
 0 HTTP/2 431 431 Request Header Fields Too Large: the request has more header fields than max_header_count
 0 HTTP/2 414 414 URI Too Long: the request target is longer than the limit
-0 HTTP/2 413 413 Content Too Large: the request body is larger than max_body_size
+declared: HEADERS
+declared: DATA end "413 Content Too Large: the request body is larger than max_body_size\n"
+declared: RST_STREAM code 0
 0 HTTP/2 200 ok 9000
 grows: HEADERS
 grows: DATA end "413 Content Too Large: the request body is larger than max_body_size\n"
