@@ -192,7 +192,8 @@ unit_counts() {
 stage_unit() {
 	local status
 	echo "== unit: ext/tests/unit"
-	make -s --no-print-directory -C "$root/ext/tests/unit" run </dev/null 2>&1 | tee "$work/unit.log"
+	# The tests build in parallel (42 s against 29 s on two cores) and run one after another.
+	make -s --no-print-directory -j"$jobs" -C "$root/ext/tests/unit" run </dev/null 2>&1 | tee "$work/unit.log"
 	status=${PIPESTATUS[0]}
 	tally unit "$status" unit_counts "$work/unit.log"
 }
