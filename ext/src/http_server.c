@@ -10,11 +10,10 @@
  *
  * A complete request is dispatched to the binding, which runs the PHP
  * handler in a coroutine; its response is written from that coroutine
- * (http_writer.c). Answers the server gives itself (400, 408, 413, 431...)
- * and static files are written from the loop, with whatever does not fit
- * kept until the socket drains; after an error answer the connection is
- * closed with a lingering close so the client reads the answer instead of
- * a reset.
+ * (http_writer.c). Answers the server gives itself (400, 408, 413, 431,
+ * 503, the HTTPS redirect) and static files are written from the loop
+ * (http_answer.c); after an error answer the connection is closed with a
+ * lingering close so the client reads the answer instead of a reset.
  *
  * A connection is freed when it is closed and no PHP object (Request,
  * Response) still holds it.
@@ -67,28 +66,12 @@
 /* Reads per connection event, for the same reason. */
 #define RAPIER_HTTP_READS_PER_EVENT 4
 
-/*
- * How long a closing connection keeps discarding what the client still
- * sends after our error answer, so that closing with unread bytes does not
- * reset the connection before the client has read the answer.
- */
-#define RAPIER_HTTP_LINGER_NS (2 * (int64_t) 1000000000)
-
-/*
- * A client connection is read with EPOLLRDHUP too, so that a queued
- * request sees its client leave (conn_on_io) without an epoll_ctl() to
- * queue it: the interest stays the same from reading to queued.
- */
-#define CONN_READ (RAPIER_IO_READ | EPOLLRDHUP)
-
 static char read_buffer[RAPIER_HTTP_READ_CHUNK];
 
 static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len);
 static void conn_on_io(rapier_io_t *io, uint32_t events);
-static bool serve_static(rapier_http_conn_t *conn);
-static void pump_file(rapier_http_conn_t *conn);
-static void conn_next_request(rapier_http_conn_t *conn);
 static rapier_http_conn_t *queue_first(rapier_http_server_t *server);
+static void queue_remove(rapier_http_server_t *server, rapier_http_conn_t *conn);
 
 void rapier_http_config_default(rapier_http_config_t *cfg)
 {
@@ -248,7 +231,7 @@ static void conn_open(rapier_http_listener_t *listener, int fd, struct sockaddr_
 		rapier__http_conn_close(conn);
 		return;
 	}
-	rapier_io_start(server->loop, &conn->io, CONN_READ);
+	rapier_io_start(server->loop, &conn->io, RAPIER_HTTP_CONN_READ);
 	conn_set_deadline(conn, conn->request_start_ns, server->cfg.read_timeout_ns);
 }
 
@@ -279,8 +262,6 @@ static void accept_some(rapier_http_listener_t *listener, int max)
 	}
 }
 
-static void conn_shed(rapier_http_conn_t *conn);
-
 /* queue_timeout: the requests that waited it get a 503, oldest first; the timer moves on to the next. */
 static void on_queue_timer(rapier_timer_t *timer)
 {
@@ -290,7 +271,10 @@ static void on_queue_timer(rapier_timer_t *timer)
 
 	while ((conn = queue_first(server)) != NULL && conn->queued_until_ns <= now) {
 		rapier_http_conn_addref(conn);
-		conn_shed(conn);
+		queue_remove(server, conn);
+		server->stats.shed++;
+		rapier__http_stats_changed(server);
+		rapier__http_answer_busy(conn);
 		rapier_http_conn_release(conn);
 	}
 	if (conn != NULL) {
@@ -520,197 +504,8 @@ void rapier__http_conn_linger(rapier_http_conn_t *conn)
 	conn->lingering = true;
 	conn->close_after_write = false;
 	conn->wlen = conn->wpos = 0;
-	rapier_io_start(conn->server->loop, &conn->io, CONN_READ);
+	rapier_io_start(conn->server->loop, &conn->io, RAPIER_HTTP_CONN_READ);
 	conn_set_timer(conn, RAPIER_HTTP_LINGER_NS);
-}
-
-/* Writing from the loop (answers the server gives itself) */
-
-/*
- * The socket is full; the rest goes when it is writable. An error answer
- * (state READING) keeps reading to discard what the client still sends.
- * The loop's own answer to a request (a static file, a 503) reads nothing
- * meanwhile: pipelined bytes wait in the kernel, where a level-triggered
- * read watch would fire on every turn. Its client has write_timeout to
- * take the answer.
- */
-static void flush_later(rapier_http_conn_t *conn)
-{
-	rapier_http_server_t *server = conn->server;
-
-	if (conn->state == RAPIER_HTTP_CONN_READING) {
-		rapier_io_start(server->loop, &conn->io, CONN_READ | RAPIER_IO_WRITE);
-		return;
-	}
-	rapier_io_start(server->loop, &conn->io, RAPIER_IO_WRITE);
-	conn_set_timer(conn, server->cfg.write_timeout_ns);
-}
-
-static void flush_wbuf(rapier_http_conn_t *conn)
-{
-	while (conn->wpos < conn->wlen) {
-		ssize_t n = rapier__http_conn_send(conn, conn->wbuf + conn->wpos, conn->wlen - conn->wpos);
-		if (n < 0) {
-			if (errno == EINTR) {
-				continue;
-			}
-			if (errno == EAGAIN) {
-				flush_later(conn);
-				return;
-			}
-			rapier__http_conn_close(conn);
-			return;
-		}
-		conn->wpos += (size_t) n;
-	}
-	/* Idle connections must not keep buffers. */
-	efree(conn->wbuf);
-	conn->wbuf = NULL;
-	conn->wlen = conn->wpos = 0;
-	if (conn->close_after_write) {
-		rapier__http_conn_linger(conn);
-	} else if (conn->answered_by_loop) {
-		pump_file(conn);
-	} else if (conn->state == RAPIER_HTTP_CONN_READING) {
-		rapier_io_start(conn->server->loop, &conn->io, CONN_READ);
-	} else {
-		rapier_io_stop(conn->server->loop, &conn->io);
-	}
-}
-
-static void wbuf_append(rapier_http_conn_t *conn, const char *data, size_t len)
-{
-	conn->wbuf = erealloc(conn->wbuf, conn->wlen + len);
-	memcpy(conn->wbuf + conn->wlen, data, len);
-	conn->wlen += len;
-}
-
-static void loop_write(rapier_http_conn_t *conn, const char *data, size_t len, bool close_after)
-{
-	wbuf_append(conn, data, len);
-	conn->close_after_write = conn->close_after_write || close_after;
-	flush_wbuf(conn);
-}
-
-static void h2_answer_text(rapier_http_conn_t *conn, int status, const char *body, size_t body_len);
-
-/* Answers a request the server refuses itself, then closes the connection. */
-static void conn_answer_error(rapier_http_conn_t *conn, int status, const char *reason)
-{
-	char buf[512];
-	const char *text = rapier_http_reason(status);
-	char body[160];
-	int body_len, len;
-
-	if (status == 0 || (conn->h2s && conn->response_started)) {
-		rapier__http_conn_close(conn);
-		return;
-	}
-	body_len = snprintf(body, sizeof(body), "%d %s%s%s\n", status, text ? text : "",
-		reason ? ": " : "", reason ? reason : "");
-	if (body_len >= (int) sizeof(body)) {
-		body_len = (int) sizeof(body) - 1;
-	}
-	if (conn->h2s) {
-		h2_answer_text(conn, status, body, (size_t) body_len);
-		return;
-	}
-	len = snprintf(buf, sizeof(buf),
-		"HTTP/1.1 %d %s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\n%sConnection: close\r\n\r\n%.*s",
-		status, text ? text : "", body_len,
-		rapier_http_date_cache_line(&conn->server->date, (int64_t) time(NULL)), body_len, body);
-	conn->response_started = true;
-	rapier__http_log_access(conn, status, (uint64_t) body_len);
-	conn_set_timer(conn, RAPIER_HTTP_LINGER_NS);
-	loop_write(conn, buf, (size_t) len, true);
-}
-
-/*
- * The loop answers this request itself (a static file, a shed request):
- * the head goes to the write buffer, and flush_wbuf() goes on through
- * pump_file() to the file, if any, then to the next request.
- */
-static void loop_answer_head(rapier_http_conn_t *conn, const rapier_http_head_t *head, const struct iovec iov[2],
-	int status, uint64_t body_bytes)
-{
-	conn->state = RAPIER_HTTP_CONN_HANDLING;
-	conn->answered_by_loop = true;
-	conn->response_started = conn->response_ended = true;
-	conn->response_keep_alive = head->keep_alive;
-	rapier__http_log_access(conn, status, head->body_allowed ? body_bytes : 0);
-	wbuf_append(conn, iov[0].iov_base, iov[0].iov_len);
-	wbuf_append(conn, iov[1].iov_base, iov[1].iov_len);
-}
-
-/*
- * A request waited queue_timeout for a handler slot: the loop answers 503
- * itself, so an overloaded worker turns a backlog into quick refusals (as
- * nginx does for an upstream it cannot reach) instead of clients timing
- * out. The request was read whole, so the connection stays open when the
- * request allows it.
- */
-/*
- * The loop answers the request with a short text body. head holds the
- * status and the answer's own headers; the connection closes if the head
- * cannot be made (no memory).
- */
-static void loop_answer_text(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *body, size_t body_len)
-{
-	static const char type[] = "Content-Type: text/plain; charset=utf-8\r\n";
-	rapier_http_finish_t fin;
-	struct iovec iov[2];
-
-	rapier__http_fill_finish(conn, &fin, body_len);
-	if (rapier_http_head_add_line(head, type, sizeof(type) - 1) < 0 || rapier_http_head_finish(head, &fin, iov) < 0) {
-		rapier__http_conn_close(conn);
-		return;
-	}
-	if (conn->h2s) {
-		rapier__http_log_access(conn, head->status, head->body_allowed ? body_len : 0);
-		rapier__h2_answer(conn, head, &iov[1], body, body_len, -1, 0, 0);
-		return;
-	}
-	loop_answer_head(conn, head, iov, head->status, body_len);
-	if (head->body_allowed) {
-		wbuf_append(conn, body, body_len);
-	}
-	flush_wbuf(conn);
-}
-
-/* The same on an HTTP/2 stream: the stream ends with the answer, the connection goes on. */
-static void h2_answer_text(rapier_http_conn_t *conn, int status, const char *body, size_t body_len)
-{
-	rapier_http_head_t head;
-
-	rapier_http_buf_reset(&conn->server->scratch);
-	rapier_http_head_init(&head, &conn->server->scratch);
-	rapier_http_head_set_status(&head, status, NULL, 0);
-	loop_answer_text(conn, &head, body, body_len);
-}
-
-void rapier__http_answer_error(rapier_http_conn_t *conn, int status, const char *reason)
-{
-	conn_answer_error(conn, status, reason);
-}
-
-static void conn_shed(rapier_http_conn_t *conn)
-{
-	static const char body[] = "503 Service Unavailable: every handler slot stayed busy for queue_timeout\n";
-	static const char retry[] = "Retry-After: 1\r\n";
-	rapier_http_server_t *server = conn->server;
-	rapier_http_head_t head;
-
-	queue_remove(server, conn);
-	rapier_http_buf_reset(&server->scratch);
-	rapier_http_head_init(&head, &server->scratch);
-	if (rapier_http_head_set_status(&head, 503, NULL, 0) < 0
-			|| rapier_http_head_add_line(&head, retry, sizeof(retry) - 1) < 0) {
-		rapier__http_conn_close(conn);
-		return;
-	}
-	server->stats.shed++;
-	rapier__http_stats_changed(server);
-	loop_answer_text(conn, &head, body, sizeof(body) - 1);
 }
 
 void rapier__http_log_access(rapier_http_conn_t *conn, int status, uint64_t bytes)
@@ -759,6 +554,13 @@ static void check_max_requests(rapier_http_server_t *server)
 	}
 }
 
+void rapier__http_count_answer(rapier_http_server_t *server)
+{
+	server->stats.requests++;
+	rapier__http_stats_changed(server);
+	check_max_requests(server);
+}
+
 static void start_handler(rapier_http_conn_t *conn)
 {
 	rapier_http_server_t *server = conn->server;
@@ -772,41 +574,6 @@ static void start_handler(rapier_http_conn_t *conn)
 	rapier_list_push(&server->handlers, &conn->handling);
 	rapier__http_stats_changed(server);
 	server->dispatch(conn, server->dispatch_data);
-}
-
-/*
- * A request to the plain-HTTP port beside HTTPS: a 308 to the same path and
- * query over HTTPS (308 rather than 301, so that a POST stays a POST). The
- * request was read whole, so the connection stays open if it allows.
- */
-static void redirect_to_https(rapier_http_conn_t *conn)
-{
-	static const char body[] = "308 Permanent Redirect: this site is served over HTTPS\n";
-	rapier_http_server_t *server = conn->server;
-	rapier_http_buf_t location;
-	rapier_http_head_t head;
-	int rc;
-
-	rapier_http_buf_init(&location, NULL, 0, 0);
-	rc = rapier_http_https_location(rapier_http_conn_request(conn), server->cfg.https_redirect_port, &location);
-	if (rc == -EINVAL) {
-		rapier_http_buf_free(&location);
-		conn_answer_error(conn, 400, "a Host header naming the site is needed to redirect to HTTPS");
-		return;
-	}
-	rapier_http_buf_reset(&server->scratch);
-	rapier_http_head_init(&head, &server->scratch);
-	if (rc < 0 || rapier_http_head_set_status(&head, 308, NULL, 0) < 0
-			|| rapier_http_head_add(&head, "Location", 8, location.data, location.len) < 0) {
-		rapier_http_buf_free(&location);
-		rapier__http_conn_close(conn);
-		return;
-	}
-	rapier_http_buf_free(&location);
-	server->stats.requests++;
-	rapier__http_stats_changed(server);
-	check_max_requests(server);
-	loop_answer_text(conn, &head, body, sizeof(body) - 1);
 }
 
 static void conn_dispatch(rapier_http_conn_t *conn)
@@ -827,12 +594,12 @@ static void conn_dispatch(rapier_http_conn_t *conn)
 	conn->response_no_body = false;
 	if (conn->via_plain_listener && server->cfg.https_redirect_port) {
 		/* Certbot's webroot challenges must be answered over plain HTTP; everything else moves to HTTPS. */
-		if (!(server->cfg.static_root && rapier_http_is_acme_challenge(rapier_http_conn_request(conn)) && serve_static(conn))) {
-			redirect_to_https(conn);
+		if (!(server->cfg.static_root && rapier_http_is_acme_challenge(rapier_http_conn_request(conn)) && rapier__http_serve_static(conn))) {
+			rapier__http_redirect_to_https(conn);
 		}
 		return;
 	}
-	if (server->cfg.static_root && serve_static(conn)) {
+	if (server->cfg.static_root && rapier__http_serve_static(conn)) {
 		return;
 	}
 	/*
@@ -846,11 +613,11 @@ static void conn_dispatch(rapier_http_conn_t *conn)
 		/*
 		 * Watched while it waits, for its client leaving: a request whose
 		 * client gave up would otherwise still take a handler slot at its
-		 * turn. Unpausing costs no syscall (CONN_READ). An HTTP/2 stream's
+		 * turn. Unpausing costs no syscall (RAPIER_HTTP_CONN_READ). An HTTP/2 stream's
 		 * reset comes through its connection.
 		 */
 		if (!conn->h2s) {
-			rapier_io_start(server->loop, &conn->io, CONN_READ);
+			rapier_io_start(server->loop, &conn->io, RAPIER_HTTP_CONN_READ);
 		}
 		return;
 	}
@@ -930,7 +697,7 @@ static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len)
 		if (used < 0 || p->state == RAPIER_HTTP_ERROR) {
 			const char *reason = conn->upload && conn->upload->error ? conn->upload->error : p->error_reason;
 			rapier__http_drop_upload(conn);
-			conn_answer_error(conn, p->error_status, reason);
+			rapier__http_answer_error(conn, p->error_status, reason);
 			return;
 		}
 		data += used;
@@ -949,7 +716,7 @@ static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len)
 				int status = conn->upload->status;
 				const char *error = conn->upload->error;   /* static text */
 				rapier__http_drop_upload(conn);
-				conn_answer_error(conn, status, error);
+				rapier__http_answer_error(conn, status, error);
 				return;
 			}
 			if (len > 0) {
@@ -1113,21 +880,21 @@ static void conn_tls_handshake(rapier_http_conn_t *conn)
 				rapier__h2_start(conn, NULL, 0);
 				return;
 			}
-			rapier_io_start(loop, &conn->io, CONN_READ);
+			rapier_io_start(loop, &conn->io, RAPIER_HTTP_CONN_READ);
 			conn_read(conn);
 			return;
 		case RAPIER_HTTP_TLS_WANT_READ:
-			rapier_io_start(loop, &conn->io, CONN_READ);
+			rapier_io_start(loop, &conn->io, RAPIER_HTTP_CONN_READ);
 			return;
 		case RAPIER_HTTP_TLS_WANT_WRITE:
-			rapier_io_start(loop, &conn->io, CONN_READ | RAPIER_IO_WRITE);
+			rapier_io_start(loop, &conn->io, RAPIER_HTTP_CONN_READ | RAPIER_IO_WRITE);
 			return;
 		case RAPIER_HTTP_TLS_PLAIN_HTTP:
 			server->stats.tls_handshake_failures++;
 			rapier__http_stats_changed(server);
 			conn_end_tls(conn, false);
 			conn->tls_handshaking = false;
-			conn_answer_error(conn, 400, "this port speaks HTTPS; the request came as plain HTTP");
+			rapier__http_answer_error(conn, 400, "this port speaks HTTPS; the request came as plain HTTP");
 			return;
 		case RAPIER_HTTP_TLS_FAILED:
 			server->stats.tls_handshake_failures++;
@@ -1165,13 +932,9 @@ static void conn_handle_io(rapier_http_conn_t *conn, uint32_t events)
 		rapier_coro_wake(writer, RAPIER_WAKE_OK);
 		return;
 	}
-	if ((events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) && conn->wlen > conn->wpos) {
-		/* An error or hang-up fails the send, which closes. */
-		flush_wbuf(conn);
-		return;
-	}
-	if ((events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) && conn->file_fd >= 0) {
-		pump_file(conn);
+	if ((events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) && (conn->wlen > conn->wpos || conn->file_fd >= 0)) {
+		/* The loop's own answer goes on; an error or hang-up fails the send, which closes. */
+		rapier__http_answer_flush(conn);
 		return;
 	}
 	if (events & (EPOLLIN | EPOLLERR | EPOLLHUP)) {
@@ -1200,7 +963,7 @@ static void conn_timeout(rapier_http_conn_t *conn)
 		return;
 	}
 	if (conn->answered_by_loop) {
-		/* pump_file() armed write_timeout: the client stopped reading the answer. */
+		/* The loop's answer armed write_timeout: the client stopped reading it. */
 		rapier__http_conn_close(conn);
 		return;
 	}
@@ -1213,7 +976,7 @@ static void conn_timeout(rapier_http_conn_t *conn)
 		return;
 	}
 	/* Part of a request arrived, the rest did not in time (slowloris). */
-	conn_answer_error(conn, 408, "the request did not arrive in time");
+	rapier__http_answer_error(conn, 408, "the request did not arrive in time");
 }
 
 static void on_conn_timer(rapier_timer_t *timer)
@@ -1268,7 +1031,7 @@ static void next_request_once(rapier_http_conn_t *conn)
 			conn_start_request(conn);
 			conn_process(conn, conn->rbuf + skip, len);
 			if (conn->state == RAPIER_HTTP_CONN_READING) {
-				rapier_io_start(server->loop, &conn->io, CONN_READ);
+				rapier_io_start(server->loop, &conn->io, RAPIER_HTTP_CONN_READ);
 			}
 			return;
 		}
@@ -1278,7 +1041,7 @@ static void next_request_once(rapier_http_conn_t *conn)
 		conn->rbuf = NULL;
 	}
 	conn->idle = true;
-	rapier_io_start(server->loop, &conn->io, CONN_READ);
+	rapier_io_start(server->loop, &conn->io, RAPIER_HTTP_CONN_READ);
 	conn_set_timer(conn, server->cfg.keepalive_timeout_ns);
 }
 
@@ -1289,7 +1052,7 @@ static void next_request_once(rapier_http_conn_t *conn)
  * it, so a read of a thousand pipelined requests does not nest a thousand
  * calls deep.
  */
-static void conn_next_request(rapier_http_conn_t *conn)
+void rapier__http_conn_next_request(rapier_http_conn_t *conn)
 {
 	if (conn->in_next_request) {
 		conn->next_request_pending = true;
@@ -1356,10 +1119,10 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 		} else {
 			/* The answer closes the connection once written. */
 			conn->state = RAPIER_HTTP_CONN_READING;
-			conn_answer_error(conn, 500, failed ? NULL : "the handler sent no response");
+			rapier__http_answer_error(conn, 500, failed ? NULL : "the handler sent no response");
 		}
 	} else {
-		conn_next_request(conn);
+		rapier__http_conn_next_request(conn);
 	}
 	rapier_http_conn_release(conn);
 	dequeue(server);
@@ -1453,11 +1216,13 @@ void rapier_http_server_abort(rapier_http_server_t *server)
 	rapier_timer_stop(server->loop, &server->queue_timer);
 }
 
-static const char fail_body[] = "500 Internal Server Error: the worker failed and is being replaced\n";
+#define FAIL_REASON "the worker failed and is being replaced"
+
+static const char fail_body[] = "500 Internal Server Error: " FAIL_REASON "\n";
 
 static void fail_stream(rapier_http_conn_t *stream)
 {
-	h2_answer_text(stream, 500, fail_body, sizeof(fail_body) - 1);
+	rapier__http_answer_error(stream, 500, FAIL_REASON);
 }
 
 /*
@@ -1512,121 +1277,4 @@ const char *rapier_http_conn_peer(const rapier_http_conn_t *conn, int *port)
 {
 	*port = conn->peer_port;
 	return conn->peer_text;
-}
-
-/*
- * Static files (document_root) are served entirely from the loop, without
- * a coroutine or PHP: the head goes out like an error answer, the body with
- * sendfile() as the socket drains. A path that is not a file under the root
- * falls through to the PHP handler, as front controllers expect.
- */
-static void static_request(const rapier_http_request_t *req, rapier_static_request_t *sr)
-{
-	memset(sr, 0, sizeof(*sr));
-	sr->method = req->method_name;
-	sr->method_len = strlen(req->method_name);
-	sr->if_none_match = rapier_http_request_header(req, "if-none-match", &sr->if_none_match_len);
-	sr->if_modified_since = rapier_http_request_header(req, "if-modified-since", &sr->if_modified_since_len);
-	sr->range = rapier_http_request_header(req, "range", &sr->range_len);
-	sr->if_range = rapier_http_request_header(req, "if-range", &sr->if_range_len);
-}
-
-static bool serve_static(rapier_http_conn_t *conn)
-{
-	rapier_http_server_t *server = conn->server;
-	const rapier_http_request_t *req = rapier_http_conn_request(conn);
-	char path[4096];
-	size_t path_len;
-	rapier_static_file_t file;
-	rapier_static_request_t sr;
-	rapier_static_plan_t plan;
-	rapier_http_head_t head;
-	rapier_http_finish_t fin;
-	struct iovec iov[2];
-	int rc;
-
-	if ((req->method != HTTP_GET && req->method != HTTP_HEAD) || req->path_len >= sizeof(path)
-			|| rapier_http_decode_path(req->path, req->path_len, path, &path_len) != 0) {
-		return false;
-	}
-	rc = rapier_static_resolve(server->cfg.static_root, path, path_len, &file);
-	if (rc == -EINVAL) {
-		/* ".." above the root is an attack, not a route: the application never sees it. */
-		conn_answer_error(conn, 400, "the path leaves the document root");
-		return true;
-	}
-	if (rc != 0) {
-		return false;
-	}
-	static_request(req, &sr);
-	if (rapier_static_plan(&file, &sr, &plan) != 0) {
-		rapier_static_file_close(&file);
-		return false;
-	}
-	rapier_http_buf_reset(&server->scratch);
-	rapier_http_head_init(&head, &server->scratch);
-	rapier_http_head_set_status(&head, plan.status, NULL, 0);
-	rapier_static_add_headers(&file, &plan, &head);
-	rapier__http_fill_finish(conn, &fin, plan.content_length);
-	if (rapier_http_head_finish(&head, &fin, iov) < 0) {
-		rapier_static_file_close(&file);
-		return false;
-	}
-	server->stats.requests++;
-	rapier__http_stats_changed(server);
-	check_max_requests(server);
-	if (conn->h2s) {
-		rapier__http_log_access(conn, plan.status, head.body_allowed ? plan.length : 0);
-		rapier__h2_answer(conn, &head, &iov[1], NULL, 0, head.body_allowed ? file.fd : -1, plan.offset, plan.length);
-		if (head.body_allowed) {
-			file.fd = -1;
-		}
-		rapier_static_file_close(&file);
-		return true;
-	}
-	loop_answer_head(conn, &head, iov, plan.status, plan.length);
-	if (plan.length > 0 && head.body_allowed) {
-		conn->file_fd = file.fd;
-		conn->file_offset = plan.offset;
-		conn->file_left = plan.length;
-		file.fd = -1;
-	}
-	rapier_static_file_close(&file);
-	flush_wbuf(conn);
-	return true;
-}
-
-static void pump_file(rapier_http_conn_t *conn)
-{
-	if (conn->wlen > conn->wpos) {
-		return; /* the head first; flush_wbuf comes back here through the next writable event */
-	}
-	while (conn->file_fd >= 0 && conn->file_left > 0) {
-		off_t off = (off_t) conn->file_offset;
-		ssize_t n = rapier__http_conn_sendfile(conn, conn->file_fd, &off,
-			conn->file_left > (1u << 30) ? (1u << 30) : (size_t) conn->file_left);
-		if (n > 0) {
-			conn->file_offset += (uint64_t) n;
-			conn->file_left -= (uint64_t) n;
-			continue;
-		}
-		if (n < 0 && errno == EINTR) {
-			continue;
-		}
-		if (n < 0 && errno == EAGAIN) {
-			rapier_io_start(conn->server->loop, &conn->io, RAPIER_IO_WRITE);
-			conn_set_timer(conn, conn->server->cfg.write_timeout_ns);
-			return;
-		}
-		/* The file shrank or the client left: the promised length cannot be kept. */
-		rapier__http_conn_close(conn);
-		return;
-	}
-	if (conn->file_fd >= 0) {
-		close(conn->file_fd);
-		conn->file_fd = -1;
-	}
-	conn->answered_by_loop = false;
-	conn_set_timer(conn, 0);
-	conn_next_request(conn);
 }

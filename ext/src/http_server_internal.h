@@ -1,21 +1,54 @@
 /*
- * What http_server.c (connections, reading, the loop's own answers),
- * http_writer.c (responses from coroutines) and http_listen.c (listening
- * sockets) share. Not an API.
+ * What http_server.c (connections, reading, dispatch), http_answer.c (the
+ * loop's own answers, static files), http_writer.c (responses from
+ * coroutines) and http_listen.c (listening sockets) share. Not an API.
  */
 #ifndef RAPIER_HTTP_SERVER_INTERNAL_H
 #define RAPIER_HTTP_SERVER_INTERNAL_H
 
 #include "http_server.h"
 
+#include <sys/epoll.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
+
+/*
+ * A client connection is read with EPOLLRDHUP too, so that a queued
+ * request sees its client leave (conn_on_io) without an epoll_ctl() to
+ * queue it: the interest stays the same from reading to queued.
+ */
+#define RAPIER_HTTP_CONN_READ (RAPIER_IO_READ | EPOLLRDHUP)
+
+/*
+ * How long a closing connection keeps discarding what the client still
+ * sends after our error answer, so that closing with unread bytes does not
+ * reset the connection before the client has read the answer.
+ */
+#define RAPIER_HTTP_LINGER_NS (2 * (int64_t) 1000000000)
 
 /* Closes the connection now: stops its watchers, wakes a waiting writer, drops the server's reference. */
 void rapier__http_conn_close(rapier_http_conn_t *conn);
 
-/* Answers a request the server refuses itself (status 0: none), then closes the connection or resets the stream. */
+/* Answers a request the server refuses itself (status 0: none), then closes the connection or resets the stream (http_answer.c). */
 void rapier__http_answer_error(rapier_http_conn_t *conn, int status, const char *reason);
+
+/* 503 with Retry-After to a request that waited queue_timeout for a handler slot (http_answer.c). */
+void rapier__http_answer_busy(rapier_http_conn_t *conn);
+
+/* 308 to the same target over HTTPS, for a request to the plain-HTTP port (http_answer.c). */
+void rapier__http_redirect_to_https(rapier_http_conn_t *conn);
+
+/* Answers the request from document_root if it names a file there; false to hand it on (http_answer.c). */
+bool rapier__http_serve_static(rapier_http_conn_t *conn);
+
+/* The socket can take more of the loop's answer: its head, then its file (http_answer.c). */
+void rapier__http_answer_flush(rapier_http_conn_t *conn);
+
+/* A request the loop answered itself: counted, and max_requests checked. */
+void rapier__http_count_answer(rapier_http_server_t *server);
+
+/* A response has ended: the connection reads or processes its next request, or closes. */
+void rapier__http_conn_next_request(rapier_http_conn_t *conn);
 
 /* A whole request: to static files, the HTTPS redirect, the queue or a handler (an HTTP/2 stream's too). */
 void rapier__http_dispatch(rapier_http_conn_t *conn);
