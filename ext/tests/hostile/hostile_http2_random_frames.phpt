@@ -1,0 +1,261 @@
+--TEST--
+Hostile: HTTP/2 connections sending seeded random mixes of frames (requests with valid and malformed header blocks, CONTINUATION, DATA past limits or on the wrong stream, resets, window updates up to overflow, settings, pings, priorities, unknown types, garbage) while handlers stream, sleep, throw and take uploads: the worker never dies, every check between them is answered, no temporary file or connection is left behind and the server stops cleanly
+--EXTENSIONS--
+rapier
+--FILE--
+<?php
+require __DIR__ . '/../http2/h2.inc';
+
+$dir = sys_get_temp_dir() . '/rapier-h2-random-' . getmypid();
+mkdir($dir);
+$srv = http_server_start('function ($req, $res) {
+    switch ($req->path) {
+        case "/echo":
+            $res->end(strlen($req->body()) . " " . md5($req->body()));
+            return;
+        case "/stream":
+            for ($i = 0; $i < 5; $i++) {
+                if (!$res->write(str_repeat("s", 3000))) {
+                    return;
+                }
+                Rapier\Coroutine::sleep(0.002);
+            }
+            $res->end();
+            return;
+        case "/big":
+            $res->end(str_repeat("b", 200000));
+            return;
+        case "/sleep":
+            Rapier\Coroutine::sleep(0.02);
+            $res->end("slept");
+            return;
+        case "/upload":
+            $res->json(array_map(fn ($f) => $f["size"], $req->files));
+            return;
+        case "/throw":
+            throw new RuntimeException("handler failed on purpose");
+        case "/stats":
+            $res->json($GLOBALS["server"]->stats());
+            return;
+    }
+    $res->end("ok");
+}', [
+    'http2' => true,
+    'http2_max_concurrent_streams' => 8,
+    'concurrency' => 4,
+    'max_body_size' => 65536,
+    'max_header_size' => 4096,
+    'max_header_count' => 40,
+    'read_timeout' => http_test_timeout(1),
+    'write_timeout' => http_test_timeout(1),
+], '', '', ['upload_tmp_dir' => $dir]);
+$port = $srv->port;
+
+/** An HPACK field: a literal with a new name (0x00, 0x10 never indexed, 0x40 indexed) or an entry of the static table. */
+function random_field(): string
+{
+    $names = ['accept', 'content-type', 'x-a', 'cookie', 'te', 'connection', 'Upper', 'bad name', '', ':path',
+        ':method', ':status', ':protocol', 'content-length', 'host', 'x-' . str_repeat('n', mt_rand(1, 300))];
+    $values = ['', 'x', 'trailers', 'gzip', '-1', '0', '99999999999999999999', "a\0b", "a\r\nb", ' lead', 'trail ',
+        str_repeat('v', mt_rand(100, 5000)), random_bytes(mt_rand(1, 40))];
+    switch (mt_rand(0, 5)) {
+        case 0:
+            return h2_hpack_int(mt_rand(0, 70), 7, 0x80);      /* indexed: 0 and past 61 are errors */
+        case 1:
+            return h2_hpack_int(mt_rand(0, 8192), 5, 0x20);    /* a dynamic table size update */
+        default:
+            $name = $names[array_rand($names)];
+            $value = $values[array_rand($values)];
+            $first = [0x00, 0x10, 0x40][mt_rand(0, 2)];
+            return chr($first) . h2_hpack_int(strlen($name), 7) . $name . h2_hpack_int(strlen($value), 7) . $value;
+    }
+}
+
+/* random_bytes() refuses a length of 0. */
+function some_bytes(int $length): string
+{
+    return $length > 0 ? random_bytes($length) : '';
+}
+
+function random_block(string $path): string
+{
+    $fields = mt_rand(0, 4) ? h2_request_fields(['GET', 'POST', 'HEAD', 'PUT', 'CONNECT', 'BREW'][mt_rand(0, 5)], $path) : [];
+    if (mt_rand(0, 3) === 0) {
+        shuffle($fields);
+    }
+    $block = h2_header_block(mt_rand(0, 5) ? $fields : array_slice($fields, 1));
+    for ($i = mt_rand(0, mt_rand(0, 1) ? 3 : 60); $i > 0; $i--) {
+        $block .= random_field();
+    }
+    return mt_rand(0, 15) ? $block : random_bytes(mt_rand(1, 64));
+}
+
+function multipart(int $size, bool $whole): string
+{
+    $b = "--rb\r\nContent-Disposition: form-data; name=\"f\"; filename=\"f.bin\"\r\n\r\n" . some_bytes($size);
+    return $whole ? "$b\r\n--rb--\r\n" : $b;
+}
+
+/*
+ * One hostile connection. Most of its frames are sound, so that streams get
+ * as far as their handlers, uploads as far as their temporary files, and
+ * resets and closes land while those run; each frame is broken in one of
+ * many ways with the connection's own odds (1 in 50 to 1 in 3).
+ */
+function hostile_connection(int $port): void
+{
+    $paths = ['/', '/echo', '/stream', '/big', '/sleep', '/upload', '/throw', '/nowhere'];
+    $odds = [50, 10, 3][mt_rand(0, 2)];
+    $broken = fn () => mt_rand(1, $odds) === 1;
+    $settings = mt_rand(0, 3) ? [] : [4 => $broken() ? 0 : mt_rand(1000, 70000), 2 => mt_rand(0, 1)];
+    $c = new H2TestConn($port, !$broken() || mt_rand(0, 1), $settings);
+    $next = 1;
+    $open = [];          /* streams whose request body is still to come */
+    $frames = mt_rand(1, 40);
+    for ($i = 0; $i < $frames && !$c->closed; $i++) {
+        $stream = $open && mt_rand(0, 4) ? $open[array_rand($open)] : max(1, $next - 2);
+        if ($broken()) {
+            $stream = [0, 2, $next + 10, mt_rand(1, 0x7fffffff)][mt_rand(0, 3)];
+        }
+        $action = mt_rand(0, 12);
+        if (($next === 1 || ($action >= 4 && $action <= 7 && !$open)) && !$broken()) {
+            $action = 0;    /* a request first: frames for a stream never opened end the connection */
+        }
+        switch ($action) {
+            case 0:
+            case 1:
+            case 2:
+            case 3:
+                $path = $paths[array_rand($paths)];
+                $upload = $path === '/upload' || $path === '/echo';
+                $more = $path === '/upload' ? [['content-type', 'multipart/form-data; boundary=rb']] : [];
+                $end = !$upload || mt_rand(0, 5) === 0;
+                $block = $broken() ? random_block($path)
+                    : h2_header_block(h2_request_fields($upload ? 'POST' : (mt_rand(0, 5) ? 'GET' : 'HEAD'), $path, $more));
+                $split = mt_rand(0, 5) === 0 ? mt_rand(0, strlen($block)) : strlen($block);
+                $c->send(h2_frame(H2_HEADERS, ($end ? H2_END_STREAM : 0) | ($split === strlen($block) ? H2_END_HEADERS : 0),
+                    $broken() ? $stream : $next, substr($block, 0, $split)));
+                if ($split < strlen($block)) {
+                    $c->send(h2_frame(H2_CONTINUATION, H2_END_HEADERS, $broken() ? $stream : $next, substr($block, $split)));
+                }
+                if (!$end) {
+                    $open[$next] = $next;
+                }
+                $next += 2;
+                break;
+            case 4:
+            case 5:
+            case 6:
+                $body = match (mt_rand(0, 3)) {
+                    0 => multipart(mt_rand(0, 30000), true),
+                    1 => multipart(mt_rand(0, 90000), mt_rand(0, 1) === 1),
+                    default => some_bytes(mt_rand(0, $broken() ? 80000 : 20000)),
+                };
+                $end = mt_rand(0, 2) === 0;
+                $chunks = str_split($body, 16384) ?: [''];
+                foreach ($chunks as $k => $chunk) {
+                    $padded = $broken();
+                    $payload = $padded ? chr(mt_rand(0, 255)) . $chunk . str_repeat("\0", mt_rand(0, 20)) : $chunk;
+                    $last = $k === count($chunks) - 1;
+                    $c->send(h2_frame(H2_DATA, ($end && $last ? H2_END_STREAM : 0) | ($padded ? 0x8 : 0), $stream, $payload));
+                }
+                if ($end) {
+                    unset($open[$stream]);
+                }
+                break;
+            case 7:
+                $c->send(h2_frame(H2_RST_STREAM, 0, $stream, pack('N', mt_rand(0, 14)) . ($broken() ? 'x' : '')));
+                unset($open[$stream]);
+                break;
+            case 8:
+                $increment = $broken() ? [0, 0x7fffffff][mt_rand(0, 1)] : mt_rand(1, 65535);
+                $c->send(h2_frame(H2_WINDOW_UPDATE, 0, mt_rand(0, 1) ? 0 : $stream, pack('N', $increment)));
+                break;
+            case 9:
+                $payload = '';
+                for ($k = mt_rand(0, 3); $k > 0; $k--) {
+                    $payload .= $broken() ? pack('nN', mt_rand(0, 10), [0, 16777216, 0x80000000, 0xffffffff][mt_rand(0, 3)])
+                        : pack('nN', [1, 3, 4, 5, 6, 99][mt_rand(0, 5)], [4096, 100, 65535, 16384, 8192, 7][mt_rand(0, 5)]);
+                }
+                $c->send(h2_frame(H2_SETTINGS, $broken() ? H2_ACK : 0, $broken() ? $stream : 0, $broken() ? 'odd' : $payload));
+                break;
+            case 10:
+                $c->send(h2_frame(H2_PING, 0, $broken() ? 1 : 0, some_bytes($broken() ? 7 : 8)));
+                break;
+            case 11:
+                /* PRIORITY (on itself when broken), an unknown frame type (to be ignored), GOAWAY, bytes that are no frame. */
+                $c->send(match (mt_rand(0, 3)) {
+                    0 => h2_frame(2, 0, $stream, pack('N', $broken() ? $stream : 0) . chr(mt_rand(0, 255))),
+                    1 => h2_frame(mt_rand(10, 255), mt_rand(0, 255), $stream, some_bytes(mt_rand(0, 20))),
+                    2 => h2_frame(H2_GOAWAY, 0, 0, pack('NN', 0, 0)),
+                    default => $broken() ? random_bytes(mt_rand(1, 30)) : '',
+                });
+                break;
+            default:
+                $c->frame(0.005);
+                break;
+        }
+        while ($c->frame(0.001) !== null) {
+        }
+    }
+    if (mt_rand(0, 1)) {
+        $c->frames(null, 0.05);
+    }
+    $c->close();
+}
+
+/** A well-behaved request on a new connection: the worker is alive and serves. */
+function healthy(int $port, string $path = '/'): ?string
+{
+    $c = new H2TestConn($port);
+    $c->request(1, 'GET', $path);
+    $body = h2_body($c->stream(1, 5));
+    $c->close();
+    return $body;
+}
+
+/* Longer hunts, or one seed again: RAPIER_H2_RANDOM_SEED and RAPIER_H2_RANDOM_CONNECTIONS (docs/reliability.md). */
+$connections = (int) (getenv('RAPIER_H2_RANDOM_CONNECTIONS') ?: (http_test_valgrind() ? 25 : (http_test_asan() ? 100 : 250)));
+$seed = (int) (getenv('RAPIER_H2_RANDOM_SEED') ?: 20261125);
+$failed = [];
+for ($n = 0; $n < $connections; $n++) {
+    mt_srand($seed + $n);
+    hostile_connection($port);
+    if ($n % 10 === 9 && healthy($port) !== 'ok') {
+        $failed = [$seed + $n - 9, $seed + $n];
+        break;
+    }
+}
+echo 'an unanswered check after the connections of seeds: ', json_encode($failed), "\n";
+
+/* Handlers of reset streams and timed-out requests finish; every hostile connection is closed. */
+$stats = null;
+$settled = http_test_poll(function () use ($port, &$stats) {
+    $stats = json_decode((string) healthy($port, '/stats'), true);
+    return $stats !== null && $stats['connections'] === 1 && $stats['handling'] === 1 ? true : null;
+}, 10);
+echo 'settled (only the asking connection open, only its handler running): ', var_export($settled === true, true), "\n";
+clearstatcache();
+echo 'files left in upload_tmp_dir: ', count(array_diff(scandir($dir), ['.', '..'])), "\n";
+[$rc, $out] = h2_curl($port, '/echo', ['-s', '--data-binary', 'hello']);
+echo "curl --http2-prior-knowledge: $rc $out\n";
+[$rc, $out] = http_curl(['-s', "http://127.0.0.1:$port/"]);
+echo "HTTP/1.1: $rc $out\n";
+$r = $srv->stop();
+echo "exit: {$r['code']}\n";
+echo 'stdout: ', json_encode($r['out']), "\n";
+/* Its log holds the traces of /throw's exceptions, and nothing else: no warning, no error of the server's. */
+$other = preg_replace('/^RuntimeException: handler failed on purpose in \S+\nStack trace:\n(#\d+ .*\n)+/m', '', $r['err']);
+echo 'server log besides the handler exceptions: ', json_encode($other), "\n";
+array_map('unlink', glob("$dir/*"));
+rmdir($dir);
+?>
+--EXPECT--
+an unanswered check after the connections of seeds: []
+settled (only the asking connection open, only its handler running): true
+files left in upload_tmp_dir: 0
+curl --http2-prior-knowledge: 0 5 5d41402abc4b2a76b9719d911017c592
+HTTP/1.1: 0 ok
+exit: 0
+stdout: "ready\nstart() returned\n"
+server log besides the handler exceptions: ""
