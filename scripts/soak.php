@@ -2,9 +2,12 @@
 
 /*
  * The soak (make soak, docs/reliability.md): a server with 2 workers takes
- * REQUESTS keep-alive requests (default 1,000,000) of mixed kinds from wrk
- * (hello JSON, multipart uploads, handlers that throw, handlers that wait),
- * while slowloris clients time out and upload clients vanish mid-body.
+ * REQUESTS keep-alive requests (default 3,000,000) of mixed kinds from wrk
+ * (hello JSON, multipart uploads, handlers that throw, handlers that wait)
+ * and, at the same time, HTTP/2 streams from h2load (hello, waiting
+ * handlers, multipart uploads; h2c on the same port), while slowloris
+ * clients time out, upload clients vanish mid-body, and HTTP/2 clients
+ * reset their uploads or vanish mid-stream.
  * Checked at the end, with the server idle again:
  *   - each worker's RSS is flat within 2 MiB from the end of the warm-up
  *     (the first 10% of the requests) to the end;
@@ -13,7 +16,8 @@
  *     (a worker makes some only when it first needs them: the loop's
  *     low-priority epoll set, say);
  *   - no temporary upload file is left;
- *   - every response was the expected one (wrk's Lua checks the status per kind).
+ *   - every response was the expected one (wrk's Lua checks the status per
+ *     kind; h2load counts every HTTP/2 answer a 2xx, none failed or errored).
  * Prints a Markdown table and exits non-zero when a check fails.
  *
  *   php -d extension=ext/modules/rapier.so scripts/soak.php [REQUESTS]
@@ -61,16 +65,61 @@ function wrk_mixed(int $port, string $lua, int $seconds): array
     return [(int) $m[1], $bad, $errors];
 }
 
+/* h2load for $seconds, started now, beside wrk; h2load_result() waits for it. Returns [process, its output]. */
+function h2load_start(string $args, int $seconds): array
+{
+    $proc = proc_open('exec h2load ' . $args . ' -D ' . $seconds . ' 2>&1', [1 => ['pipe', 'w']], $pipes);
+    if ($proc === false) {
+        fail('h2load did not start');
+    }
+    return [$proc, $pipes[1]];
+}
+
+/* What an h2load run did: [requests done, answers other than 2xx plus failed and errored requests]. */
+function h2load_result(array $run): array
+{
+    [$proc, $pipe] = $run;
+    $out = (string) stream_get_contents($pipe);
+    fclose($pipe);
+    proc_close($proc);
+    if (!preg_match('~requests: \d+ total, \d+ started, (\d+) done, \d+ succeeded, (\d+) failed, (\d+) errored~', $out, $r)
+            || !preg_match('~status codes: (\d+) 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx~', $out, $c)) {
+        fail("h2load failed: $out");
+    }
+    return [(int) $r[1], (int) $r[2] + (int) $r[3] + (int) $c[2] + (int) $c[3] + (int) $c[4]];
+}
+
 /*
  * Hostile side traffic, in a process of its own during each wrk run: ten
  * slowloris clients (half a request head, then nothing: read_timeout cuts
- * them off) and ten uploads that stop mid-body, half of them vanishing.
+ * them off) and ten uploads that stop mid-body, half of them vanishing;
+ * and six HTTP/2 connections, each with an upload stopped mid-body and a
+ * waiting handler's stream: two vanish, two reset both streams and go
+ * quiet (keepalive_timeout ends them), two leave the upload to read_timeout.
  */
 const HOSTILE = <<<'PHP'
-$socks = [];
-for ($i = 0; $i < 20; $i++) {
+function frame(int $type, int $flags, int $stream, string $payload): string
+{
+    return substr(pack('N', strlen($payload)), 1) . chr($type) . chr($flags) . pack('N', $stream) . $payload;
+}
+function literal(string $name, string $value): string
+{
+    return "\x00" . chr(strlen($name)) . $name . chr(strlen($value)) . $value;   /* names and values under 127 bytes */
+}
+$head = fn (string $method, string $path, string $more = '') => literal(':method', $method) . literal(':scheme', 'http')
+    . literal(':path', $path) . literal(':authority', 'x') . $more;
+$socks = $h2 = [];
+for ($i = 0; $i < 26; $i++) {
     $s = @stream_socket_client("tcp://127.0.0.1:$port", $errno, $errstr, 2);
     if ($s === false) {
+        continue;
+    }
+    if ($i >= 20) {
+        fwrite($s, "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" . frame(4, 0, 0, '')
+            . frame(1, 4, 1, $head('POST', '/upload', literal('content-type', 'multipart/form-data; boundary=B')))
+            . frame(0, 0, 1, "--B\r\nContent-Disposition: form-data; name=\"f\"; filename=\"a\"\r\n\r\n" . str_repeat('y', 5000))
+            . frame(1, 5, 3, $head('GET', '/wait')));
+        $h2[$i] = $s;
         continue;
     }
     fwrite($s, $i % 2 ? "GET / HTTP/1.1\r\nHo"
@@ -78,11 +127,23 @@ for ($i = 0; $i < 20; $i++) {
           . "--B\r\nContent-Disposition: form-data; name=\"f\"; filename=\"a\"\r\n\r\n" . str_repeat('y', 5000));
     $socks[] = $s;
 }
+usleep(1000);
+foreach ($h2 as $i => $s) {
+    if ($i % 3 === 1) {
+        fwrite($s, frame(3, 0, 1, pack('N', 8)) . frame(3, 0, 3, pack('N', 8)));   /* RST_STREAM CANCEL */
+    }
+}
 usleep(500000);
 foreach ($socks as $i => $s) {
     if ($i % 4 === 0) {
         fclose($s);
         unset($socks[$i]);
+    }
+}
+foreach ($h2 as $i => $s) {
+    if ($i % 3 === 0) {
+        fclose($s);
+        unset($h2[$i]);
     }
 }
 sleep(3);
@@ -94,7 +155,7 @@ function hostile_round(int $port)
     return proc_open([PHP_BINARY, '-n', '-r', "\$port = $port;\n" . HOSTILE], [], $pipes);
 }
 
-$requests = (int) ($argv[1] ?? 1000000);
+$requests = (int) ($argv[1] ?? 3000000);
 $ext = loaded_rapier_extension_or_exit('scripts/soak.php');
 
 $dir = sys_get_temp_dir() . '/rapier-soak-' . getmypid();
@@ -102,7 +163,8 @@ mkdir("$dir/uploads", 0777, true);
 $port = free_tcp_port();
 file_put_contents("$dir/server.php", <<<PHP
 <?php
-\$s = new Rapier\Http\Server('127.0.0.1', $port, ['workers' => 2, 'read_timeout' => 1, 'pid_file' => '$dir/soak.pid']);
+\$s = new Rapier\Http\Server('127.0.0.1', $port, ['workers' => 2, 'read_timeout' => 1, 'keepalive_timeout' => 2,
+    'http2' => true, 'pid_file' => '$dir/soak.pid']);
 \$s->on('request', function (\$req, \$res) {
     switch (\$req->path) {
         case '/upload':
@@ -156,6 +218,13 @@ done = function(summary, latency, requests)
 end
 LUA);
 
+/* HTTP/2 beside wrk: hello and waiting handlers, 8 connections of 8 streams; uploads, 2 of 4. */
+file_put_contents("$dir/upload.bin", "--B\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhi\r\n--B\r\n"
+    . "Content-Disposition: form-data; name=\"f\"; filename=\"a.bin\"\r\n\r\n" . str_repeat('z', 3000) . "\r\n--B--\r\n");
+$h2Hello = "-c 8 -m 8 http://127.0.0.1:$port/ http://127.0.0.1:$port/wait http://127.0.0.1:$port/ http://127.0.0.1:$port/";
+$h2Upload = sprintf("-c 2 -m 4 -d %s -H 'content-type: multipart/form-data; boundary=B' http://127.0.0.1:%d/upload",
+    escapeshellarg("$dir/upload.bin"), $port);
+
 $master = proc_open([PHP_BINARY, '-n', '-d', "extension=$ext", '-d', "upload_tmp_dir=$dir/uploads", "$dir/server.php"],
     [1 => ['file', "$dir/server.out", 'w'], 2 => ['file', "$dir/server.err", 'w']], $pipes);
 $masterPid = proc_get_status($master)['pid'];
@@ -170,18 +239,24 @@ try {
     }
     $workers = proc_children($masterPid);
 
-    $served = $bad = $errors = 0;
+    $served = $servedH2 = $bad = $badH2 = $errors = 0;
     $warmRss = $fdBefore = null;
     $bursts = 0;
-    while ($served < $requests) {
+    while ($served + $servedH2 < $requests) {
         $hostile = hostile_round($port);
+        $h2Runs = [h2load_start($h2Hello, 5), h2load_start($h2Upload, 5)];
         [$n, $u, $e] = wrk_mixed($port, "$dir/mixed.lua", 5);
+        foreach ($h2Runs as $run) {
+            [$n2, $b2] = h2load_result($run);
+            $servedH2 += $n2;
+            $badH2 += $b2;
+        }
         proc_close($hostile);
         $served += $n;
         $bad += $u < 0 ? 1 : $u;
         $errors += $e;
         $bursts++;
-        if ($warmRss === null && $served >= $requests / 10) {
+        if ($warmRss === null && $served + $servedH2 >= $requests / 10) {
             sleep(2); // idle, as at the end: the round's connections are closed
             $warmRss = array_map(fn($p) => proc_status_kib($p, 'VmRSS'), $workers);
             $fdBefore = array_map('fd_count', $workers);
@@ -202,11 +277,15 @@ try {
         printf("| %d (pid %d) | %.1f MiB | %.1f MiB | %+.1f MiB | %d | %d |\n", $i, $p, $warmRss[$i] / 1024,
             $endRss[$i] / 1024, $delta / 1024, $fdBefore[$i], $fdAfter[$i]);
     }
-    printf("\nrequests: %s (an eighth uploads, an eighth handlers that throw, answered 500, an eighth waiting), "
-        . "hostile bursts: %d (slowloris and vanishing uploads), unexpected responses: %d, socket errors: %d, "
+    printf("\nrequests: %s over HTTP/1.1 (an eighth uploads, an eighth handlers that throw, answered 500, an eighth waiting) "
+        . "and %s HTTP/2 streams (hello, waiting handlers and uploads), "
+        . "hostile bursts: %d (slowloris, vanishing uploads, HTTP/2 uploads reset or abandoned), "
+        . "unexpected responses: %d, unexpected HTTP/2 answers or failed streams: %d, socket errors: %d, "
         . "temp files left: %d, workers replaced: %s, zombies: %d\n",
-        number_format($served), $bursts, $bad, $errors, $leftFiles, $sameWorkers ? 'none' : 'YES', $z);
-    $ok = $flat && $fdBefore === $fdAfter && $leftFiles === 0 && $sameWorkers && $z === 0 && $bad === 0 && $errors === 0;
+        number_format($served), number_format($servedH2), $bursts, $bad, $badH2, $errors, $leftFiles,
+        $sameWorkers ? 'none' : 'YES', $z);
+    $ok = $flat && $fdBefore === $fdAfter && $leftFiles === 0 && $sameWorkers && $z === 0 && $bad === 0 && $badH2 === 0
+        && $errors === 0;
     echo $ok ? "soak: passed\n" : "soak: FAILED\n";
     $exit = $ok ? 0 : 1;
 } finally {
