@@ -28,8 +28,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <netinet/tcp.h>
-#include <poll.h>
-#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
