@@ -8,7 +8,7 @@
 #   make bench   the HTTP benchmark (FULL=1: every scenario; ROUNDS=N: medians of N; docs/benchmarks.md)
 #   make bench-coroutine   the coroutine micro-benchmark
 #   make fuzz    libFuzzer over the parsers (FUZZ_SECONDS per target); make fuzz-replay: the corpus once
-#   make soak    three million mixed requests (HTTP/1.1 and HTTP/2) with hostile clients: RSS, fds, zombies, temp files (docs/reliability.md)
+#   make soak    three million mixed requests (HTTP/1.1 and HTTP/2) and WebSocket echoes with hostile clients: RSS, fds, zombies, temp files (docs/reliability.md)
 #
 # The extension builds in place in ext/ with phpize; PHP's generated
 # Makefile tracks header dependencies, so a second build is a no-op.
@@ -99,7 +99,7 @@ bench-coroutine: build
 FUZZ_SECONDS ?= 600
 
 # The soak (scripts/soak.php): SOAK_REQUESTS mixed keep-alive requests and HTTP/2 streams
-# (uploads, throwing handlers, waits) beside slowloris and vanishing upload
+# (uploads, throwing handlers, waits) and WebSocket echoes beside slowloris and vanishing upload
 # clients; fails on RSS growth over 2 MiB, a descriptor or temp file left,
 # a replaced worker or a zombie.
 SOAK_REQUESTS ?= 3000000

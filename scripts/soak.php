@@ -5,19 +5,22 @@
  * REQUESTS keep-alive requests (default 3,000,000) of mixed kinds from wrk
  * (hello JSON, multipart uploads, handlers that throw, handlers that wait)
  * and, at the same time, HTTP/2 streams from h2load (hello, waiting
- * handlers, multipart uploads; h2c on the same port), while slowloris
+ * handlers, multipart uploads; h2c on the same port) and WebSocket
+ * messages echoed (compressed or not, some clients vanishing), while slowloris
  * clients time out, upload clients vanish mid-body, and HTTP/2 clients
  * reset their uploads or vanish mid-stream.
  * Checked at the end, with the server idle again:
  *   - each worker's RSS is flat within 2 MiB from the end of the warm-up
- *     (the first 10% of the requests) to the end;
+ *     (the first fifth of the requests: the WebSocket messages of up to
+ *     20,000 bytes take malloc's heap a few rounds to settle) to the end;
  *   - no worker was replaced (same pids), no zombie children;
  *   - each worker holds as many descriptors as at the end of the warm-up
  *     (a worker makes some only when it first needs them: the loop's
  *     low-priority epoll set, say);
  *   - no temporary upload file is left;
  *   - every response was the expected one (wrk's Lua checks the status per
- *     kind; h2load counts every HTTP/2 answer a 2xx, none failed or errored).
+ *     kind; h2load counts every HTTP/2 answer a 2xx, none failed or errored;
+ *     the WebSocket clients check every echo, pong and close).
  * Prints a Markdown table and exits non-zero when a check fails.
  *
  *   php -d extension=ext/modules/rapier.so scripts/soak.php [REQUESTS]
@@ -149,6 +152,138 @@ foreach ($h2 as $i => $s) {
 sleep(3);
 PHP;
 
+/*
+ * WebSocket traffic, in processes of their own during each wrk run: for
+ * $seconds, connection after connection (half of them offering
+ * permessage-deflate, and then sending half their messages compressed)
+ * each exchanges 1 to 40 messages of 0 to 20,000 bytes, text or binary,
+ * some fragmented with a ping between the fragments, checks every echo and
+ * pong, and closes with 1000; one in ten vanishes instead, mid-message or
+ * between messages. Prints "ws: connections messages wrong".
+ */
+const WS_CLIENT = <<<'PHP'
+function frame(int $op, string $payload, bool $fin = true, int $rsv = 0): string
+{
+    $len = strlen($payload);
+    $head = chr(($fin ? 0x80 : 0) | $rsv | $op)
+        . ($len < 126 ? chr(0x80 | $len) : ($len < 65536 ? chr(0xfe) . pack('n', $len) : chr(0xff) . pack('J', $len)));
+    $key = random_bytes(4);
+    return $head . $key . ($payload ^ str_repeat($key, intdiv($len, 4) + 1));
+}
+function read_exactly($s, int $n): ?string
+{
+    $buf = '';
+    while (strlen($buf) < $n) {
+        $chunk = fread($s, $n - strlen($buf));
+        if ($chunk === false || $chunk === '') {
+            return null;
+        }
+        $buf .= $chunk;
+    }
+    return $buf;
+}
+/* The next frame, a compressed one inflated: [opcode, payload], or null when the connection ended. */
+function frame_in($s): ?array
+{
+    if (($h = read_exactly($s, 2)) === null) {
+        return null;
+    }
+    $len = ord($h[1]) & 0x7f;
+    if ($len >= 126 && ($ext = read_exactly($s, $len === 126 ? 2 : 8)) === null) {
+        return null;
+    }
+    $len = $len === 126 ? unpack('n', $ext)[1] : ($len === 127 ? unpack('J', $ext)[1] : $len);
+    if (($payload = read_exactly($s, $len)) === null) {
+        return null;
+    }
+    if (ord($h[0]) & 0x40) {
+        $payload = inflate_add(inflate_init(ZLIB_ENCODING_RAW), $payload . "\0\0\xff\xff", ZLIB_SYNC_FLUSH);
+    }
+    return [ord($h[0]) & 0x0f, $payload];
+}
+$connections = $messages = $wrong = 0;
+$end = microtime(true) + $seconds;
+while (microtime(true) < $end) {
+    $s = @stream_socket_client("tcp://127.0.0.1:$port", $errno, $errstr, 5);
+    if ($s === false) {
+        $wrong++;
+        continue;
+    }
+    stream_set_timeout($s, 10);
+    $deflate = mt_rand(0, 1) === 1;
+    fwrite($s, "GET /ws HTTP/1.1\r\nHost: soak\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+        . 'Sec-WebSocket-Key: ' . base64_encode(random_bytes(16)) . "\r\n"
+        . ($deflate ? "Sec-WebSocket-Extensions: permessage-deflate\r\n" : '') . "\r\n");
+    $head = '';
+    while (!str_contains($head, "\r\n\r\n") && ($c = fread($s, 1)) !== false && $c !== '') {
+        $head .= $c;
+    }
+    if (!str_starts_with($head, 'HTTP/1.1 101 ')) {
+        $wrong++;
+        fclose($s);
+        continue;
+    }
+    $connections++;
+    $vanish = mt_rand(1, 10) === 1 ? mt_rand(0, 40) : -1;
+    for ($i = mt_rand(1, 40); $i > 0; $i--) {
+        $binary = mt_rand(0, 1) === 1;
+        $length = mt_rand(0, 20000);
+        $data = $binary ? ($length > 0 ? random_bytes($length) : '') : str_repeat('soak ' . mt_rand(), intdiv($length, 15));
+        $compressed = $deflate && mt_rand(0, 1) === 1;
+        $wire = $compressed ? substr(deflate_add(deflate_init(ZLIB_ENCODING_RAW), $data, ZLIB_SYNC_FLUSH), 0, -4) : $data;
+        if ($i === $vanish) {
+            fwrite($s, substr(frame($binary ? 2 : 1, $wire, true, $compressed ? 0x40 : 0), 0, mt_rand(0, strlen($wire))));
+            break;
+        }
+        $owed = [];
+        if (strlen($wire) > 1 && mt_rand(0, 4) === 0) {
+            $cut = mt_rand(1, strlen($wire) - 1);
+            $ping = (string) mt_rand();
+            fwrite($s, frame($binary ? 2 : 1, substr($wire, 0, $cut), false, $compressed ? 0x40 : 0) . frame(9, $ping)
+                . frame(0, substr($wire, $cut)));
+            $owed[] = [10, $ping];
+        } else {
+            fwrite($s, frame($binary ? 2 : 1, $wire, true, $compressed ? 0x40 : 0));
+        }
+        $owed[] = [$binary ? 2 : 1, $data];
+        foreach ($owed as $expected) {
+            $wrong += frame_in($s) === $expected ? 0 : 1;
+        }
+        $messages++;
+    }
+    if ($vanish < 0) {
+        fwrite($s, frame(8, pack('n', 1000)));
+        $close = frame_in($s);
+        $wrong += $close !== null && $close[0] === 8 && str_starts_with($close[1], pack('n', 1000)) && fread($s, 1) === '' ? 0 : 1;
+    }
+    fclose($s);
+}
+echo "ws: $connections $messages $wrong\n";
+PHP;
+
+/* Starts a WebSocket client for $seconds; ws_result() waits for it. */
+function ws_start(int $port, int $seconds): array
+{
+    $proc = proc_open([PHP_BINARY, '-n', '-r', "\$port = $port; \$seconds = $seconds;\n" . WS_CLIENT], [1 => ['pipe', 'w']], $pipes);
+    if ($proc === false) {
+        fail('the WebSocket client did not start');
+    }
+    return [$proc, $pipes[1]];
+}
+
+/* What a WebSocket client did: [connections, messages, wrong answers]. */
+function ws_result(array $run): array
+{
+    [$proc, $pipe] = $run;
+    $out = (string) stream_get_contents($pipe);
+    fclose($pipe);
+    proc_close($proc);
+    if (!preg_match('~^ws: (\d+) (\d+) (\d+)$~m', $out, $m)) {
+        fail("the WebSocket client failed: $out");
+    }
+    return [(int) $m[1], (int) $m[2], (int) $m[3]];
+}
+
 /* Starts one round of hostile traffic; returns its process, to be closed after the wrk run. */
 function hostile_round(int $port)
 {
@@ -164,7 +299,7 @@ $port = free_tcp_port();
 file_put_contents("$dir/server.php", <<<PHP
 <?php
 \$s = new Rapier\Http\Server('127.0.0.1', $port, ['workers' => 2, 'read_timeout' => 1, 'keepalive_timeout' => 2,
-    'http2' => true, 'pid_file' => '$dir/soak.pid']);
+    'http2' => true, 'websocket_compression' => true, 'pid_file' => '$dir/soak.pid']);
 \$s->on('request', function (\$req, \$res) {
     switch (\$req->path) {
         case '/upload':
@@ -173,6 +308,12 @@ file_put_contents("$dir/server.php", <<<PHP
             return;
         case '/error':
             throw new RuntimeException('soak: a handler that throws');
+        case '/ws':
+            \$ws = \$res->upgrade();
+            while ((\$m = \$ws->recv()) !== null) {
+                \$ws->send(\$m->data, \$m->binary);
+            }
+            return;
         case '/wait':
             Rapier\Coroutine::sleep(0.002);
             \$res->end('waited');
@@ -239,24 +380,31 @@ try {
     }
     $workers = proc_children($masterPid);
 
-    $served = $servedH2 = $bad = $badH2 = $errors = 0;
+    $served = $servedH2 = $bad = $badH2 = $errors = $wsConnections = $wsMessages = $badWs = 0;
     $warmRss = $fdBefore = null;
     $bursts = 0;
     while ($served + $servedH2 < $requests) {
         $hostile = hostile_round($port);
         $h2Runs = [h2load_start($h2Hello, 5), h2load_start($h2Upload, 5)];
+        $wsRuns = [ws_start($port, 5), ws_start($port, 5)];
         [$n, $u, $e] = wrk_mixed($port, "$dir/mixed.lua", 5);
         foreach ($h2Runs as $run) {
             [$n2, $b2] = h2load_result($run);
             $servedH2 += $n2;
             $badH2 += $b2;
         }
+        foreach ($wsRuns as $run) {
+            [$c, $m, $w] = ws_result($run);
+            $wsConnections += $c;
+            $wsMessages += $m;
+            $badWs += $w;
+        }
         proc_close($hostile);
         $served += $n;
         $bad += $u < 0 ? 1 : $u;
         $errors += $e;
         $bursts++;
-        if ($warmRss === null && $served + $servedH2 >= $requests / 10) {
+        if ($warmRss === null && $served + $servedH2 >= $requests / 5) {
             sleep(2); // idle, as at the end: the round's connections are closed
             $warmRss = array_map(fn($p) => proc_status_kib($p, 'VmRSS'), $workers);
             $fdBefore = array_map('fd_count', $workers);
@@ -279,13 +427,15 @@ try {
     }
     printf("\nrequests: %s over HTTP/1.1 (an eighth uploads, an eighth handlers that throw, answered 500, an eighth waiting) "
         . "and %s HTTP/2 streams (hello, waiting handlers and uploads), "
+        . "%s WebSocket messages echoed on %s connections (a tenth of them vanishing), "
         . "hostile bursts: %d (slowloris, vanishing uploads, HTTP/2 uploads reset or abandoned), "
-        . "unexpected responses: %d, unexpected HTTP/2 answers or failed streams: %d, socket errors: %d, "
+        . "unexpected responses: %d, unexpected HTTP/2 answers or failed streams: %d, "
+        . "WebSocket handshakes, echoes or closes wrong: %d, socket errors: %d, "
         . "temp files left: %d, workers replaced: %s, zombies: %d\n",
-        number_format($served), number_format($servedH2), $bursts, $bad, $badH2, $errors, $leftFiles,
-        $sameWorkers ? 'none' : 'YES', $z);
+        number_format($served), number_format($servedH2), number_format($wsMessages), number_format($wsConnections),
+        $bursts, $bad, $badH2, $badWs, $errors, $leftFiles, $sameWorkers ? 'none' : 'YES', $z);
     $ok = $flat && $fdBefore === $fdAfter && $leftFiles === 0 && $sameWorkers && $z === 0 && $bad === 0 && $badH2 === 0
-        && $errors === 0;
+        && $badWs === 0 && $errors === 0;
     echo $ok ? "soak: passed\n" : "soak: FAILED\n";
     $exit = $ok ? 0 : 1;
 } finally {
