@@ -50,6 +50,8 @@ final class Main
                               request to HTTPS (needs --tls-cert)
           --http2             also speak HTTP/2: h2 by ALPN with --tls-cert, and
                               prior knowledge (h2c) on plain HTTP
+          --metrics PATH      answer GET PATH (/metrics) with Prometheus metrics
+                              of all workers, before the app
           --watch             reload the workers when a PHP file of the app changes
           --daemon            run in the background; returns once the server is up
           --pid-file F        the master's pid file (APP's directory/.rapier.pid);
