@@ -1,5 +1,5 @@
 --TEST--
-Hostile: HTTP/1.1 connections sending seeded random mixes of requests (pipelined, split anywhere, chunked or not, Expect: 100-continue, uploads, gzip, HTTP/1.0, Connection: close), of requests broken in every place (bytes flipped, inserted or cut, conflicting lengths, headers over the limits, bad chunks, bodies past max_body_size), and of WebSocket upgrades followed by sound and malformed frames, compressed or not, while clients stop reading, shut down their side or vanish: every answer on a sound connection is right and in order, the worker never dies, no temporary file or connection is left behind and the server stops cleanly
+Hostile: HTTP/1.1 connections sending seeded random mixes of requests (pipelined, split anywhere, chunked or not, Expect: 100-continue, uploads, gzip, HTTP/1.0, Connection: close), of requests broken in every place (bytes flipped, inserted or cut, conflicting lengths, headers over the limits, bad chunks, bodies past max_body_size, HTTP/2's preface cut short), and of WebSocket upgrades followed by sound and malformed frames, compressed or not, while clients stop reading, shut down their side or vanish: every answer on a sound connection is right and in order, the worker never dies, no temporary file or connection is left behind and the server stops cleanly
 --EXTENSIONS--
 rapier
 zlib
@@ -54,6 +54,7 @@ $srv = http_server_start('function ($req, $res) {
     }
     $res->end("ok");
 }', [
+    'http2' => true,
     'concurrency' => 4,
     'max_body_size' => 65536,
     'max_header_size' => 4096,
@@ -246,7 +247,7 @@ function sound_request(bool $last): array
 function broken_request(): string
 {
     $raw = sound_request(false)['raw'];
-    switch (mt_rand(0, 13)) {
+    switch (mt_rand(0, 14)) {
         case 0:
             $at = mt_rand(0, strlen($raw) - 1);
             return substr_replace($raw, chr(mt_rand(0, 255)), $at, 1);
@@ -282,6 +283,10 @@ function broken_request(): string
         case 12:
             /* A length longer than what follows: the next request is read as this one's body. */
             return "POST /echo HTTP/1.1\r\nHost: f\r\nContent-Length: " . mt_rand(1, 3000) . "\r\n\r\n" . seeded_text(mt_rand(0, 100));
+        case 13:
+            /* HTTP/2's preface (http2 is on), cut short or whole, then anything: first on a connection it turns HTTP/2. */
+            $preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+            return substr($preface, 0, mt_rand(1, strlen($preface))) . seeded_bytes(mt_rand(0, 60));
         default:
             return seeded_bytes(mt_rand(1, 200));
     }
