@@ -1,5 +1,5 @@
 --TEST--
-Hostile: HTTP/2 connections sending seeded random mixes of frames (requests with valid and malformed header blocks, CONTINUATION, DATA past limits or on the wrong stream, resets, window updates up to overflow, settings, pings, priorities, unknown types, garbage) while handlers stream, sleep, throw and take uploads: the worker never dies, every check between them is answered, no temporary file or connection is left behind and the server stops cleanly
+Hostile: HTTP/2 connections sending seeded random mixes of frames (requests with valid and malformed header blocks, CONTINUATION, DATA past limits or on the wrong stream, resets, window updates up to overflow, settings, pings, priorities, unknown types, garbage) while handlers stream, sleep, throw and take uploads, beside sound connections whose every stream (interleaved bodies, split or padded header blocks, small windows) must end with the right status and body: the worker never dies, every check between them is answered, no temporary file or connection is left behind and the server stops cleanly
 --EXTENSIONS--
 rapier
 --FILE--
@@ -204,6 +204,108 @@ function hostile_connection(int $port): void
     $c->close();
 }
 
+/**
+ * A sound connection whose every answer is checked: up to 8 streams at once
+ * (http2_max_concurrent_streams), request bodies sent in pieces of random
+ * size interleaved across the streams, header blocks split into
+ * CONTINUATION or padded, and a small receive window now and then, so the
+ * server's DATA waits for our WINDOW_UPDATEs. Each stream must end with
+ * END_STREAM (no reset), its status be the expected one (nghttp2 sends
+ * 200 and 500 as the static table's entries 8 and 14: 0x88, 0x8e) and its
+ * body the expected bytes. Returns '' when all are right, else what was not.
+ */
+function sound_connection(int $port): string
+{
+    $window = [65535, 65535, 1000, 16384][mt_rand(0, 3)];
+    $c = new H2TestConn($port, true, [4 => $window]);
+    $expected = $bodies = [];
+    for ($k = mt_rand(1, 8), $id = 1; $k > 0; $k--, $id += 2) {
+        $path = ['/', '/echo', '/echo', '/stream', '/big', '/sleep', '/upload', '/throw'][mt_rand(0, 7)];
+        $method = $path === '/echo' || $path === '/upload' ? 'POST' : (mt_rand(0, 4) ? 'GET' : 'HEAD');
+        $body = match ($path) {
+            '/echo' => some_bytes(mt_rand(0, 1) ? mt_rand(0, 100) : mt_rand(0, 65536)),
+            '/upload' => multipart($size = mt_rand(0, 30000), true),
+            default => '',
+        };
+        $answer = match ($path) {
+            '/echo' => strlen($body) . ' ' . md5($body),
+            '/upload' => json_encode(['f' => $size]),
+            '/stream' => str_repeat('s', 15000),
+            '/big' => str_repeat('b', 200000),
+            '/sleep' => 'slept',
+            '/throw' => null,
+            default => 'ok',
+        };
+        $expected[$id] = ['status' => $path === '/throw' ? "\x8e" : "\x88", 'body' => $method === 'HEAD' ? '' : $answer,
+            'what' => "$method $path"];
+        $more = $path === '/upload' ? [['content-type', 'multipart/form-data; boundary=rb']] : [];
+        $block = h2_header_block(h2_request_fields($method, $path, $more));
+        $end = $body === '' ? H2_END_STREAM : 0;
+        if (mt_rand(0, 3) === 0) {
+            $split = mt_rand(0, strlen($block));
+            $c->send(h2_frame(H2_HEADERS, $end, $id, substr($block, 0, $split))
+                . h2_frame(H2_CONTINUATION, H2_END_HEADERS, $id, substr($block, $split)));
+        } elseif (mt_rand(0, 3) === 0) {
+            $pad = mt_rand(0, 40);
+            $c->send(h2_frame(H2_HEADERS, $end | H2_END_HEADERS | 0x8, $id, chr($pad) . $block . str_repeat("\0", $pad)));
+        } else {
+            $c->send(h2_frame(H2_HEADERS, $end | H2_END_HEADERS, $id, $block));
+        }
+        if ($body !== '') {
+            $bodies[$id] = $body;
+        }
+    }
+    /* The bodies in pieces, the streams taking turns at random. */
+    while ($bodies) {
+        $id = array_rand($bodies);
+        $piece = substr($bodies[$id], 0, mt_rand(1, 20000));
+        $bodies[$id] = (string) substr($bodies[$id], strlen($piece));
+        $last = $bodies[$id] === '';
+        if (!$c->data($id, $piece, $last)) {
+            return "stream $id ({$expected[$id]['what']}): the server took no more of its body";
+        }
+        if ($last) {
+            unset($bodies[$id]);
+        }
+    }
+    $got = array_fill_keys(array_keys($expected), ['status' => null, 'body' => '', 'end' => false, 'reset' => false]);
+    $open = count($expected);
+    while ($open > 0 && ($f = $c->frame(5)) !== null) {
+        $id = $f['stream'];
+        if ($f['type'] === H2_GOAWAY) {
+            return 'GOAWAY: ' . h2_describe($f);
+        }
+        if (!isset($got[$id])) {
+            continue;
+        }
+        if ($f['type'] === H2_HEADERS && $got[$id]['status'] === null) {
+            $got[$id]['status'] = $f['payload'][0] ?? '';
+        } elseif ($f['type'] === H2_DATA && $f['payload'] !== '') {
+            $got[$id]['body'] .= $f['payload'];
+            $c->send(h2_frame(H2_WINDOW_UPDATE, 0, 0, pack('N', strlen($f['payload'])))
+                . h2_frame(H2_WINDOW_UPDATE, 0, $id, pack('N', strlen($f['payload']))));
+        }
+        if ($f['type'] === H2_RST_STREAM) {
+            $got[$id]['reset'] = true;
+        }
+        if ($f['type'] === H2_RST_STREAM || (in_array($f['type'], [H2_DATA, H2_HEADERS], true) && $f['flags'] & H2_END_STREAM)) {
+            $got[$id]['end'] = true;
+            $open--;
+        }
+    }
+    $c->close();
+    foreach ($expected as $id => $e) {
+        $g = $got[$id];
+        if (!$g['end'] || $g['reset'] || $g['status'] !== $e['status']
+            || ($e['body'] !== null && $g['body'] !== $e['body'])) {
+            return "stream $id ({$e['what']}): " . ($g['end'] ? ($g['reset'] ? 'reset' : 'ended') : 'never ended')
+                . ', status byte ' . bin2hex((string) $g['status']) . ', ' . strlen($g['body']) . ' bytes, md5 '
+                . md5($g['body']) . " (window $window)";
+        }
+    }
+    return '';
+}
+
 /** A well-behaved request on a new connection: the worker is alive and serves. */
 function healthy(int $port, string $path = '/'): ?string
 {
@@ -218,14 +320,23 @@ function healthy(int $port, string $path = '/'): ?string
 $connections = (int) (getenv('RAPIER_H2_RANDOM_CONNECTIONS') ?: (http_test_valgrind() ? 25 : (http_test_asan() ? 100 : 250)));
 $seed = (int) (getenv('RAPIER_H2_RANDOM_SEED') ?: 20261125);
 $failed = [];
+$wrong = [];
 for ($n = 0; $n < $connections; $n++) {
     mt_srand($seed + $n);
-    hostile_connection($port);
+    if (mt_rand(0, 3) === 0) {
+        $why = sound_connection($port);
+        if ($why !== '' && count($wrong) < 5) {
+            $wrong[] = 'seed ' . ($seed + $n) . ": $why";
+        }
+    } else {
+        hostile_connection($port);
+    }
     if ($n % 10 === 9 && healthy($port) !== 'ok') {
         $failed = [$seed + $n - 9, $seed + $n];
         break;
     }
 }
+echo 'sound connections answered wrongly: ', json_encode($wrong, JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES), "\n";
 echo 'an unanswered check after the connections of seeds: ', json_encode($failed), "\n";
 
 /* Handlers of reset streams and timed-out requests finish; every hostile connection is closed. */
@@ -251,6 +362,7 @@ array_map('unlink', glob("$dir/*"));
 rmdir($dir);
 ?>
 --EXPECT--
+sound connections answered wrongly: []
 an unanswered check after the connections of seeds: []
 settled (only the asking connection open, only its handler running): true
 files left in upload_tmp_dir: 0
