@@ -1,14 +1,17 @@
 --TEST--
-Hostile: HTTP/1.1 connections sending seeded random mixes of requests (pipelined, split anywhere, chunked or not, Expect: 100-continue, uploads, gzip, HTTP/1.0, Connection: close), of requests broken in every place (bytes flipped, inserted or cut, conflicting lengths, headers over the limits, bad chunks, bodies past max_body_size, HTTP/2's preface cut short), and of WebSocket upgrades followed by sound and malformed frames, compressed or not, while clients stop reading, shut down their side or vanish: every answer on a sound connection is right and in order, the worker never dies, no temporary file or connection is left behind and the server stops cleanly
+Hostile: HTTP/1.1 connections, plain and over TLS, sending seeded random mixes of requests (pipelined, split anywhere, chunked or not, Expect: 100-continue, uploads, gzip, HTTP/1.0, Connection: close), of requests broken in every place (bytes flipped, inserted or cut, conflicting lengths, headers over the limits, bad chunks, bodies past max_body_size, HTTP/2's preface cut short), and of WebSocket upgrades followed by sound and malformed frames, compressed or not, while clients stop reading, shut down their side or vanish: every answer on a sound connection is right and in order, the worker never dies, no temporary file or connection is left behind and the server stops cleanly
 --EXTENSIONS--
 rapier
 zlib
 --FILE--
 <?php
 require __DIR__ . '/../http/websocket.inc';
+require __DIR__ . '/../http/tls.inc';
 
 $dir = sys_get_temp_dir() . '/rapier-h1-random-' . getmypid();
 mkdir($dir);
+/* HTTPS on the server's port, plain HTTP to the application on $port (http_port without the redirect). */
+$port = http_test_free_port();
 $srv = http_server_start('function ($req, $res) {
     switch ($req->path) {
         case "/echo":
@@ -53,7 +56,9 @@ $srv = http_server_start('function ($req, $res) {
             return;
     }
     $res->end("ok");
-}', [
+}', tls_test_options([
+    'http_port' => $port,
+    'https_redirect' => false,
     'http2' => true,
     'concurrency' => 4,
     'max_body_size' => 65536,
@@ -64,8 +69,8 @@ $srv = http_server_start('function ($req, $res) {
     'websocket_compression' => true,
     'websocket_max_message_size' => 100000,
     'websocket_close_timeout' => http_test_timeout(0.5),
-], '', '', ['upload_tmp_dir' => $dir]);
-$port = $srv->port;
+]), '', '', ['upload_tmp_dir' => $dir]);
+$tlsPort = $srv->port;
 
 /* Bytes from mt_rand(), so that a seed replays a connection exactly (random_bytes() would not). */
 function seeded_bytes(int $length): string
@@ -95,12 +100,17 @@ final class FuzzConn
     public string $in = '';
     public bool $closed = false;
 
-    public function __construct(int $port, public bool $keep = true)
+    /** $port: a TLS port when $tls (the handshake done here, blocking), plain otherwise. */
+    public function __construct(int $port, public bool $keep = true, bool $tls = false)
     {
-        $this->sock = stream_socket_client("tcp://127.0.0.1:$port", $errno, $errstr, http_test_timeout(3));
+        $context = stream_context_create(['ssl' => ['cafile' => tls_test_files()['cert'], 'peer_name' => 'localhost']]);
+        $this->sock = stream_socket_client(($tls ? 'tls' : 'tcp') . "://127.0.0.1:$port", $errno, $errstr,
+            http_test_timeout(3), STREAM_CLIENT_CONNECT, $context);
         if ($this->sock === false) {
             throw new RuntimeException("connect: $errstr");
         }
+        /* Unbuffered: each fread() is one SSL_read() of a whole record, so nothing waits in a buffer select() cannot see. */
+        stream_set_read_buffer($this->sock, 0);
         stream_set_blocking($this->sock, false);
     }
 
@@ -459,9 +469,9 @@ function check_answers(string $in, array $expected, array $owed): string
  * A sound connection: pipelined requests in random pieces, maybe ending in
  * a WebSocket that exchanges messages and closes; every answer is checked.
  */
-function sound_connection(int $port): string
+function sound_connection(int $port, bool $tls): string
 {
-    $c = new FuzzConn($port);
+    $c = new FuzzConn($port, true, $tls);
     $expected = [];
     $owed = [];
     $requests = mt_rand(1, 8);
@@ -506,11 +516,11 @@ function sound_connection(int $port): string
  * One in four is left open for a while (returned), so that its handlers,
  * queued requests, WebSocket and timeouts overlap the connections after it.
  */
-function hostile_connection(int $port): ?FuzzConn
+function hostile_connection(int $port, bool $tls): ?FuzzConn
 {
     $odds = pick([20, 5, 2]);
     $broken = fn () => mt_rand(1, $odds) === 1;
-    $c = new FuzzConn($port, false);
+    $c = new FuzzConn($port, false, $tls);
     $reads = mt_rand(0, 3) > 0;
     $upgraded = false;
     $deflate = false;
@@ -567,12 +577,13 @@ $unanswered = [];
 $parked = [];
 for ($n = 0; $n < $connections; $n++) {
     mt_srand($seed + $n);
+    $tls = mt_rand(0, 3) === 0;
     if (mt_rand(0, 2) === 0) {
-        $why = sound_connection($port);
+        $why = sound_connection($tls ? $tlsPort : $port, $tls);
         if ($why !== '' && count($wrong) < 5) {
-            $wrong[] = 'seed ' . ($seed + $n) . ": $why";
+            $wrong[] = 'seed ' . ($seed + $n) . ($tls ? ' (TLS)' : '') . ": $why";
         }
-    } elseif (($open = hostile_connection($port)) !== null) {
+    } elseif (($open = hostile_connection($tls ? $tlsPort : $port, $tls)) !== null) {
         $parked[] = $open;
         if (count($parked) > 6) {
             array_shift($parked)->close();
@@ -601,6 +612,8 @@ clearstatcache();
 echo 'files left in upload_tmp_dir: ', count(array_diff(scandir($dir), ['.', '..'])), "\n";
 [$rc, $out] = http_curl(['-s', '--data-binary', 'hello', "http://127.0.0.1:$port/echo"]);
 echo "curl: $rc $out\n";
+[$rc, $out] = tls_curl($tlsPort, '/echo', ['-s', '--data-binary', 'hello']);
+echo "curl over HTTPS: $rc $out\n";
 $r = $srv->stop();
 echo "exit: {$r['code']}\n";
 echo 'stdout: ', json_encode($r['out']), "\n";
@@ -616,6 +629,7 @@ an unanswered check after the connections of seeds: []
 settled (only the asking connection open, only its handler running): true
 files left in upload_tmp_dir: 0
 curl: 0 5 5d41402abc4b2a76b9719d911017c592
+curl over HTTPS: 0 5 5d41402abc4b2a76b9719d911017c592
 exit: 0
 stdout: "ready\nstart() returned\n"
 server log besides the handler exceptions: ""
