@@ -4,9 +4,9 @@
 
 namespace Rapier\Http {
     /**
-     * An HTTP/1.1 server: a master process supervising worker processes, each
-     * with its own event loop and SO_REUSEPORT listener. Every request runs in
-     * its own coroutine.
+     * An HTTP/1.1 and HTTP/2 server: a master process supervising worker
+     * processes, each with its own event loop and SO_REUSEPORT listener.
+     * Every request runs in its own coroutine.
      */
     final class Server
     {

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 1048109bfe53ebde19bf46a887f35ac701fd4128 */
+ * Stub hash: bc6a2994eeab01455bbc7804ec2d711f653ce0f5 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Rapier_Http_Server___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, host, IS_STRING, 0, "\"127.0.0.1\"")
