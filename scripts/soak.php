@@ -68,23 +68,36 @@ function wrk_mixed(int $port, string $lua, int $seconds): array
     return [(int) $m[1], $bad, $errors];
 }
 
-/* h2load for $seconds, started now, beside wrk; h2load_result() waits for it. Returns [process, its output]. */
-function h2load_start(string $args, int $seconds): array
+/* A client started now, to run beside wrk: [process, its stdout]; client_output() waits for it. */
+function client_start(string|array $command, string $what): array
 {
-    $proc = proc_open('exec h2load ' . $args . ' -D ' . $seconds . ' 2>&1', [1 => ['pipe', 'w']], $pipes);
+    $proc = proc_open($command, [1 => ['pipe', 'w']], $pipes);
     if ($proc === false) {
-        fail('h2load did not start');
+        fail("$what did not start");
     }
     return [$proc, $pipes[1]];
 }
 
-/* What an h2load run did: [requests done, answers other than 2xx plus failed and errored requests]. */
-function h2load_result(array $run): array
+/* Everything a client started by client_start() printed, once it has exited. */
+function client_output(array $run): string
 {
     [$proc, $pipe] = $run;
     $out = (string) stream_get_contents($pipe);
     fclose($pipe);
     proc_close($proc);
+    return $out;
+}
+
+/* h2load for $seconds, beside wrk. */
+function h2load_start(string $args, int $seconds): array
+{
+    return client_start('exec h2load ' . $args . ' -D ' . $seconds . ' 2>&1', 'h2load');
+}
+
+/* What an h2load run did: [requests done, answers other than 2xx plus failed and errored requests]. */
+function h2load_result(array $run): array
+{
+    $out = client_output($run);
     if (!preg_match('~requests: \d+ total, \d+ started, (\d+) done, \d+ succeeded, (\d+) failed, (\d+) errored~', $out, $r)
             || !preg_match('~status codes: (\d+) 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx~', $out, $c)) {
         fail("h2load failed: $out");
@@ -261,23 +274,16 @@ while (microtime(true) < $end) {
 echo "ws: $connections $messages $wrong\n";
 PHP;
 
-/* Starts a WebSocket client for $seconds; ws_result() waits for it. */
+/* A WebSocket client for $seconds, beside wrk. */
 function ws_start(int $port, int $seconds): array
 {
-    $proc = proc_open([PHP_BINARY, '-n', '-r', "\$port = $port; \$seconds = $seconds;\n" . WS_CLIENT], [1 => ['pipe', 'w']], $pipes);
-    if ($proc === false) {
-        fail('the WebSocket client did not start');
-    }
-    return [$proc, $pipes[1]];
+    return client_start([PHP_BINARY, '-n', '-r', "\$port = $port; \$seconds = $seconds;\n" . WS_CLIENT], 'the WebSocket client');
 }
 
 /* What a WebSocket client did: [connections, messages, wrong answers]. */
 function ws_result(array $run): array
 {
-    [$proc, $pipe] = $run;
-    $out = (string) stream_get_contents($pipe);
-    fclose($pipe);
-    proc_close($proc);
+    $out = client_output($run);
     if (!preg_match('~^ws: (\d+) (\d+) (\d+)$~m', $out, $m)) {
         fail("the WebSocket client failed: $out");
     }
