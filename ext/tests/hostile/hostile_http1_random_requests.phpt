@@ -310,17 +310,10 @@ function upgrade_request(bool $deflate): string
         . ($deflate ? "Sec-WebSocket-Extensions: permessage-deflate\r\n" : '') . "\r\n";
 }
 
+/* A frame masked with a seeded key (see WsTestClient::frame()). */
 function ws_frame(int $opcode, string $payload, bool $fin = true, bool $mask = true, int $rsv = 0, ?int $length = null): string
 {
-    $len = $length ?? strlen($payload);
-    $bytes = chr(($fin ? 0x80 : 0) | $rsv | $opcode);
-    $m = $mask ? 0x80 : 0;
-    $bytes .= $len < 126 ? chr($m | $len) : ($len < 65536 ? chr($m | 126) . pack('n', $len) : chr($m | 127) . pack('J', $len));
-    if (!$mask) {
-        return $bytes . $payload;
-    }
-    $key = seeded_bytes(4);
-    return $bytes . $key . ($payload ^ str_repeat($key, intdiv(strlen($payload), 4) + 1));
+    return WsTestClient::frame($opcode, $payload, $fin, $mask, $rsv, $length, seeded_bytes(4));
 }
 
 function ws_deflate(string $data): string
