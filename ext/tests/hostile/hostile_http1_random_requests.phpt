@@ -199,7 +199,8 @@ function chunked(string $body): string
 
 /**
  * A well-formed request and the answer it must get: ['status', 'body' (null: any), 'head' (a HEAD),
- * 'what']. $last: it may end the connection (Connection: close, HTTP/1.0).
+ * 'what', 'closes' (the server must close after it)]. $last: it may end the connection
+ * (Connection: close, HTTP/1.0).
  */
 function sound_request(bool $last): array
 {
@@ -250,7 +251,7 @@ function sound_request(bool $last): array
     }
     return ['raw' => "$raw\r\n$body", 'status' => $path === '/throw' ? 500 : 200, 'body' => $method === 'HEAD' ? '' : $answer,
         'head' => $method === 'HEAD', 'what' => "$method $path HTTP/$version",
-        'ends' => $version === '1.0' || isset($headers['Connection'])];
+        'closes' => $version === '1.0' || isset($headers['Connection'])];
 }
 
 /** A request broken in one of many ways (or sound bytes cut short): the server answers 4xx, waits, or closes. */
@@ -497,6 +498,10 @@ function sound_connection(int $port, bool $tls): string
             $quiet = microtime(true) + http_test_timeout(2);
             $why = check_answers($c->in, $expected, $owed);
         }
+    }
+    if ($why === '' && ($expected[count($expected) - 1]['closes'] ?? false)) {
+        $c->read(http_test_timeout(2));
+        $why = $c->closed ? '' : 'still open after a request that ends the connection';
     }
     $c->close();
     return $why;
