@@ -317,11 +317,6 @@ function ws_frame(int $opcode, string $payload, bool $fin = true, bool $mask = t
     return WsTestClient::frame($opcode, $payload, $fin, $mask, $rsv, $length, seeded_bytes(4));
 }
 
-function ws_deflate(string $data): string
-{
-    return substr(deflate_add(deflate_init(ZLIB_ENCODING_RAW), $data, ZLIB_SYNC_FLUSH), 0, -4);
-}
-
 /**
  * A sound message as frames (fragmented at random, compressed when $deflate
  * and the coin says so, a ping between fragments now and then), and the
@@ -332,7 +327,7 @@ function ws_message(bool $deflate, array &$owed): string
     $binary = mt_rand(0, 1) === 1;
     $data = $binary ? seeded_bytes(mt_rand(0, 1) ? mt_rand(0, 200) : mt_rand(0, 70000)) : seeded_text(mt_rand(0, 3000));
     $compressed = $deflate && mt_rand(0, 1);
-    $wire = $compressed ? ws_deflate($data) : $data;
+    $wire = $compressed ? WsTestClient::deflate($data) : $data;
     $pieces = mt_rand(0, 2) ? [$wire] : (str_split($wire, mt_rand(1, max(1, strlen($wire)))) ?: ['']);
     $out = '';
     foreach ($pieces as $k => $piece) {
@@ -374,36 +369,39 @@ function ws_frames_in(string &$in): array
 {
     $frames = [];
     $message = null;
-    while (strlen($in) >= 2) {
-        $b0 = ord($in[0]);
-        $len = ord($in[1]) & 0x7f;
-        $off = 2;
-        if ($len === 126) {
-            $len = strlen($in) >= 4 ? unpack('n', $in, 2)[1] : PHP_INT_MAX;
-            $off = 4;
-        } elseif ($len === 127) {
-            $len = strlen($in) >= 10 ? unpack('J', $in, 2)[1] : PHP_INT_MAX;
-            $off = 10;
-        }
-        if (strlen($in) - $off < $len) {
-            break;
-        }
-        $payload = substr($in, $off, $len);
-        $in = substr($in, $off + $len);
-        $opcode = $b0 & 0x0f;
-        if ($opcode >= 8) {
-            $frames[] = [$opcode, $payload];
+    while (($f = WsTestClient::parse($in)) !== null) {
+        if ($f['opcode'] >= 8) {
+            $frames[] = [$f['opcode'], $f['payload']];
             continue;
         }
-        $message = $opcode === WS_CONTINUATION && $message !== null ? [$message[0] . $payload, $message[1], $message[2]]
-            : [$payload, $opcode, (bool) ($b0 & 0x40)];
-        if ($b0 & 0x80) {
-            $data = $message[2] ? inflate_add(inflate_init(ZLIB_ENCODING_RAW), $message[0] . "\0\0\xff\xff", ZLIB_SYNC_FLUSH) : $message[0];
-            $frames[] = [$message[1], $data];
+        $message = $f['opcode'] === WS_CONTINUATION && $message !== null
+            ? [$message[0] . $f['payload'], $message[1], $message[2]]
+            : [$f['payload'], $f['opcode'], (bool) ($f['rsv'] & 0x40)];
+        if ($f['fin']) {
+            $frames[] = [$message[1], $message[2] ? WsTestClient::inflate($message[0]) : $message[0]];
             $message = null;
         }
     }
     return $frames;
+}
+
+/** The body of a response whose head was just taken off $in (chunked, by length or to the end), gzip decoded. */
+function take_body(string &$in, array $headers): string
+{
+    $body = '';
+    if (($headers['transfer-encoding'][0] ?? '') === 'chunked') {
+        while (preg_match('/^([0-9a-f]+)\r\n/i', $in, $m) && ($size = hexdec($m[1])) > 0) {
+            $body .= substr($in, strlen($m[0]), $size);
+            $in = substr($in, strlen($m[0]) + $size + 2);
+        }
+        $in = substr($in, 5);      /* the last chunk: "0\r\n\r\n" */
+    } elseif (isset($headers['content-length'])) {
+        $body = substr($in, 0, (int) $headers['content-length'][0]);
+        $in = substr($in, (int) $headers['content-length'][0]);
+    } else {
+        [$body, $in] = [$in, ''];
+    }
+    return ($headers['content-encoding'][0] ?? '') === 'gzip' ? (string) @gzdecode($body) : $body;
 }
 
 /** Checks the answers a sound connection got, in order; '' when all are right, else what was wrong. */
@@ -424,24 +422,7 @@ function check_answers(string $in, array $expected, array $owed): string
         if ($e['status'] === 101) {
             break;
         }
-        $h = $head['headers'];
-        $body = '';
-        if ($e['head']) {
-        } elseif (($h['transfer-encoding'][0] ?? '') === 'chunked') {
-            while (preg_match('/^([0-9a-f]+)\r\n/i', $in, $m) && ($size = hexdec($m[1])) > 0) {
-                $body .= substr($in, strlen($m[0]), $size);
-                $in = substr($in, strlen($m[0]) + $size + 2);
-            }
-            $in = substr($in, 5);
-        } elseif (isset($h['content-length'])) {
-            $body = substr($in, 0, (int) $h['content-length'][0]);
-            $in = substr($in, (int) $h['content-length'][0]);
-        } else {
-            [$body, $in] = [$in, ''];
-        }
-        if (($h['content-encoding'][0] ?? '') === 'gzip') {
-            $body = (string) @gzdecode($body);
-        }
+        $body = $e['head'] ? '' : take_body($in, $head['headers']);
         if ($e['body'] !== null && $body !== $e['body']) {
             return "answer $i ({$e['what']}): body of " . strlen($body) . ' bytes, md5 ' . md5($body) . ', not the '
                 . strlen($e['body']) . ' expected';

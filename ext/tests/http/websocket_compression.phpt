@@ -7,25 +7,13 @@ zlib
 <?php
 require __DIR__ . '/websocket.inc';
 
-/* What a client does: raw deflate, flushed, the 00 00 FF FF left off. */
-function client_deflate(string $data): string
-{
-    $z = deflate_init(ZLIB_ENCODING_RAW);
-    return substr(deflate_add($z, $data, ZLIB_SYNC_FLUSH), 0, -4);
-}
-
-function client_inflate(string $data): string|false
-{
-    return inflate_add(inflate_init(ZLIB_ENCODING_RAW), $data . "\x00\x00\xff\xff", ZLIB_SYNC_FLUSH);
-}
-
 /* A frame in one line; a compressed one inflated, and compared with what it should say when that is long. */
 function show(?array $f, ?string $expected = null): string
 {
     if ($f === null || $f['opcode'] === WS_CLOSE || !($f['rsv'] & 0x40)) {
         return WsTestClient::describe($f);
     }
-    $plain = client_inflate($f['payload']);
+    $plain = WsTestClient::inflate($f['payload']);
     return ($f['opcode'] === WS_TEXT ? 'text' : 'binary') . ' compressed, ' . strlen($f['payload']) . ' bytes for '
         . ($expected === null ? json_encode($plain) : strlen($plain) . ', as sent: ' . var_export($plain === $expected, true));
 }
@@ -42,13 +30,13 @@ $offer = ['Sec-WebSocket-Extensions' => 'permessage-deflate; client_max_window_b
 
 $c = new WsTestClient($srv->port, '/ws', $offer);
 echo 'agreed: ', $c->answer()['headers']['sec-websocket-extensions'][0] ?? '(none)', "\n";
-$c->sendRaw(WsTestClient::frame(WS_TEXT, client_deflate('Hello'), true, true, 0x40));
+$c->sendRaw(WsTestClient::frame(WS_TEXT, WsTestClient::deflate('Hello'), true, true, 0x40));
 echo show($c->frameIn()), "\n";
 $long = str_repeat('{"user":"ann","text":"hello, world"} ', 100);
-$c->sendRaw(WsTestClient::frame(WS_TEXT, client_deflate($long), true, true, 0x40));
+$c->sendRaw(WsTestClient::frame(WS_TEXT, WsTestClient::deflate($long), true, true, 0x40));
 echo show($c->frameIn(), "echo: $long"), "\n";
 /* Fragments of one compressed message, RSV1 on the first only, a ping between them. */
-$d = client_deflate($long);
+$d = WsTestClient::deflate($long);
 $c->sendRaw(WsTestClient::frame(WS_TEXT, substr($d, 0, 10), false, true, 0x40));
 $c->send(WS_PING, 'still there?');
 echo show($c->frameIn()), "\n";
@@ -58,7 +46,7 @@ echo show($c->frameIn(), "echo: $long"), "\n";
 $c->send(WS_TEXT, 'plain');
 echo show($c->frameIn()), "\n";
 $noise = random_bytes(5000);
-$c->sendRaw(WsTestClient::frame(WS_BINARY, client_deflate($noise), true, true, 0x40));
+$c->sendRaw(WsTestClient::frame(WS_BINARY, WsTestClient::deflate($noise), true, true, 0x40));
 $f = $c->frameIn();
 echo 'random binary back: rsv ', $f['rsv'], ', intact: ', var_export($f['payload'] === $noise, true), "\n";
 $c->send(WS_CLOSE, pack('n', 1000));
@@ -66,12 +54,12 @@ echo show($c->frameIn()), "\n";
 
 /* Faults, each on a connection of its own. */
 $cases = [
-    'RSV1 on a continuation' => WsTestClient::frame(WS_TEXT, client_deflate('ab'), false, true, 0x40)
+    'RSV1 on a continuation' => WsTestClient::frame(WS_TEXT, WsTestClient::deflate('ab'), false, true, 0x40)
         . WsTestClient::frame(WS_CONTINUATION, 'x', true, true, 0x40),
     'RSV1 on a ping' => WsTestClient::frame(WS_PING, 'p', true, true, 0x40),
     'not deflate data' => WsTestClient::frame(WS_BINARY, "\xff\xff\xff\xff", true, true, 0x40),
-    'not UTF-8 once inflated' => WsTestClient::frame(WS_TEXT, client_deflate("ok \xff"), true, true, 0x40),
-    'a bomb: 10 MB of zeros' => WsTestClient::frame(WS_BINARY, client_deflate(str_repeat("\0", 10 << 20)), true, true, 0x40),
+    'not UTF-8 once inflated' => WsTestClient::frame(WS_TEXT, WsTestClient::deflate("ok \xff"), true, true, 0x40),
+    'a bomb: 10 MB of zeros' => WsTestClient::frame(WS_BINARY, WsTestClient::deflate(str_repeat("\0", 10 << 20)), true, true, 0x40),
 ];
 foreach ($cases as $what => $bytes) {
     $c = new WsTestClient($srv->port, '/ws', $offer);
@@ -83,12 +71,12 @@ foreach ($cases as $what => $bytes) {
 /* An offer it cannot keep (the server's window at 8 bits): declined, so RSV1 is an error. */
 $c = new WsTestClient($srv->port, '/ws', ['Sec-WebSocket-Extensions' => 'permessage-deflate; server_max_window_bits=8']);
 echo 'declined: ', $c->answer()['headers']['sec-websocket-extensions'][0] ?? '(none)', "\n";
-$c->sendRaw(WsTestClient::frame(WS_TEXT, client_deflate('Hello'), true, true, 0x40));
+$c->sendRaw(WsTestClient::frame(WS_TEXT, WsTestClient::deflate('Hello'), true, true, 0x40));
 echo show($c->frameIn()), "\n";
 /* server_max_window_bits=10 is kept. */
 $c = new WsTestClient($srv->port, '/ws', ['Sec-WebSocket-Extensions' => 'permessage-deflate; server_max_window_bits=10']);
 echo 'agreed: ', $c->answer()['headers']['sec-websocket-extensions'][0] ?? '(none)', "\n";
-$c->sendRaw(WsTestClient::frame(WS_TEXT, client_deflate($long), true, true, 0x40));
+$c->sendRaw(WsTestClient::frame(WS_TEXT, WsTestClient::deflate($long), true, true, 0x40));
 echo show($c->frameIn(), "echo: $long"), "\n";
 $r = $srv->stop();
 echo "exit: {$r['code']}\n", $r['err'];
@@ -97,7 +85,7 @@ echo "exit: {$r['code']}\n", $r['err'];
 $srv = http_server_start($handler);
 $c = new WsTestClient($srv->port, '/ws', $offer);
 echo 'off: ', $c->answer()['headers']['sec-websocket-extensions'][0] ?? '(none)', "\n";
-$c->sendRaw(WsTestClient::frame(WS_TEXT, client_deflate('Hello'), true, true, 0x40));
+$c->sendRaw(WsTestClient::frame(WS_TEXT, WsTestClient::deflate('Hello'), true, true, 0x40));
 echo show($c->frameIn()), "\n";
 echo 'exit: ', $srv->stop()['code'], "\n";
 ?>
