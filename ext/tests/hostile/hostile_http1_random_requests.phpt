@@ -7,56 +7,13 @@ zlib
 <?php
 require __DIR__ . '/../http/websocket.inc';
 require __DIR__ . '/../http/tls.inc';
+require __DIR__ . '/random.inc';
 
 $dir = sys_get_temp_dir() . '/rapier-h1-random-' . getmypid();
 mkdir($dir);
 /* HTTPS on the server's port, plain HTTP to the application on $port (http_port without the redirect). */
 $port = http_test_free_port();
-$srv = http_server_start('function ($req, $res) {
-    switch ($req->path) {
-        case "/echo":
-            $res->end(strlen($req->body()) . " " . md5($req->body()));
-            return;
-        case "/stream":
-            for ($i = 0; $i < 5; $i++) {
-                if (!$res->write(str_repeat("s", 3000))) {
-                    return;
-                }
-                Rapier\Coroutine::sleep(0.002);
-            }
-            $res->end();
-            return;
-        case "/big":
-            $res->end(str_repeat("b", 200000));
-            return;
-        case "/sleep":
-            Rapier\Coroutine::sleep(0.02);
-            $res->end("slept");
-            return;
-        case "/upload":
-            $res->json(array_map(fn ($f) => $f["size"], $req->files));
-            return;
-        case "/throw":
-            throw new RuntimeException("handler failed on purpose");
-        case "/stats":
-            $res->json($GLOBALS["server"]->stats());
-            return;
-        case "/ws":
-            $ws = $res->upgrade();
-            while ($ws !== null && ($m = $ws->recv()) !== null) {
-                if ($m->data === "throw") {
-                    throw new RuntimeException("handler failed on purpose");
-                }
-                if ($m->data === "bye") {
-                    $ws->close(4000, "asked to");
-                    continue;
-                }
-                $ws->send($m->data, $m->binary);
-            }
-            return;
-    }
-    $res->end("ok");
-}', tls_test_options([
+$srv = http_server_start(RANDOM_HANDLER, tls_test_options([
     'http_port' => $port,
     'https_redirect' => false,
     'http2' => true,
@@ -212,22 +169,14 @@ function sound_request(bool $last): array
     $version = $last && $method === 'GET' && mt_rand(0, 3) === 0 ? '1.0' : '1.1';
     $headers = ['Host' => 'fuzz'];
     $body = '';
-    $answer = match ($path) {
-        '/stream' => str_repeat('s', 15000),
-        '/big' => str_repeat('b', 200000),
-        '/sleep' => 'slept',
-        '/throw' => null,
-        default => 'ok',
-    };
+    $size = 0;
     if ($path === '/echo') {
         $body = seeded_bytes(mt_rand(0, 1) ? mt_rand(0, 100) : mt_rand(0, 65536));
-        $answer = strlen($body) . ' ' . md5($body);
     } elseif ($path === '/upload') {
-        $size = mt_rand(0, 40000);
-        $body = "--rb\r\nContent-Disposition: form-data; name=\"f\"; filename=\"f.bin\"\r\n\r\n" . seeded_bytes($size) . "\r\n--rb--\r\n";
-        $headers['Content-Type'] = 'multipart/form-data; boundary=rb';
-        $answer = json_encode(['f' => $size]);
+        $body = random_multipart(seeded_bytes($size = mt_rand(0, 40000)));
+        $headers['Content-Type'] = RANDOM_MULTIPART_TYPE;
     }
+    $answer = random_answer($path, $body, $size);
     if (mt_rand(0, 1)) {
         $headers['Accept-Encoding'] = 'gzip';
     }
@@ -597,8 +546,7 @@ $r = $srv->stop();
 echo "exit: {$r['code']}\n";
 echo 'stdout: ', json_encode($r['out']), "\n";
 /* Its log holds the traces of the handlers' exceptions, and nothing else: no warning, no error of the server's. */
-$other = preg_replace('/^RuntimeException: handler failed on purpose in \S+\nStack trace:\n(#\d+ .*\n)+/m', '', $r['err']);
-echo 'server log besides the handler exceptions: ', json_encode($other), "\n";
+echo 'server log besides the handler exceptions: ', json_encode(random_server_log($r['err'])), "\n";
 array_map('unlink', glob("$dir/*"));
 rmdir($dir);
 ?>

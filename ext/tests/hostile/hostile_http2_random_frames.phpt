@@ -5,41 +5,11 @@ rapier
 --FILE--
 <?php
 require __DIR__ . '/../http2/h2.inc';
+require __DIR__ . '/random.inc';
 
 $dir = sys_get_temp_dir() . '/rapier-h2-random-' . getmypid();
 mkdir($dir);
-$srv = http_server_start('function ($req, $res) {
-    switch ($req->path) {
-        case "/echo":
-            $res->end(strlen($req->body()) . " " . md5($req->body()));
-            return;
-        case "/stream":
-            for ($i = 0; $i < 5; $i++) {
-                if (!$res->write(str_repeat("s", 3000))) {
-                    return;
-                }
-                Rapier\Coroutine::sleep(0.002);
-            }
-            $res->end();
-            return;
-        case "/big":
-            $res->end(str_repeat("b", 200000));
-            return;
-        case "/sleep":
-            Rapier\Coroutine::sleep(0.02);
-            $res->end("slept");
-            return;
-        case "/upload":
-            $res->json(array_map(fn ($f) => $f["size"], $req->files));
-            return;
-        case "/throw":
-            throw new RuntimeException("handler failed on purpose");
-        case "/stats":
-            $res->json($GLOBALS["server"]->stats());
-            return;
-    }
-    $res->end("ok");
-}', [
+$srv = http_server_start(RANDOM_HANDLER, [
     'http2' => true,
     'http2_max_concurrent_streams' => 8,
     'concurrency' => 4,
@@ -90,12 +60,6 @@ function random_block(string $path): string
     return mt_rand(0, 15) ? $block : random_bytes(mt_rand(1, 64));
 }
 
-function multipart(int $size, bool $whole): string
-{
-    $b = "--rb\r\nContent-Disposition: form-data; name=\"f\"; filename=\"f.bin\"\r\n\r\n" . some_bytes($size);
-    return $whole ? "$b\r\n--rb--\r\n" : $b;
-}
-
 /*
  * One hostile connection. Most of its frames are sound, so that streams get
  * as far as their handlers, uploads as far as their temporary files, and
@@ -128,7 +92,7 @@ function hostile_connection(int $port): void
             case 3:
                 $path = $paths[array_rand($paths)];
                 $upload = $path === '/upload' || $path === '/echo';
-                $more = $path === '/upload' ? [['content-type', 'multipart/form-data; boundary=rb']] : [];
+                $more = $path === '/upload' ? [['content-type', RANDOM_MULTIPART_TYPE]] : [];
                 $end = !$upload || mt_rand(0, 5) === 0;
                 $block = $broken() ? random_block($path)
                     : h2_header_block(h2_request_fields($upload ? 'POST' : (mt_rand(0, 5) ? 'GET' : 'HEAD'), $path, $more));
@@ -147,8 +111,8 @@ function hostile_connection(int $port): void
             case 5:
             case 6:
                 $body = match (mt_rand(0, 3)) {
-                    0 => multipart(mt_rand(0, 30000), true),
-                    1 => multipart(mt_rand(0, 90000), mt_rand(0, 1) === 1),
+                    0 => random_multipart(some_bytes(mt_rand(0, 30000))),
+                    1 => random_multipart(some_bytes(mt_rand(0, 90000)), mt_rand(0, 1) === 1),
                     default => some_bytes(mt_rand(0, $broken() ? 80000 : 20000)),
                 };
                 $end = mt_rand(0, 2) === 0;
@@ -222,23 +186,16 @@ function sound_connection(int $port): string
     for ($k = mt_rand(1, 8), $id = 1; $k > 0; $k--, $id += 2) {
         $path = ['/', '/echo', '/echo', '/stream', '/big', '/sleep', '/upload', '/throw'][mt_rand(0, 7)];
         $method = $path === '/echo' || $path === '/upload' ? 'POST' : (mt_rand(0, 4) ? 'GET' : 'HEAD');
+        $size = 0;
         $body = match ($path) {
             '/echo' => some_bytes(mt_rand(0, 1) ? mt_rand(0, 100) : mt_rand(0, 65536)),
-            '/upload' => multipart($size = mt_rand(0, 30000), true),
+            '/upload' => random_multipart(some_bytes($size = mt_rand(0, 30000))),
             default => '',
         };
-        $answer = match ($path) {
-            '/echo' => strlen($body) . ' ' . md5($body),
-            '/upload' => json_encode(['f' => $size]),
-            '/stream' => str_repeat('s', 15000),
-            '/big' => str_repeat('b', 200000),
-            '/sleep' => 'slept',
-            '/throw' => null,
-            default => 'ok',
-        };
+        $answer = random_answer($path, $body, $size);
         $expected[$id] = ['status' => $path === '/throw' ? "\x8e" : "\x88", 'body' => $method === 'HEAD' ? '' : $answer,
             'what' => "$method $path"];
-        $more = $path === '/upload' ? [['content-type', 'multipart/form-data; boundary=rb']] : [];
+        $more = $path === '/upload' ? [['content-type', RANDOM_MULTIPART_TYPE]] : [];
         $block = h2_header_block(h2_request_fields($method, $path, $more));
         $end = $body === '' ? H2_END_STREAM : 0;
         if (mt_rand(0, 3) === 0) {
@@ -356,8 +313,7 @@ $r = $srv->stop();
 echo "exit: {$r['code']}\n";
 echo 'stdout: ', json_encode($r['out']), "\n";
 /* Its log holds the traces of /throw's exceptions, and nothing else: no warning, no error of the server's. */
-$other = preg_replace('/^RuntimeException: handler failed on purpose in \S+\nStack trace:\n(#\d+ .*\n)+/m', '', $r['err']);
-echo 'server log besides the handler exceptions: ', json_encode($other), "\n";
+echo 'server log besides the handler exceptions: ', json_encode(random_server_log($r['err'])), "\n";
 array_map('unlink', glob("$dir/*"));
 rmdir($dir);
 ?>
