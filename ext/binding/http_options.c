@@ -41,6 +41,7 @@ typedef enum {
 	O_ERROR_LOG,
 	O_MAX_MEMORY,
 	O_TASK_MAX_PAYLOAD,
+	O_MESSAGE_MAX_PAYLOAD,
 	O_WEBSOCKET_MAX_MESSAGE_SIZE,
 	O_WEBSOCKET_CLOSE_TIMEOUT,
 	O_WEBSOCKET_COMPRESSION,
@@ -95,6 +96,7 @@ static const option_t options[] = {
 	{ "error_log", O_ERROR_LOG, OPT_STRING, 0, 0 },
 	{ "max_memory", O_MAX_MEMORY, OPT_SIZE, 0, ZEND_LONG_MAX },
 	{ "task_max_payload", O_TASK_MAX_PAYLOAD, OPT_SIZE, 1024, 1 << 30 },
+	{ "message_max_payload", O_MESSAGE_MAX_PAYLOAD, OPT_SIZE, 1024, 1 << 30 },
 	{ "websocket_max_message_size", O_WEBSOCKET_MAX_MESSAGE_SIZE, OPT_SIZE, 1, (zend_long) 1 << 31 },
 	{ "websocket_close_timeout", O_WEBSOCKET_CLOSE_TIMEOUT, OPT_SECONDS, 0, 0 },
 	{ "websocket_compression", O_WEBSOCKET_COMPRESSION, OPT_BOOL, 0, 0 },
@@ -276,6 +278,7 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 		case O_TASK_WORKERS: srv->task_workers = l; break;
 		case O_MAX_MEMORY: srv->max_memory = (size_t) l; break;
 		case O_TASK_MAX_PAYLOAD: srv->tasks.max_payload = (size_t) l; break;
+		case O_MESSAGE_MAX_PAYLOAD: srv->messages.max_payload = (size_t) l; break;
 		case O_ERROR_LOG: set_string(&srv->error_log_path, value); break;
 		case O_CONCURRENCY: srv->cfg.max_concurrency = (uint32_t) l; break;
 		case O_QUEUE_TIMEOUT: srv->cfg.queue_timeout_ns = ns; break;

@@ -50,7 +50,7 @@ static server_t *worker_server;
 /* How long after shutdown_timeout the master waits before it SIGKILLs a stopping worker. */
 #define MASTER_KILL_GRACE_MS 5000
 
-static const char *event_names[EV_COUNT] = { "request", "workerStart", "workerStop", "task" };
+static const char *event_names[EV_COUNT] = { "request", "workerStart", "workerStop", "task", "message" };
 
 static zend_object *server_create(zend_class_entry *ce)
 {
@@ -71,6 +71,8 @@ static zend_object *server_create(zend_class_entry *ce)
 	srv->tls_verify_depth = -1;
 	rapier_tasks_init(&srv->tasks);
 	srv->tasks.server = &srv->std;
+	rapier_messages_init(&srv->messages);
+	srv->messages.server = &srv->std;
 	for (int i = 0; i < EV_COUNT; i++) {
 		ZVAL_UNDEF(&srv->handlers[i]);
 	}
@@ -156,6 +158,7 @@ static void server_free(zend_object *obj)
 	rapier_http_server_free_certificate_files(srv);
 	rapier_http_tls_ctx_free(srv->cfg.tls);
 	rapier_tasks_free(&srv->tasks);
+	rapier_messages_free(&srv->messages);
 	if (srv->static_root_open) {
 		rapier_static_root_close(&srv->static_root);
 	}
@@ -223,7 +226,8 @@ ZEND_METHOD(Rapier_Http_Server, on)
 		}
 	}
 	if (i == EV_COUNT) {
-		zend_argument_value_error(1, "must be one of \"request\", \"workerStart\", \"workerStop\" or \"task\"");
+		zend_argument_value_error(1,
+			"must be one of \"request\", \"workerStart\", \"workerStop\", \"task\" or \"message\"");
 		RETURN_THROWS();
 	}
 	if (srv->started) {
@@ -484,15 +488,28 @@ static void worker_drained(server_t *srv)
 	}
 }
 
+/* A worker has drained once its HTTP server (or its tasks) and its messages have. */
+static void part_drained(server_t *srv)
+{
+	if (srv->draining_parts > 0 && --srv->draining_parts == 0) {
+		worker_drained(srv);
+	}
+}
+
 static void on_drained(rapier_http_server_t *http, void *data)
 {
 	(void) http;
-	worker_drained(data);
+	part_drained(data);
 }
 
 static void on_tasks_drained(rapier_tasks_t *tasks)
 {
-	worker_drained(server_from(tasks->server));
+	part_drained(server_from(tasks->server));
+}
+
+static void on_messages_drained(rapier_messages_t *messages)
+{
+	part_drained(server_from(messages->server));
 }
 
 /* Cancels the running request handlers (their waits throw) and closes every connection. */
@@ -500,6 +517,7 @@ static void abort_requests(server_t *srv)
 {
 	rapier_http_conn_t *conn, *next;
 
+	rapier_messages_abort(&srv->messages);
 	if (srv->is_task_worker) {
 		rapier_tasks_abort(&srv->tasks);
 		return;
@@ -529,6 +547,8 @@ static void begin_stop(server_t *srv)
 	}
 	srv->stopping = true;
 	rapier_timer_start(rapier_sched_loop(), &srv->shutdown_timer, (uint64_t) srv->shutdown_timeout_ns, 0);
+	srv->draining_parts = 2;
+	rapier_messages_drain(&srv->messages, on_messages_drained);
 	if (srv->is_task_worker) {
 		rapier_tasks_drain(&srv->tasks, on_tasks_drained);
 		return;
@@ -813,6 +833,7 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 			rapier_tasks_client_start(&srv->tasks, !srv->in_child);
 		}
 	}
+	rapier_messages_start(&srv->messages, srv->worker_id, !srv->in_child);
 	srv->http_ready = true;
 	worker_server = srv;
 	guard_pcntl_fork();
@@ -852,6 +873,7 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 		} else {
 			rapier_http_server_start(&srv->http);
 		}
+		rapier_messages_serve(&srv->messages, (unsigned) srv->worker_id);
 	}
 	/* Not ready when stopping already: the master would send connections to a slot nobody serves. */
 	if (srv->in_child && !srv->stopping) {
@@ -899,6 +921,7 @@ static void serve_worker(server_t *srv)
 		worker_server = NULL;
 	}
 	rapier_tasks_free(&srv->tasks);
+	rapier_messages_free(&srv->messages);
 }
 
 /* In a forked worker: bind, serve until stopped, then end the process (never return to the script). */
@@ -932,8 +955,11 @@ static void run_user_process(server_t *srv)
 	rapier_worker_ready(&srv->master.self);
 	ZVAL_OBJ_COPY(&args[0], &srv->std);
 	ZVAL_LONG(&args[1], (zend_long) index);
+	/* It sends messages (no worker id of its own), but takes none. */
+	rapier_messages_start(&srv->messages, -1, false);
 	/* A callable that throws is restarted: what it started must not hold the exception back. */
 	rapier_sched_run_ex(callable, &srv->user_process_fcc[index], args, 2, &retval, cancel_leftovers);
+	rapier_messages_free(&srv->messages);
 	zval_ptr_dtor(&args[0]);
 	zval_ptr_dtor(&retval);
 	/*
@@ -975,6 +1001,7 @@ static void child_main(server_t *srv)
 		close_slot_fds(srv, -1);
 		close_plain_listener(srv);
 		rapier_tasks_close_listeners(&srv->tasks, -1);
+		rapier_messages_close_listeners(&srv->messages, -1);
 		/*
 		 * Ctrl-C and Ctrl-\ too, which workers read from their loop: the
 		 * master answers SIGINT with the SIGTERM a user process may handle,
@@ -1002,6 +1029,8 @@ static void child_main(server_t *srv)
 		close_slot_fds(srv, fd);
 		rapier_tasks_close_listeners(&srv->tasks, -1);
 	}
+	/* Its own message listener only: the others' addresses are kept for sending. */
+	rapier_messages_close_listeners(&srv->messages, (int) srv->worker_id);
 	if (fd < 0) {
 		fprintf(stderr, "Rapier: worker %u cannot listen on %s:" ZEND_LONG_FMT ": %s\n", srv->master.self.index,
 			ZSTR_VAL(srv->host), srv->port, strerror(-fd));
@@ -1055,6 +1084,16 @@ static void run_master(server_t *srv)
 		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot open the task workers' sockets: %s", strerror(-rc));
 		return;
 	}
+	if (Z_TYPE(srv->handlers[EV_MESSAGE]) != IS_UNDEF) {
+		srv->messages.count = (unsigned) (srv->workers + srv->task_workers);
+		if ((rc = rapier_messages_listen(&srv->messages, srv->cfg.backlog)) < 0) {
+			close_slot_fds(srv, -1);
+			rapier_tasks_free(&srv->tasks);
+			zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot open the workers' message sockets: %s",
+				strerror(-rc));
+			return;
+		}
+	}
 	rapier_master_config_init(&mc);
 	mc.workers = (unsigned) srv->workers;
 	mc.task_workers = (unsigned) srv->task_workers;
@@ -1069,6 +1108,7 @@ static void run_master(server_t *srv)
 	if ((rc = rapier_master_init(&srv->master, &mc)) < 0) {
 		close_slot_fds(srv, -1);
 		rapier_tasks_free(&srv->tasks);
+		rapier_messages_free(&srv->messages);
 		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot start the master process: %s", strerror(-rc));
 		return;
 	}
@@ -1080,6 +1120,7 @@ static void run_master(server_t *srv)
 	close_slot_fds(srv, -1);
 	close_plain_listener(srv);
 	rapier_tasks_free(&srv->tasks);
+	rapier_messages_free(&srv->messages);
 	rapier_master_free(&srv->master);
 	if (rc == -EEXIST) {
 		zend_throw_exception_ex(rapier_ce_exception, 0,
@@ -1204,6 +1245,8 @@ ZEND_METHOD(Rapier_Http_Server, start)
 	srv->pid = getpid();
 	if (srv->workers == 0) {
 		srv->tasks.count = (unsigned) srv->task_workers;
+		/* One process: it is worker 0, and every message is for it. */
+		srv->messages.count = Z_TYPE(srv->handlers[EV_MESSAGE]) != IS_UNDEF ? 1 : 0;
 		srv->listen_fd = fd;
 		srv->worker_id = 0;
 		serve_worker(srv);
@@ -1263,6 +1306,87 @@ ZEND_METHOD(Rapier_Http_Server, runTask)
 		RETURN_THROWS();
 	}
 	rapier_tasks_run(&srv->fcc[EV_TASK], payload, id, return_value);
+}
+
+/*
+ * Whether this process may send messages: one of the server's processes
+ * (a worker, a task worker, a user process), inside its scheduler. False
+ * with Rapier\Exception thrown.
+ */
+static bool can_send_message(const server_t *srv)
+{
+	if (srv->messages.count == 0 && Z_TYPE(srv->handlers[EV_MESSAGE]) == IS_UNDEF) {
+		zend_throw_exception(rapier_ce_exception,
+			"Cannot send a message: the server has no message handler (call $server->on('message', fn) before "
+			"start())", 0);
+		return false;
+	}
+	if ((!srv->in_child && !srv->http_ready) || srv->pid != getpid() || !rapier_sched_running()) {
+		zend_throw_exception(rapier_ce_exception,
+			"Cannot send a message here: call it in a worker, a task worker or a user process of the running server", 0);
+		return false;
+	}
+	return true;
+}
+
+ZEND_METHOD(Rapier_Http_Server, sendMessage)
+{
+	server_t *srv = server_from(Z_OBJ_P(ZEND_THIS));
+	zval *message;
+	zend_long worker_id;
+
+	ZEND_PARSE_PARAMETERS_START(2, 2)
+		Z_PARAM_ZVAL(message)
+		Z_PARAM_LONG(worker_id)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!can_send_message(srv)) {
+		RETURN_THROWS();
+	}
+	if (worker_id < 0 || worker_id >= (zend_long) srv->messages.count) {
+		zend_argument_value_error(2, "must be a worker id, 0 to %u (workers, then task workers)",
+			srv->messages.count - 1);
+		RETURN_THROWS();
+	}
+	rapier_messages_send(&srv->messages, message, worker_id);
+}
+
+ZEND_METHOD(Rapier_Http_Server, broadcastMessage)
+{
+	server_t *srv = server_from(Z_OBJ_P(ZEND_THIS));
+	zval *message;
+	zend_long sent;
+
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_ZVAL(message)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!can_send_message(srv)) {
+		RETURN_THROWS();
+	}
+	if ((sent = rapier_messages_send(&srv->messages, message, -1)) < 0) {
+		RETURN_THROWS();
+	}
+	RETURN_LONG(sent);
+}
+
+/* Body of a message's coroutine: the message handler on the unserialized message. */
+ZEND_METHOD(Rapier_Http_Server, runMessage)
+{
+	server_t *srv = server_from(Z_OBJ_P(ZEND_THIS));
+	zend_string *payload;
+	zend_long from;
+
+	ZEND_PARSE_PARAMETERS_START(2, 2)
+		Z_PARAM_STR(payload)
+		Z_PARAM_LONG(from)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (Z_TYPE(srv->handlers[EV_MESSAGE]) == IS_UNDEF || srv->messages.count == 0 || rapier_coro_current() == NULL) {
+		zend_throw_exception(rapier_ce_exception, "Cannot call runMessage(): the server calls it for each message", 0);
+		RETURN_THROWS();
+	}
+	rapier_messages_run(&srv->fcc[EV_MESSAGE], payload, from, return_value);
 }
 
 /* Whether this process runs the server: a forked child of it, or the single process serving. */

@@ -19,7 +19,8 @@ namespace Rapier\Http {
 
         /**
          * Sets the handler of an event: "request" fn(Request, Response), "workerStart" fn(Server, int $workerId),
-         * "workerStop" fn(Server, int $workerId), "task" fn(mixed $data, int $taskId): mixed.
+         * "workerStop" fn(Server, int $workerId), "task" fn(mixed $data, int $taskId): mixed,
+         * "message" fn(mixed $message, int $fromWorkerId) (sendMessage(); -1: from a user process).
          *
          * @throws \ValueError for an unknown event
          * @throws \Rapier\Exception once the server has started
@@ -50,6 +51,26 @@ namespace Rapier\Http {
          * @throws \Rapier\TimeoutException when $timeout passes first
          */
         public function task(mixed $data, float $timeout = -1): mixed {}
+
+        /**
+         * Sends $message (serialized) to worker $workerId (0..workers-1, then the task workers; this one included),
+         * whose "message" handler runs with it in a coroutine of its own. Returns once the message is queued: it
+         * waits only while more than 1 MiB is on its way to that worker. Messages from one process to one worker
+         * arrive in the order sent; one on its way to a worker that dies is lost.
+         *
+         * @throws \ValueError for a worker id out of range
+         * @throws \Rapier\Exception without a "message" handler, outside the running server's processes, or for a
+         *         message over message_max_payload
+         */
+        public function sendMessage(mixed $message, int $workerId): void {}
+
+        /**
+         * Sends $message to every worker and task worker, this one included, as sendMessage() does to each.
+         * Returns how many it was sent to.
+         *
+         * @throws \Rapier\Exception as sendMessage()
+         */
+        public function broadcastMessage(mixed $message): int {}
 
         /**
          * Stops the whole server gracefully, as SIGTERM to its master does: from a request handler, workerStart,
@@ -86,5 +107,8 @@ namespace Rapier\Http {
 
         /** Body of a task's coroutine in a task worker. */
         private function runTask(string $payload, int $taskId): mixed {}
+
+        /** Body of a message's coroutine. */
+        private function runMessage(string $payload, int $fromWorkerId): void {}
     }
 }

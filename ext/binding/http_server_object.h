@@ -11,10 +11,11 @@
 #include "php.h"
 
 #include "http.h"
+#include "http_message.h"
 #include "http_task.h"
 #include "process.h"
 
-enum { EV_REQUEST, EV_WORKER_START, EV_WORKER_STOP, EV_TASK, EV_COUNT };
+enum { EV_REQUEST, EV_WORKER_START, EV_WORKER_STOP, EV_TASK, EV_MESSAGE, EV_COUNT };
 
 typedef struct server_s server_t;
 
@@ -50,6 +51,7 @@ struct server_s {
 	int plain_fd;                   /* http_port's listener: one socket every request worker accepts from */
 	size_t max_memory;              /* recycle after a request leaves more PHP memory in use; 0: never */
 	rapier_tasks_t tasks;
+	rapier_messages_t messages;
 	bool is_task_worker;
 	int access_log_format;          /* rapier_access_log_format_t, -1 when invalid */
 	rapier_access_log_t access_log;
@@ -73,6 +75,7 @@ struct server_s {
 	rapier_http_server_t http;
 	bool http_ready;
 	bool stopping;
+	unsigned draining_parts;        /* of the HTTP server (or the tasks) and the messages, not drained yet */
 	bool start_returned;            /* workerStart has returned */
 	bool stop_returned;             /* drained, and workerStop (if any) has returned */
 	int signal_fd;

@@ -79,39 +79,17 @@ void rapier_tasks_init(rapier_tasks_t *tasks)
 
 int rapier_tasks_listen(rapier_tasks_t *tasks, int backlog)
 {
-	tasks->listen_fds = safe_emalloc(tasks->count, sizeof(int), 0);
-	tasks->addrs = safe_emalloc(tasks->count, sizeof(struct sockaddr_un), 0);
-	tasks->addr_lens = safe_emalloc(tasks->count, sizeof(socklen_t), 0);
-	for (unsigned i = 0; i < tasks->count; i++) {
-		tasks->listen_fds[i] = -1;
-	}
-	for (unsigned i = 0; i < tasks->count; i++) {
-		int fd = rapier_task_listen(&tasks->addrs[i], &tasks->addr_lens[i], backlog);
-		if (fd < 0) {
-			rapier_tasks_close_listeners(tasks, -1);
-			return fd;
-		}
-		tasks->listen_fds[i] = fd;
-	}
-	return 0;
+	return rapier_task_listeners_open(&tasks->listeners, tasks->count, backlog);
 }
 
 void rapier_tasks_close_listeners(rapier_tasks_t *tasks, int keep)
 {
-	if (tasks->listen_fds == NULL) {
-		return;
-	}
-	for (unsigned i = 0; i < tasks->count; i++) {
-		if (tasks->listen_fds[i] >= 0 && (int) i != keep) {
-			close(tasks->listen_fds[i]);
-			tasks->listen_fds[i] = -1;
-		}
-	}
+	rapier_task_listeners_close(&tasks->listeners, keep);
 }
 
 /* Serializing and unserializing, in the coroutine that owns the value (user code may run). */
 
-static zend_string *serialize_value(zval *value)
+zend_string *rapier_task_serialize(zval *value)
 {
 	php_serialize_data_t var_hash;
 	smart_str buf = {0};
@@ -126,7 +104,7 @@ static zend_string *serialize_value(zval *value)
 	return smart_str_extract(&buf);
 }
 
-static bool unserialize_value(zval *out, zend_string *payload)
+bool rapier_task_unserialize(zval *out, zend_string *payload)
 {
 	php_unserialize_data_t var_hash;
 	const unsigned char *p = (const unsigned char *) ZSTR_VAL(payload);
@@ -295,7 +273,7 @@ static task_link_t *pick_link(rapier_tasks_t *tasks, int *err)
 			link->conn.io.fd = -1;
 		}
 		if (!rapier_task_conn_is_open(&link->conn)) {
-			int fd = rapier_task_connect(&tasks->addrs[i], tasks->addr_lens[i]);
+			int fd = rapier_task_listeners_connect(&tasks->listeners, i);
 			if (fd < 0) {
 				*err = fd;
 				continue;
@@ -344,7 +322,7 @@ static void call_finish(task_call_t *call, rapier_wake_t why, int64_t timeout_ns
 		case RAPIER_WAKE_OK:
 			if (call->kind == RAPIER_TASK_ERROR) {
 				zend_throw_exception_ex(rapier_ce_exception, 0, "The task failed: %s", ZSTR_VAL(call->payload));
-			} else if (!unserialize_value(return_value, call->payload) && !EG(exception)) {
+			} else if (!rapier_task_unserialize(return_value, call->payload) && !EG(exception)) {
 				zend_throw_exception(rapier_ce_exception, "Cannot unserialize the task's result", 0);
 			}
 			break;
@@ -373,7 +351,7 @@ void rapier_tasks_call(rapier_tasks_t *tasks, zval *data, int64_t timeout_ns, zv
 	zend_string *payload;
 	rapier_wake_t why;
 
-	payload = serialize_value(data);
+	payload = rapier_task_serialize(data);
 	if (payload == NULL) {
 		return;
 	}
@@ -484,8 +462,7 @@ static void on_accept(rapier_io_t *io, uint32_t events)
 
 void rapier_tasks_serve(rapier_tasks_t *tasks, unsigned index)
 {
-	tasks->serve_fd = tasks->listen_fds[index];
-	tasks->listen_fds[index] = -1;
+	tasks->serve_fd = rapier_task_listeners_take(&tasks->listeners, index);
 	rapier_io_init(&tasks->accept_io, tasks->serve_fd, on_accept, tasks);
 	rapier_io_start(rapier_sched_loop(), &tasks->accept_io, RAPIER_IO_READ);
 }
@@ -523,7 +500,7 @@ static void on_job_finish(rapier_coro_t *co, zval *retval, zend_object *exceptio
 
 	(void) co;
 	if (exception == NULL && retval) {
-		payload = serialize_value(retval);
+		payload = rapier_task_serialize(retval);
 		if (payload == NULL && EG(exception)) {
 			exception = EG(exception);
 			GC_ADDREF(exception);
@@ -588,7 +565,7 @@ void rapier_tasks_run(zend_fcall_info_cache *fcc, zend_string *payload, zend_lon
 {
 	zval args[2];
 
-	if (!unserialize_value(&args[0], payload)) {
+	if (!rapier_task_unserialize(&args[0], payload)) {
 		if (!EG(exception)) {
 			zend_throw_exception(rapier_ce_exception, "Cannot unserialize the task's data", 0);
 		}
@@ -650,13 +627,5 @@ void rapier_tasks_free(rapier_tasks_t *tasks)
 		close(tasks->serve_fd);
 		tasks->serve_fd = -1;
 	}
-	rapier_tasks_close_listeners(tasks, -1);
-	if (tasks->listen_fds) {
-		efree(tasks->listen_fds);
-		efree(tasks->addrs);
-		efree(tasks->addr_lens);
-		tasks->listen_fds = NULL;
-		tasks->addrs = NULL;
-		tasks->addr_lens = NULL;
-	}
+	rapier_task_listeners_free(&tasks->listeners);
 }

@@ -23,9 +23,7 @@ struct rapier_tasks_s {
 	zend_object *server;            /* passed to Server::runTask() (not owned) */
 
 	/* The master's listener per task slot and its address, inherited by every child. */
-	int *listen_fds;
-	struct sockaddr_un *addrs;
-	socklen_t *addr_lens;
+	rapier_task_listeners_t listeners;
 
 	/* A request worker (or a process with workers = 0): the calling side. */
 	bool client;
@@ -71,6 +69,15 @@ void rapier_tasks_abort(rapier_tasks_t *tasks);
 
 /* Frees what the process holds; pending callers must be gone (their coroutines ended). */
 void rapier_tasks_free(rapier_tasks_t *tasks);
+
+/*
+ * A value as its serialize() string, or NULL with the exception thrown; and
+ * back, false when the payload is not one (maybe with an exception thrown).
+ * In the coroutine that owns the value: user code may run. Messages between
+ * workers (http_message.c) travel the same way.
+ */
+zend_string *rapier_task_serialize(zval *value);
+bool rapier_task_unserialize(zval *out, zend_string *payload);
 
 /*
  * Server::runTask()'s body: unserializes payload and calls the task

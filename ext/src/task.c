@@ -58,6 +58,67 @@ int rapier_task_connect(const struct sockaddr_un *addr, socklen_t len)
 	return fd;
 }
 
+int rapier_task_listeners_open(rapier_task_listeners_t *set, unsigned count, int backlog)
+{
+	memset(set, 0, sizeof(*set));
+	set->fds = malloc(count * sizeof(int));
+	set->addrs = calloc(count, sizeof(struct sockaddr_un));
+	set->lens = calloc(count, sizeof(socklen_t));
+	if (set->fds == NULL || set->addrs == NULL || set->lens == NULL) {
+		rapier_task_listeners_free(set);
+		return -ENOMEM;
+	}
+	set->count = count;
+	for (unsigned i = 0; i < count; i++) {
+		set->fds[i] = -1;
+	}
+	for (unsigned i = 0; i < count; i++) {
+		int fd = rapier_task_listen(&set->addrs[i], &set->lens[i], backlog);
+		if (fd < 0) {
+			rapier_task_listeners_free(set);
+			return fd;
+		}
+		set->fds[i] = fd;
+	}
+	return 0;
+}
+
+int rapier_task_listeners_connect(const rapier_task_listeners_t *set, unsigned index)
+{
+	return index < set->count ? rapier_task_connect(&set->addrs[index], set->lens[index]) : -ENOENT;
+}
+
+int rapier_task_listeners_take(rapier_task_listeners_t *set, unsigned index)
+{
+	int fd;
+
+	if (index >= set->count) {
+		return -1;
+	}
+	fd = set->fds[index];
+	set->fds[index] = -1;
+	return fd;
+}
+
+void rapier_task_listeners_close(rapier_task_listeners_t *set, int keep)
+{
+	for (unsigned i = 0; i < set->count; i++) {
+		if (set->fds[i] >= 0 && (int) i != keep) {
+			close(set->fds[i]);
+			set->fds[i] = -1;
+		}
+	}
+}
+
+void rapier_task_listeners_free(rapier_task_listeners_t *set)
+{
+	rapier_task_listeners_close(set, -1);
+	free(set->fds);
+	free(set->addrs);
+	free(set->lens);
+	memset(set, 0, sizeof(*set));
+}
+
 static void on_io(rapier_io_t *io, uint32_t events);
 
 void rapier_task_conn_open(rapier_task_conn_t *conn, rapier_loop_t *loop, int fd, size_t max_payload,
@@ -255,6 +316,12 @@ static void on_io(rapier_io_t *io, uint32_t events)
 			return;
 		}
 		update_interest(conn);
+		if (conn->out_len == 0 && conn->on_flushed) {
+			conn->on_flushed(conn);
+			if (conn->io.fd < 0) {
+				return;
+			}
+		}
 	}
 	if (events & (RAPIER_IO_READ | EPOLLHUP | EPOLLERR)) {
 		on_readable(conn);

@@ -1,6 +1,7 @@
 /*
  * Task channels: the framed byte stream between a request worker and a
- * task worker, over a Unix stream socket.
+ * task worker, over a Unix stream socket; messages between workers
+ * (Server::sendMessage()) use the same framing on channels of their own.
  *
  * Engine code: no PHP headers. A frame is a 13-byte header (payload length
  * + 9 as uint32, the task id as uint64, the kind as one byte, host byte
@@ -24,7 +25,8 @@ typedef enum {
 	RAPIER_TASK_CALL = 1,
 	RAPIER_TASK_RESULT = 2,
 	RAPIER_TASK_ERROR = 3,     /* payload: a message for the caller */
-	RAPIER_TASK_GOODBYE = 4,   /* the task worker drains: no new calls here */
+	RAPIER_TASK_GOODBYE = 4,   /* the receiver drains: nothing new on this channel */
+	RAPIER_TASK_MESSAGE = 5,   /* Server::sendMessage(); the id is the sender's worker id */
 } rapier_task_kind_t;
 
 #define RAPIER_TASK_HEADER_SIZE 13
@@ -48,6 +50,10 @@ typedef void (*rapier_task_frame_fn)(rapier_task_conn_t *conn, const rapier_task
  */
 typedef void (*rapier_task_close_fn)(rapier_task_conn_t *conn, int error);
 
+/* Optional: everything queued has been written (after a send the socket did not take whole).
+ * The callback may close conn, but must not free it. */
+typedef void (*rapier_task_flushed_fn)(rapier_task_conn_t *conn);
+
 struct rapier_task_conn_s {
 	rapier_io_t io;                /* io.fd < 0 once closed */
 	rapier_loop_t *loop;
@@ -58,8 +64,21 @@ struct rapier_task_conn_s {
 	size_t max_payload;
 	rapier_task_frame_fn on_frame;
 	rapier_task_close_fn on_close;
+	rapier_task_flushed_fn on_flushed;
 	void *data;
 };
+
+/*
+ * One listener per slot (a task worker, or any worker for messages),
+ * opened by the master before forking and inherited by every child: a
+ * child serving slot i takes fds[i], a sender connects to addrs[i].
+ */
+typedef struct {
+	unsigned count;
+	int *fds;                      /* -1 once closed or taken */
+	struct sockaddr_un *addrs;
+	socklen_t *lens;
+} rapier_task_listeners_t;
 
 /*
  * A listening Unix stream socket with an address the kernel picks in the
@@ -70,6 +89,21 @@ int rapier_task_listen(struct sockaddr_un *addr, socklen_t *len, int backlog);
 
 /* A non-blocking connection to a task listener, or a negative errno. */
 int rapier_task_connect(const struct sockaddr_un *addr, socklen_t len);
+
+/* count listeners; 0, or a negative errno with none left open. */
+int rapier_task_listeners_open(rapier_task_listeners_t *set, unsigned count, int backlog);
+
+/* A connection to slot index's listener, or a negative errno. */
+int rapier_task_listeners_connect(const rapier_task_listeners_t *set, unsigned index);
+
+/* Slot index's descriptor, now the caller's (-1 when there is none). */
+int rapier_task_listeners_take(rapier_task_listeners_t *set, unsigned index);
+
+/* Closes the descriptors but slot keep's (-1: all); the addresses stay for connecting. */
+void rapier_task_listeners_close(rapier_task_listeners_t *set, int keep);
+
+/* Closes the descriptors and frees the set. Idempotent. */
+void rapier_task_listeners_free(rapier_task_listeners_t *set);
 
 /* Takes over fd (non-blocking) and starts reading. */
 void rapier_task_conn_open(rapier_task_conn_t *conn, rapier_loop_t *loop, int fd, size_t max_payload,
@@ -88,6 +122,12 @@ void rapier_task_conn_close(rapier_task_conn_t *conn);
 static inline bool rapier_task_conn_is_open(const rapier_task_conn_t *conn)
 {
 	return conn->io.fd >= 0;
+}
+
+/* Bytes queued that the socket has not taken yet. */
+static inline size_t rapier_task_conn_queued(const rapier_task_conn_t *conn)
+{
+	return conn->out_len - conn->out_pos;
 }
 
 #endif

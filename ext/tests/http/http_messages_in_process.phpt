@@ -1,0 +1,80 @@
+--TEST--
+HTTP messages: with workers 0 the one process is worker 0 and its messages come back to it as copies, in order, each in a coroutine of its own; misuse throws with a message that says what to do
+--EXTENSIONS--
+rapier
+--FILE--
+<?php
+require __DIR__ . '/server.inc';
+/* Through $GLOBALS: a closure holding the server would be a cycle, which PHP reports as a leak at exit. */
+$srv = http_server_start('function ($req, $res) {
+    $server = $GLOBALS["server"];
+    $obj = new ArrayObject(["v" => 1]);
+    $server->sendMessage($obj, 0);
+    $obj["v"] = 2;
+    $sent = $server->broadcastMessage("all");
+    foreach (range(1, 50) as $i) {
+        $server->sendMessage($i, 0);
+    }
+    $server->sendMessage("throw", 0);
+    $server->sendMessage("last", 0);
+    $errors = [];
+    foreach ([fn() => $server->sendMessage(1, 1), fn() => $server->sendMessage(1, -1),
+        fn() => $server->sendMessage(fn() => 1, 0), fn() => $server->sendMessage(str_repeat("x", 2000), 0)] as $f) {
+        try {
+            $f();
+            $errors[] = "no exception";
+        } catch (Throwable $e) {
+            $errors[] = get_class($e) . ": " . $e->getMessage();
+        }
+    }
+    while (count($GLOBALS["got"]) < 53) {
+        Rapier\Coroutine::sleep(0.001);
+    }
+    $res->json(["sent" => $sent, "got" => $GLOBALS["got"], "errors" => $errors]);
+}', ['message_max_payload' => 1024], '$got = [];', '$server->on("message", function ($m, $from) {
+    if ($m === "throw") {
+        throw new DomainException("a handler that throws is reported, and the worker goes on");
+    }
+    $GLOBALS["got"][] = (is_object($m) ? get_class($m) . ":" . $m["v"] : $m) . "@" . $from;
+});');
+$j = json_decode(http_get($srv->port, '/')['body'], true);
+echo "broadcast sent to: {$j['sent']}\n";
+echo "got: ", implode(" ", array_slice($j['got'], 0, 4)), " ... ", implode(" ", array_slice($j['got'], -2)), "\n";
+echo "in order: ", var_export(array_slice($j['got'], 2, 50) === array_map(fn($i) => "$i@0", range(1, 50)), true), "\n";
+echo implode("\n", $j['errors']), "\n";
+$r = $srv->stop();
+echo "exit: {$r['code']}\n";
+echo "handler exception logged: ", var_export(str_contains($r['err'] . $r['out'], 'a handler that throws is reported'), true), "\n";
+
+function attempt(callable $fn): void
+{
+    try {
+        $fn();
+        echo "no exception\n";
+    } catch (Throwable $e) {
+        echo get_class($e), ": ", $e->getMessage(), "\n";
+    }
+}
+$s = new Rapier\Http\Server('127.0.0.1', 0, ['workers' => 0]);
+attempt(fn() => $s->sendMessage(1, 0));
+$s->on('message', fn() => null);
+attempt(fn() => $s->sendMessage(1, 0));
+attempt(fn() => $s->broadcastMessage(1));
+attempt(fn() => $s->on('mesage', fn() => null));
+attempt(fn() => new Rapier\Http\Server('127.0.0.1', 0, ['message_max_payload' => 10]));
+?>
+--EXPECT--
+broadcast sent to: 1
+got: ArrayObject:1@0 all@0 1@0 2@0 ... 50@0 last@0
+in order: true
+ValueError: Rapier\Http\Server::sendMessage(): Argument #2 ($workerId) must be a worker id, 0 to 0 (workers, then task workers)
+ValueError: Rapier\Http\Server::sendMessage(): Argument #2 ($workerId) must be a worker id, 0 to 0 (workers, then task workers)
+Exception: Serialization of 'Closure' is not allowed
+Rapier\Exception: Cannot send a message of 2010 bytes serialized: the limit is message_max_payload (1024)
+exit: 0
+handler exception logged: true
+Rapier\Exception: Cannot send a message: the server has no message handler (call $server->on('message', fn) before start())
+Rapier\Exception: Cannot send a message here: call it in a worker, a task worker or a user process of the running server
+Rapier\Exception: Cannot send a message here: call it in a worker, a task worker or a user process of the running server
+ValueError: Rapier\Http\Server::on(): Argument #1 ($event) must be one of "request", "workerStart", "workerStop", "task" or "message"
+ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "message_max_payload" must be an integer between 1024 and 1073741824
