@@ -33,6 +33,13 @@
 /* Unwritten bytes a channel may hold before its senders wait. */
 #define HIGH_WATER (1024 * 1024)
 
+/*
+ * Handlers a worker runs at once before it stops reading its channels (so
+ * that the queues fill and the senders wait), and when it reads again.
+ */
+#define MAX_RUNNING 1000
+#define RESUME_RUNNING (MAX_RUNNING / 2)
+
 struct message_link_s {
 	rapier_task_conn_t conn;
 	rapier_messages_t *messages;
@@ -104,6 +111,15 @@ static void check_drained(rapier_messages_t *messages)
 	}
 }
 
+/* Stops or starts reading every channel to this worker. */
+static void pause_peers(rapier_messages_t *messages, bool paused)
+{
+	messages->paused = paused;
+	for (message_peer_t *peer = peer_of(messages->peers.head); peer; peer = peer_of(peer->node.next)) {
+		rapier_task_conn_pause(&peer->conn, paused);
+	}
+}
+
 static void on_message_finish(rapier_coro_t *co, zval *retval, zend_object *exception, void *data)
 {
 	rapier_messages_t *messages = data;
@@ -115,6 +131,9 @@ static void on_message_finish(rapier_coro_t *co, zval *retval, zend_object *exce
 		OBJ_RELEASE(exception);
 	}
 	messages->running--;
+	if (messages->paused && messages->running <= RESUME_RUNNING) {
+		pause_peers(messages, false);
+	}
 	check_drained(messages);
 }
 
@@ -138,6 +157,8 @@ static void deliver(rapier_messages_t *messages, const char *payload, size_t len
 		/* Spawning only fails when the engine cannot run PHP code any more. */
 		zend_clear_exception();
 		messages->running--;
+	} else if (messages->running >= MAX_RUNNING && !messages->paused) {
+		pause_peers(messages, true);
 	}
 	zval_ptr_dtor(&callable);
 	zval_ptr_dtor(&args[0]);
@@ -187,6 +208,7 @@ static void on_accept(rapier_io_t *io, uint32_t events)
 			on_peer_frame, on_peer_close, peer);
 		/* An idle channel does not keep the worker alive: its drain waits for it instead. */
 		rapier_task_conn_set_unref(&peer->conn, true);
+		rapier_task_conn_pause(&peer->conn, messages->paused);
 		rapier_list_push(&messages->peers, &peer->node);
 	}
 }
@@ -357,15 +379,19 @@ static void writer_unlink(rapier_coro_t *co, void *data)
 
 /*
  * When the channel holds more than HIGH_WATER unwritten, the sender waits
- * until it is all written or the channel closes (when it can wait: outside
- * a coroutine the queue just grows). The link may be freed once the wait
- * is over. False with CanceledException thrown when the wait was canceled.
+ * until it is all written or the channel closes. Not a message handler: a
+ * worker stops reading while it runs MAX_RUNNING of them, so two workers
+ * whose handlers message each other could wait on each other for ever; nor
+ * code that cannot wait. Their queue just grows. The link may be freed once
+ * the wait is over. False with CanceledException thrown when the wait was
+ * canceled.
  */
 static bool wait_for_room(message_link_t *link)
 {
 	message_writer_t writer = { .co = rapier_coro_current(), .link = link };
 
-	if (rapier_task_conn_queued(&link->conn) <= HIGH_WATER || !rapier_coro_can_yield()) {
+	if (rapier_task_conn_queued(&link->conn) <= HIGH_WATER || !rapier_coro_can_yield()
+		|| writer.co->on_finish == on_message_finish) {
 		return true;
 	}
 	rapier_list_push(&link->writers, &writer.node);

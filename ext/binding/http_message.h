@@ -34,6 +34,7 @@ struct rapier_messages_s {
 	rapier_io_t accept_io;
 	rapier_list_t peers;            /* one channel per process that has sent here */
 	uint64_t running;               /* handlers not yet returned */
+	bool paused;                    /* too many running: the channels are not read */
 	bool draining;
 	bool aborted;                   /* channels closed: the drain no longer waits for handlers */
 	rapier_messages_drained_fn on_drained;

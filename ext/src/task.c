@@ -198,9 +198,18 @@ static int flush(rapier_task_conn_t *conn)
 
 static void update_interest(rapier_task_conn_t *conn)
 {
-	uint32_t events = RAPIER_IO_READ | (conn->out_len > conn->out_pos ? RAPIER_IO_WRITE : 0);
+	uint32_t events = (conn->paused ? 0 : RAPIER_IO_READ) | (conn->out_len > conn->out_pos ? RAPIER_IO_WRITE : 0);
 
 	rapier_io_start(conn->loop, &conn->io, events);
+}
+
+void rapier_task_conn_pause(rapier_task_conn_t *conn, bool paused)
+{
+	if (conn->io.fd < 0 || conn->paused == paused) {
+		return;
+	}
+	conn->paused = paused;
+	update_interest(conn);
 }
 
 int rapier_task_conn_send(rapier_task_conn_t *conn, uint64_t id, rapier_task_kind_t kind,
@@ -273,7 +282,7 @@ static ssize_t deliver(rapier_task_conn_t *conn)
 
 static void on_readable(rapier_task_conn_t *conn)
 {
-	for (;;) {
+	while (!conn->paused) {
 		ssize_t n, used;
 
 		if (reserve(&conn->in, &conn->in_cap, conn->in_len + READ_CHUNK) < 0) {

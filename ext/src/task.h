@@ -65,6 +65,7 @@ struct rapier_task_conn_s {
 	rapier_task_frame_fn on_frame;
 	rapier_task_close_fn on_close;
 	rapier_task_flushed_fn on_flushed;
+	bool paused;                   /* not reading (the receiver has enough to do) */
 	void *data;
 };
 
@@ -112,6 +113,12 @@ void rapier_task_conn_open(rapier_task_conn_t *conn, rapier_loop_t *loop, int fd
 /* Queues a frame; 0, -EMSGSIZE over max_payload, -EPIPE on a closed channel, -ENOMEM. */
 int rapier_task_conn_send(rapier_task_conn_t *conn, uint64_t id, rapier_task_kind_t kind,
 	const char *payload, size_t len);
+
+/*
+ * Stops reading (frames already read are still handed over) or starts
+ * again: a receiver with too much to do lets its senders' queues fill.
+ */
+void rapier_task_conn_pause(rapier_task_conn_t *conn, bool paused);
 
 /* Whether the channel keeps the loop alive (an idle channel should not). */
 void rapier_task_conn_set_unref(rapier_task_conn_t *conn, bool unref);
