@@ -13,7 +13,7 @@ use RuntimeException;
 /**
  * Rapier's WebSocket server against a client it does not share a line of
  * code with: python3-websockets (tests/Support/websocket_client.py), the
- * apps served by a real `rapier serve` (master, one worker). The chat is
+ * apps served by a real `rapier serve` (master, one worker or two). The chat is
  * examples/websocket/chat.php as shipped; the stop goes through the
  * master, as `rapier stop` does.
  */
@@ -57,17 +57,29 @@ final class WebSocketTest extends TestCase
 
         $seen = $this->client('chat', '/chat');
 
-        $this->assertSame(['event' => 'joined', 'name' => 'ann', 'members' => 1], $seen['ann_joined']);
-        $this->assertSame(['event' => 'joined', 'name' => 'bob', 'members' => 2], $seen['ann_sees_bob']);
+        $this->assertSame(['event' => 'joined', 'name' => 'ann', 'worker' => 0], $seen['ann_joined']);
+        $this->assertSame(['event' => 'joined', 'name' => 'bob', 'worker' => 0], $seen['ann_sees_bob']);
         $this->assertSame($seen['ann_sees_bob'], $seen['bob_joined']);
-        $expected = ['event' => 'message', 'name' => 'ann', 'text' => 'hello from ann'];
+        $expected = ['event' => 'message', 'name' => 'ann', 'text' => 'hello from ann', 'worker' => 0];
         $this->assertSame($expected, $seen['ann_gets']);
         $this->assertSame($expected, $seen['bob_gets']);
         $this->assertTrue($seen['ping_answered']);
         $this->assertTrue($seen['burst_in_order'], 'the 200 messages bob sent reached ann in order');
         $this->assertSame([1000, ''], $seen['bob_close'], 'the server answered bob\'s close with its code');
-        $this->assertSame(['event' => 'left', 'name' => 'bob', 'members' => 1], $seen['ann_sees_bob_leave']);
+        $this->assertSame(['event' => 'left', 'name' => 'bob', 'worker' => 0], $seen['ann_sees_bob_leave']);
         $this->assertSame([1000, ''], $seen['ann_close']);
+        $this->assertSame(0, $this->rapier->stop());
+    }
+
+    public function testTheChatExampleSpansWorkers(): void
+    {
+        // Members join until two are on different workers (the kernel spreads connections over both).
+        $this->serve((string) file_get_contents(dirname(__DIR__) . '/examples/websocket/chat.php'), workers: 2);
+
+        $seen = $this->client('chat_workers', '/chat');
+
+        $this->assertSame([0, 1], $seen['workers'], 'members on both workers');
+        $this->assertTrue($seen['everyone_heard_everyone'], "each of the {$seen['members']} members heard every hello");
         $this->assertSame(0, $this->rapier->stop());
     }
 
@@ -135,12 +147,13 @@ final class WebSocketTest extends TestCase
     }
 
     /** @param list<string> $options more `rapier serve` options */
-    private function serve(string $app, array $options = []): void
+    private function serve(string $app, array $options = [], int $workers = 1): void
     {
         file_put_contents("$this->dir/app.php", $app);
         $this->port = Cli::freePort();
-        $this->rapier = Cli::serve(["$this->dir/app.php", '--port', (string) $this->port, '--workers', '1', ...$options]);
-        $this->rapier->waitForWorkers("$this->dir/.rapier.pid", 1);
+        $this->rapier = Cli::serve(["$this->dir/app.php", '--port', (string) $this->port, '--workers', (string) $workers,
+            ...$options]);
+        $this->rapier->waitForWorkers("$this->dir/.rapier.pid", $workers);
     }
 
     /**

@@ -5,27 +5,29 @@ declare(strict_types=1);
 /*
  * A chat room over WebSocket, as an app for `rapier serve`:
  *
- *     bin/rapier serve examples/websocket/chat.php --workers 1
+ *     bin/rapier serve examples/websocket/chat.php --workers 4
  *
  * then connect to ws://127.0.0.1:8080/chat?name=ann (a browser's console:
  * `s = new WebSocket("ws://127.0.0.1:8080/chat?name=ann"); s.onmessage =
  * e => console.log(e.data); s.send("hello")`). Every member gets every
- * event as JSON: {"event":"joined","name":"ann","members":1},
- * {"event":"message","name":"ann","text":"hello"}, {"event":"left",...}.
+ * event as JSON: {"event":"joined","name":"ann","worker":0},
+ * {"event":"message","name":"ann","text":"hello","worker":0},
+ * {"event":"left",...}; "worker" is the worker the member is connected to.
  *
  * Each connection's handler runs for as long as its member stays, in a
- * coroutine of its own; the members live in the worker's memory, hence one
- * worker. With several, each worker would forward what its members say to
- * the others (Redis pub/sub, say) and deliver what they forward.
+ * coroutine of its own. A worker keeps its own members, and every event
+ * goes to every worker (Rapier\App\Messages), which hands it to its members:
+ * so members connected to different workers talk as if in one room.
  */
 
+use Rapier\App\Messages;
 use Rapier\Http\Request;
 use Rapier\Http\Response;
 use Rapier\Http\WebSocket;
 
 final class ChatRoom
 {
-    /** @var SplObjectStorage<WebSocket, string> each member's WebSocket and name */
+    /** @var SplObjectStorage<WebSocket, string> this worker's members, each WebSocket and name */
     private SplObjectStorage $members;
 
     public function __construct()
@@ -36,29 +38,32 @@ final class ChatRoom
     public function join(WebSocket $ws, string $name): void
     {
         $this->members[$ws] = $name;
-        $this->broadcast(['event' => 'joined', 'name' => $name, 'members' => count($this->members)]);
+        Messages::broadcast('chat', ['event' => 'joined', 'name' => $name]);
     }
 
     public function leave(WebSocket $ws): void
     {
         $name = $this->members[$ws];
         $this->members->detach($ws);
-        $this->broadcast(['event' => 'left', 'name' => $name, 'members' => count($this->members)]);
+        Messages::broadcast('chat', ['event' => 'left', 'name' => $name]);
     }
 
     public function say(WebSocket $ws, string $text): void
     {
-        $this->broadcast(['event' => 'message', 'name' => $this->members[$ws], 'text' => $text]);
+        Messages::broadcast('chat', ['event' => 'message', 'name' => $this->members[$ws], 'text' => $text]);
     }
 
     /**
-     * Each member's copy is sent by a coroutine of its own: a member whose
-     * connection is slow (its socket full) delays only its own messages.
-     * Coroutines writing to one WebSocket take turns in the order they
-     * started, so each member gets the events in order.
+     * Every event, from this worker or another, reaches every worker here;
+     * those of one worker in the order it sent them. Each member's copy is
+     * sent by a coroutine of its own: a member whose connection is slow (its
+     * socket full) delays only its own messages. Coroutines writing to one
+     * WebSocket take turns in the order they started, so each member gets
+     * the events in order.
      */
-    private function broadcast(array $event): void
+    public function deliver(array $event, int $fromWorker): void
     {
+        $event['worker'] = $fromWorker;
         $json = json_encode($event, JSON_THROW_ON_ERROR | JSON_UNESCAPED_UNICODE);
         foreach ($this->members as $member) {
             Rapier\go(static fn () => $member->send($json));
@@ -67,6 +72,7 @@ final class ChatRoom
 }
 
 $room = new ChatRoom();
+Messages::listen('chat', $room->deliver(...));
 
 return static function (Request $request, Response $response) use ($room): void {
     if ($request->path !== '/chat') {

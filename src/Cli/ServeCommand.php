@@ -7,6 +7,7 @@ namespace Rapier\Cli;
 use Rapier\Adapter\Adapter;
 use Rapier\App\AppException;
 use Rapier\App\AppLoader;
+use Rapier\App\Messages;
 use Rapier\App\Tables;
 use Rapier\App\Tasks;
 use Rapier\Cli\Watch\Watcher;
@@ -61,6 +62,7 @@ final class ServeCommand
         $metrics = self::metrics($config);
         $server->on('workerStart', static function (Server $server, int $workerId) use (&$adapter, $config, $metrics): void {
             Tasks::attach($server);
+            Messages::attach($server);
             $adapter = self::bootWorker($adapter, $config->app, $workerId, $config->workers > 0);
             if ($workerId < max(1, $config->workers)) {
                 // Task workers (ids from --workers up) serve no HTTP: no metrics of their own.
@@ -80,6 +82,7 @@ final class ServeCommand
         if ($config->taskWorkers > 0) {
             $server->on('task', Tasks::handle(...));
         }
+        $server->on('message', Messages::handle(...));
         $terminal = stream_isatty(STDOUT);
         echo Banner::render($config, $app['kind'], $options, $terminal);
         if ($config->watch) {

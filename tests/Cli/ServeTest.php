@@ -79,6 +79,32 @@ final class ServeTest extends ServedAppTestCase
         $this->assertSame([$pid], array_column($tasks, 'pid'), 'computed in the task worker');
     }
 
+    public function testWorkersMessageEachOtherByTopic(): void
+    {
+        // The request's worker (0) asks the task worker (1) on topic "ask"; the answer comes back on "answer".
+        file_put_contents("$this->dir/app.php", <<<'PHP'
+            <?php
+            use Rapier\App\Messages;
+            $answers = new Rapier\Channel(1);
+            Messages::listen('ask', fn (array $q, int $from) => Messages::send('answer', [$q[0] * $q[0], getmypid(), $from], $from));
+            Messages::listen('answer', fn (array $a, int $from) => $answers->push([...$a, $from]));
+            return function ($request, $response) use ($answers) {
+                Messages::send('ask', [9], 1);
+                $response->json($answers->pop(10.0));
+            };
+            PHP);
+        $port = Cli::freePort();
+        $this->server = Cli::serve(["$this->dir/app.php", '--port', (string) $port, '--workers', '1', '--task-workers', '1']);
+        $doc = $this->server->waitForWorkers("$this->dir/.rapier.pid", 1);
+
+        [$square, $pid, $askedBy, $answeredBy] = HttpClient::get($port, '/')->json();
+
+        $this->assertSame(81, $square);
+        $tasks = array_filter($doc['workers'], static fn (array $w): bool => $w['role'] === 'task_worker');
+        $this->assertSame([$pid], array_column($tasks, 'pid'), 'answered by the task worker');
+        $this->assertSame([0, 1], [$askedBy, $answeredBy], 'each side saw the other\'s worker id');
+    }
+
     public function testConfigFileSetsOptionsAndServerOptions(): void
     {
         $this->writeApp('app.php', '$response->end("configured");');

@@ -4,6 +4,7 @@ Rapier's, for tests/WebSocketTest.php. Each scenario prints one JSON object
 with what the clients saw; the test asserts on it.
 
     websocket_client.py chat URL     two members of examples/websocket/chat.php
+    websocket_client.py chat_workers URL   members of the chat on different workers
     websocket_client.py echo URL     sizes and a ping against an echo handler
     websocket_client.py wait URL     connects, prints "connected", then how the server closed
 
@@ -58,6 +59,37 @@ async def chat(url):
     return seen
 
 
+async def chat_workers(url):
+    """Members join until two are on different workers (at most 16); then each
+    says hello, and every member must hear every hello."""
+    members = []
+    workers = set()
+    while len(members) < 16 and len(workers) < 2:
+        name = "m%d" % len(members)
+        ws = await connect(url + "?name=" + name)
+        # Its own joined event tells its worker; earlier members' may come first.
+        while True:
+            event = await recv_json(ws)
+            if event["event"] == "joined" and event["name"] == name:
+                break
+        members.append(ws)
+        workers.add(event["worker"])
+    for i, ws in enumerate(members):
+        await ws.send("hello from m%d" % i)
+    expected = {"hello from m%d" % i for i in range(len(members))}
+    heard = []
+    for ws in members:
+        got = set()
+        while got != expected:
+            event = await recv_json(ws)
+            if event["event"] == "message":
+                got.add(event["text"])
+        heard.append(True)
+    for ws in members:
+        await ws.close()
+    return {"workers": sorted(workers), "members": len(members), "everyone_heard_everyone": len(heard) == len(members)}
+
+
 async def echo(url):
     seen = {}
     async with connect(url, max_size=None, subprotocols=["v1", "v2"]) as ws:
@@ -92,7 +124,7 @@ async def wait(url):
 
 def main():
     scenario, url = sys.argv[1], sys.argv[2]
-    seen = asyncio.run(asyncio.wait_for({"chat": chat, "echo": echo, "wait": wait}[scenario](url), 3 * TIMEOUT))
+    seen = asyncio.run(asyncio.wait_for({"chat": chat, "chat_workers": chat_workers, "echo": echo, "wait": wait}[scenario](url), 3 * TIMEOUT))
     print(json.dumps(seen), flush=True)
 
 
