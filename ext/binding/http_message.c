@@ -196,7 +196,7 @@ static void on_accept(rapier_io_t *io, uint32_t events)
 
 	(void) events;
 	for (;;) {
-		int fd = accept4(messages->serve_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		int fd = rapier_task_accept(messages->serve_fd);
 		message_peer_t *peer;
 
 		if (fd < 0) {

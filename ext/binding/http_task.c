@@ -446,7 +446,7 @@ static void on_accept(rapier_io_t *io, uint32_t events)
 
 	(void) events;
 	for (;;) {
-		int fd = accept4(tasks->serve_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		int fd = rapier_task_accept(tasks->serve_fd);
 		task_peer_t *peer;
 
 		if (fd < 0) {

@@ -42,6 +42,23 @@ int rapier_task_listen(struct sockaddr_un *addr, socklen_t *len, int backlog)
 	return fd;
 }
 
+int rapier_task_accept(int listen_fd)
+{
+	for (;;) {
+		int fd = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		struct ucred cred;
+		socklen_t len = sizeof(cred);
+
+		if (fd < 0) {
+			return -errno;
+		}
+		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 && cred.uid == geteuid()) {
+			return fd;
+		}
+		close(fd);
+	}
+}
+
 int rapier_task_connect(const struct sockaddr_un *addr, socklen_t len)
 {
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);

@@ -88,6 +88,14 @@ typedef struct {
  */
 int rapier_task_listen(struct sockaddr_un *addr, socklen_t *len, int backlog);
 
+/*
+ * The next connection on a listener from a process of this user, made
+ * non-blocking; connections of other users are closed unread (an abstract
+ * address has no file permissions, and what comes in is unserialized).
+ * Returns the descriptor, or a negative errno (-EAGAIN: none left).
+ */
+int rapier_task_accept(int listen_fd);
+
 /* A non-blocking connection to a task listener, or a negative errno. */
 int rapier_task_connect(const struct sockaddr_un *addr, socklen_t len);
 
