@@ -69,7 +69,7 @@ static inline message_peer_t *peer_of(rapier_list_node_t *node)
 void rapier_messages_init(rapier_messages_t *messages)
 {
 	memset(messages, 0, sizeof(*messages));
-	messages->serve_fd = -1;
+	rapier_task_acceptor_init(&messages->acceptor);
 	messages->self_id = -1;
 	messages->max_payload = 8 * 1024 * 1024;
 }
@@ -137,31 +137,16 @@ static void on_message_finish(rapier_coro_t *co, zval *retval, zend_object *exce
 	check_drained(messages);
 }
 
-/* Starts the handler on a message; its unserializing happens in the new coroutine. */
+/* Starts the handler on a message. */
 static void deliver(rapier_messages_t *messages, const char *payload, size_t len, zend_long from)
 {
-	zend_object *server = messages->server;
-	zend_fcall_info_cache fcc;
-	zval callable, args[2];
-
-	memset(&fcc, 0, sizeof(fcc));
-	fcc.function_handler = zend_hash_str_find_ptr(&server->ce->function_table, ZEND_STRL("runmessage"));
-	fcc.object = server;
-	fcc.called_scope = server->ce;
-	fcc.calling_scope = server->ce;
-	ZVAL_STR(&callable, zend_string_init(ZEND_STRL("Rapier\\Http\\Server::runMessage"), 0));
-	ZVAL_STRINGL(&args[0], payload, len);
-	ZVAL_LONG(&args[1], from);
+	if (rapier_task_spawn_method(messages->server, "runMessage", payload, len, from, on_message_finish, messages) == NULL) {
+		return;
+	}
 	messages->running++;
-	if (rapier_coro_spawn_ex(&callable, &fcc, args, 2, on_message_finish, messages) == NULL) {
-		/* Spawning only fails when the engine cannot run PHP code any more. */
-		zend_clear_exception();
-		messages->running--;
-	} else if (messages->running >= MAX_RUNNING && !messages->paused) {
+	if (messages->running >= MAX_RUNNING && !messages->paused) {
 		pause_peers(messages, true);
 	}
-	zval_ptr_dtor(&callable);
-	zval_ptr_dtor(&args[0]);
 }
 
 static void peer_close(message_peer_t *peer)
@@ -190,27 +175,18 @@ static void on_peer_close(rapier_task_conn_t *conn, int error)
 	peer_close(conn->data);
 }
 
-static void on_accept(rapier_io_t *io, uint32_t events)
+static void on_accept(rapier_task_acceptor_t *acceptor, int fd)
 {
-	rapier_messages_t *messages = io->data;
+	rapier_messages_t *messages = acceptor->data;
+	message_peer_t *peer = ecalloc(1, sizeof(*peer));
 
-	(void) events;
-	for (;;) {
-		int fd = rapier_task_accept(messages->serve_fd);
-		message_peer_t *peer;
-
-		if (fd < 0) {
-			return;
-		}
-		peer = ecalloc(1, sizeof(*peer));
-		peer->messages = messages;
-		rapier_task_conn_open(&peer->conn, rapier_sched_loop(), fd, messages->max_payload,
-			on_peer_frame, on_peer_close, peer);
-		/* An idle channel does not keep the worker alive: its drain waits for it instead. */
-		rapier_task_conn_set_unref(&peer->conn, true);
-		rapier_task_conn_pause(&peer->conn, messages->paused);
-		rapier_list_push(&messages->peers, &peer->node);
-	}
+	peer->messages = messages;
+	rapier_task_conn_open(&peer->conn, rapier_sched_loop(), fd, messages->max_payload,
+		on_peer_frame, on_peer_close, peer);
+	/* An idle channel does not keep the worker alive: its drain waits for it instead. */
+	rapier_task_conn_set_unref(&peer->conn, true);
+	rapier_task_conn_pause(&peer->conn, messages->paused);
+	rapier_list_push(&messages->peers, &peer->node);
 }
 
 void rapier_messages_serve(rapier_messages_t *messages, unsigned index)
@@ -218,13 +194,11 @@ void rapier_messages_serve(rapier_messages_t *messages, unsigned index)
 	if (messages->count == 0 || messages->local) {
 		return;
 	}
-	messages->serve_fd = rapier_task_listeners_take(&messages->listeners, index);
-	if (messages->serve_fd < 0) {
-		return;
+	rapier_task_acceptor_start(&messages->acceptor, rapier_sched_loop(),
+		rapier_task_listeners_take(&messages->listeners, index), on_accept, messages);
+	if (messages->acceptor.io.fd >= 0) {
+		rapier_io_set_unref(rapier_sched_loop(), &messages->acceptor.io, true);
 	}
-	rapier_io_init(&messages->accept_io, messages->serve_fd, on_accept, messages);
-	rapier_io_start(rapier_sched_loop(), &messages->accept_io, RAPIER_IO_READ);
-	rapier_io_set_unref(rapier_sched_loop(), &messages->accept_io, true);
 }
 
 void rapier_messages_drain(rapier_messages_t *messages, rapier_messages_drained_fn on_drained)
@@ -234,11 +208,7 @@ void rapier_messages_drain(rapier_messages_t *messages, rapier_messages_drained_
 	}
 	messages->draining = true;
 	messages->on_drained = on_drained;
-	if (messages->serve_fd >= 0) {
-		rapier_io_stop(rapier_sched_loop(), &messages->accept_io);
-		close(messages->serve_fd);
-		messages->serve_fd = -1;
-	}
+	rapier_task_acceptor_stop(&messages->acceptor);
 	for (message_peer_t *peer = peer_of(messages->peers.head); peer; peer = peer_of(peer->node.next)) {
 		rapier_task_conn_send(&peer->conn, 0, RAPIER_TASK_GOODBYE, NULL, 0);
 	}
@@ -253,22 +223,6 @@ void rapier_messages_abort(rapier_messages_t *messages)
 	}
 	/* Handlers still running are canceled with the worker's other leftovers. */
 	drained(messages);
-}
-
-/* Server::runMessage() */
-void rapier_messages_run(zend_fcall_info_cache *fcc, zend_string *payload, zend_long from, zval *return_value)
-{
-	zval args[2];
-
-	if (!rapier_task_unserialize(&args[0], payload)) {
-		if (!EG(exception)) {
-			zend_throw_exception(rapier_ce_exception, "Cannot unserialize the message", 0);
-		}
-		return;
-	}
-	ZVAL_LONG(&args[1], from);
-	zend_call_known_function(fcc->function_handler, fcc->object, fcc->called_scope, return_value, 2, args, NULL);
-	zval_ptr_dtor(&args[0]);
 }
 
 /* Sending */
@@ -485,9 +439,6 @@ void rapier_messages_free(rapier_messages_t *messages)
 		rapier_task_conn_close(&peer->conn);
 		efree(peer);
 	}
-	if (messages->serve_fd >= 0) {
-		close(messages->serve_fd);
-		messages->serve_fd = -1;
-	}
+	rapier_task_acceptor_close(&messages->acceptor);
 	rapier_task_listeners_free(&messages->listeners);
 }

@@ -30,8 +30,7 @@ struct rapier_messages_s {
 	message_link_t *retired;        /* channels to draining workers, closed once written out */
 
 	/* Receiving, in a request or task worker. */
-	int serve_fd;
-	rapier_io_t accept_io;
+	rapier_task_acceptor_t acceptor;
 	rapier_list_t peers;            /* one channel per process that has sent here */
 	uint64_t running;               /* handlers not yet returned */
 	bool paused;                    /* too many running: the channels are not read */
@@ -70,8 +69,5 @@ void rapier_messages_abort(rapier_messages_t *messages);
 
 /* Frees what the process holds. */
 void rapier_messages_free(rapier_messages_t *messages);
-
-/* Server::runMessage()'s body: unserializes payload and calls the handler (message, fromWorkerId). */
-void rapier_messages_run(zend_fcall_info_cache *fcc, zend_string *payload, zend_long from, zval *return_value);
 
 #endif

@@ -1289,23 +1289,37 @@ ZEND_METHOD(Rapier_Http_Server, task)
 	rapier_tasks_call(&srv->tasks, data, timeout_ns, return_value);
 }
 
-/* Body of a task's coroutine: the task handler on the unserialized data. */
-ZEND_METHOD(Rapier_Http_Server, runTask)
+/*
+ * Body of a task's or a message's coroutine (runTask(), runMessage()): the
+ * event's handler on the unserialized payload and arg.
+ */
+static void run_handler(INTERNAL_FUNCTION_PARAMETERS, int event, const char *what)
 {
 	server_t *srv = server_from(Z_OBJ_P(ZEND_THIS));
 	zend_string *payload;
-	zend_long id;
+	zend_long arg;
 
 	ZEND_PARSE_PARAMETERS_START(2, 2)
 		Z_PARAM_STR(payload)
-		Z_PARAM_LONG(id)
+		Z_PARAM_LONG(arg)
 	ZEND_PARSE_PARAMETERS_END();
 
-	if (Z_TYPE(srv->handlers[EV_TASK]) == IS_UNDEF || srv->tasks.count == 0 || rapier_coro_current() == NULL) {
-		zend_throw_exception(rapier_ce_exception, "Cannot call runTask(): the server calls it for each task", 0);
+	if (Z_TYPE(srv->handlers[event]) == IS_UNDEF || !srv->http_ready || rapier_coro_current() == NULL) {
+		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot call %s(): the server calls it for each %s",
+			get_active_function_name(), event_names[event]);
 		RETURN_THROWS();
 	}
-	rapier_tasks_run(&srv->fcc[EV_TASK], payload, id, return_value);
+	rapier_task_call_handler(&srv->fcc[event], payload, arg, what, return_value);
+}
+
+ZEND_METHOD(Rapier_Http_Server, runTask)
+{
+	run_handler(INTERNAL_FUNCTION_PARAM_PASSTHRU, EV_TASK, "the task's data");
+}
+
+ZEND_METHOD(Rapier_Http_Server, runMessage)
+{
+	run_handler(INTERNAL_FUNCTION_PARAM_PASSTHRU, EV_MESSAGE, "the message");
 }
 
 /*
@@ -1368,25 +1382,6 @@ ZEND_METHOD(Rapier_Http_Server, broadcastMessage)
 		RETURN_THROWS();
 	}
 	RETURN_LONG(sent);
-}
-
-/* Body of a message's coroutine: the message handler on the unserialized message. */
-ZEND_METHOD(Rapier_Http_Server, runMessage)
-{
-	server_t *srv = server_from(Z_OBJ_P(ZEND_THIS));
-	zend_string *payload;
-	zend_long from;
-
-	ZEND_PARSE_PARAMETERS_START(2, 2)
-		Z_PARAM_STR(payload)
-		Z_PARAM_LONG(from)
-	ZEND_PARSE_PARAMETERS_END();
-
-	if (Z_TYPE(srv->handlers[EV_MESSAGE]) == IS_UNDEF || srv->messages.count == 0 || rapier_coro_current() == NULL) {
-		zend_throw_exception(rapier_ce_exception, "Cannot call runMessage(): the server calls it for each message", 0);
-		RETURN_THROWS();
-	}
-	rapier_messages_run(&srv->fcc[EV_MESSAGE], payload, from, return_value);
 }
 
 /* Whether this process runs the server: a forked child of it, or the single process serving. */

@@ -73,7 +73,7 @@ typedef struct {
 void rapier_tasks_init(rapier_tasks_t *tasks)
 {
 	memset(tasks, 0, sizeof(*tasks));
-	tasks->serve_fd = -1;
+	rapier_task_acceptor_init(&tasks->acceptor);
 	tasks->max_payload = 8 * 1024 * 1024;
 }
 
@@ -440,31 +440,20 @@ static void on_peer_close(rapier_task_conn_t *conn, int error)
 	peer_close(peer);
 }
 
-static void on_accept(rapier_io_t *io, uint32_t events)
+static void on_accept(rapier_task_acceptor_t *acceptor, int fd)
 {
-	rapier_tasks_t *tasks = io->data;
+	rapier_tasks_t *tasks = acceptor->data;
+	task_peer_t *peer = ecalloc(1, sizeof(*peer));
 
-	(void) events;
-	for (;;) {
-		int fd = rapier_task_accept(tasks->serve_fd);
-		task_peer_t *peer;
-
-		if (fd < 0) {
-			return;
-		}
-		peer = ecalloc(1, sizeof(*peer));
-		peer->tasks = tasks;
-		rapier_task_conn_open(&peer->conn, rapier_sched_loop(), fd, tasks->max_payload,
-			on_peer_frame, on_peer_close, peer);
-		rapier_list_push(&tasks->peers, &peer->link);
-	}
+	peer->tasks = tasks;
+	rapier_task_conn_open(&peer->conn, rapier_sched_loop(), fd, tasks->max_payload, on_peer_frame, on_peer_close, peer);
+	rapier_list_push(&tasks->peers, &peer->link);
 }
 
 void rapier_tasks_serve(rapier_tasks_t *tasks, unsigned index)
 {
-	tasks->serve_fd = rapier_task_listeners_take(&tasks->listeners, index);
-	rapier_io_init(&tasks->accept_io, tasks->serve_fd, on_accept, tasks);
-	rapier_io_start(rapier_sched_loop(), &tasks->accept_io, RAPIER_IO_READ);
+	rapier_task_acceptor_start(&tasks->acceptor, rapier_sched_loop(), rapier_task_listeners_take(&tasks->listeners, index),
+		on_accept, tasks);
 }
 
 static void job_answer(task_job_t *job, uint8_t kind, zend_string *payload)
@@ -529,49 +518,58 @@ static void on_job_finish(rapier_coro_t *co, zval *retval, zend_object *exceptio
 
 static void spawn_job(rapier_tasks_t *tasks, task_peer_t *peer, uint64_t id, const char *payload, size_t len)
 {
-	zend_fcall_info_cache fcc;
-	zval callable, args[2];
 	task_job_t *job = emalloc(sizeof(*job));
 
 	job->tasks = tasks;
 	job->peer = peer;
 	job->id = id;
-	memset(&fcc, 0, sizeof(fcc));
-	fcc.function_handler = zend_hash_str_find_ptr(&tasks->server->ce->function_table, ZEND_STRL("runtask"));
-	fcc.object = tasks->server;
-	fcc.called_scope = tasks->server->ce;
-	fcc.calling_scope = tasks->server->ce;
-	ZVAL_STR(&callable, zend_string_init(ZEND_STRL("Rapier\\Http\\Server::runTask"), 0));
-	ZVAL_STRINGL(&args[0], payload, len);
-	ZVAL_LONG(&args[1], (zend_long) id);
+	if (rapier_task_spawn_method(tasks->server, "runTask", payload, len, (zend_long) id, on_job_finish, job) == NULL) {
+		/* Nothing to answer: the engine cannot run PHP code any more. */
+		efree(job);
+		return;
+	}
 	tasks->running++;
 	if (peer) {
 		peer->running++;
 	}
-	if (rapier_coro_spawn_ex(&callable, &fcc, args, 2, on_job_finish, job) == NULL) {
-		/* Spawning only fails when the engine cannot run PHP code any more: nothing to answer. */
+}
+
+rapier_coro_t *rapier_task_spawn_method(zend_object *server, const char *method, const char *payload, size_t len,
+	zend_long arg, rapier_coro_finish_fn on_finish, void *data)
+{
+	zend_fcall_info_cache fcc;
+	zval callable, args[2];
+	rapier_coro_t *co;
+
+	memset(&fcc, 0, sizeof(fcc));
+	fcc.function_handler = zend_hash_str_find_ptr_lc(&server->ce->function_table, method, strlen(method));
+	fcc.object = server;
+	fcc.called_scope = server->ce;
+	fcc.calling_scope = server->ce;
+	ZVAL_STR(&callable, zend_strpprintf(0, "%s::%s", ZSTR_VAL(server->ce->name), method));
+	ZVAL_STRINGL(&args[0], payload, len);
+	ZVAL_LONG(&args[1], arg);
+	/* Spawning only fails when the engine cannot run PHP code any more. */
+	if ((co = rapier_coro_spawn_ex(&callable, &fcc, args, 2, on_finish, data)) == NULL) {
 		zend_clear_exception();
-		tasks->running--;
-		if (peer) {
-			peer->running--;
-		}
-		efree(job);
 	}
 	zval_ptr_dtor(&callable);
 	zval_ptr_dtor(&args[0]);
+	return co;
 }
 
-void rapier_tasks_run(zend_fcall_info_cache *fcc, zend_string *payload, zend_long id, zval *return_value)
+void rapier_task_call_handler(zend_fcall_info_cache *fcc, zend_string *payload, zend_long arg, const char *what,
+	zval *return_value)
 {
 	zval args[2];
 
 	if (!rapier_task_unserialize(&args[0], payload)) {
 		if (!EG(exception)) {
-			zend_throw_exception(rapier_ce_exception, "Cannot unserialize the task's data", 0);
+			zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot unserialize %s", what);
 		}
 		return;
 	}
-	ZVAL_LONG(&args[1], id);
+	ZVAL_LONG(&args[1], arg);
 	zend_call_known_function(fcc->function_handler, fcc->object, fcc->called_scope, return_value, 2, args, NULL);
 	zval_ptr_dtor(&args[0]);
 }
@@ -583,11 +581,7 @@ void rapier_tasks_drain(rapier_tasks_t *tasks, rapier_tasks_drained_fn on_draine
 	}
 	tasks->draining = true;
 	tasks->on_drained = on_drained;
-	if (tasks->serve_fd >= 0) {
-		rapier_io_stop(rapier_sched_loop(), &tasks->accept_io);
-		close(tasks->serve_fd);
-		tasks->serve_fd = -1;
-	}
+	rapier_task_acceptor_stop(&tasks->acceptor);
 	for (task_peer_t *peer = peer_of(tasks->peers.head); peer; peer = peer_of(peer->link.next)) {
 		rapier_task_conn_send(&peer->conn, 0, RAPIER_TASK_GOODBYE, NULL, 0);
 	}
@@ -623,9 +617,6 @@ void rapier_tasks_free(rapier_tasks_t *tasks)
 		zend_hash_destroy(&tasks->pending);
 		tasks->client = false;
 	}
-	if (tasks->serve_fd >= 0) {
-		close(tasks->serve_fd);
-		tasks->serve_fd = -1;
-	}
+	rapier_task_acceptor_close(&tasks->acceptor);
 	rapier_task_listeners_free(&tasks->listeners);
 }

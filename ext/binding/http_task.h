@@ -8,6 +8,7 @@
 #include "php.h"
 #include "list.h"
 #include "task.h"
+#include "coroutine.h"
 
 typedef struct task_link_s task_link_t;
 typedef struct task_peer_s task_peer_t;
@@ -35,8 +36,7 @@ struct rapier_tasks_s {
 	unsigned next_slot;
 
 	/* A task worker: the serving side. */
-	int serve_fd;
-	rapier_io_t accept_io;
+	rapier_task_acceptor_t acceptor;
 	rapier_list_t peers;            /* one per request worker connected */
 	bool draining;
 	rapier_tasks_drained_fn on_drained;
@@ -80,9 +80,20 @@ zend_string *rapier_task_serialize(zval *value);
 bool rapier_task_unserialize(zval *out, zend_string *payload);
 
 /*
- * Server::runTask()'s body: unserializes payload and calls the task
- * handler (data, taskId) in the running coroutine, leaving its result in return_value.
+ * Starts a coroutine running the server's private method (runTask,
+ * runMessage) on (payload, arg), finished by on_finish; the handler's data
+ * is unserialized there, where user code may run. NULL when the engine
+ * cannot run PHP code any more.
  */
-void rapier_tasks_run(zend_fcall_info_cache *fcc, zend_string *payload, zend_long id, zval *return_value);
+rapier_coro_t *rapier_task_spawn_method(zend_object *server, const char *method, const char *payload, size_t len,
+	zend_long arg, rapier_coro_finish_fn on_finish, void *data);
+
+/*
+ * Those methods' body: calls the handler (unserialize(payload), arg) in the
+ * running coroutine, leaving its result in return_value; what names the
+ * payload in the exception when it cannot be unserialized.
+ */
+void rapier_task_call_handler(zend_fcall_info_cache *fcc, zend_string *payload, zend_long arg, const char *what,
+	zval *return_value);
 
 #endif

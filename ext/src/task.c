@@ -42,23 +42,6 @@ int rapier_task_listen(struct sockaddr_un *addr, socklen_t *len, int backlog)
 	return fd;
 }
 
-int rapier_task_accept(int listen_fd)
-{
-	for (;;) {
-		int fd = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		struct ucred cred;
-		socklen_t len = sizeof(cred);
-
-		if (fd < 0) {
-			return -errno;
-		}
-		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 && cred.uid == geteuid()) {
-			return fd;
-		}
-		close(fd);
-	}
-}
-
 int rapier_task_connect(const struct sockaddr_un *addr, socklen_t len)
 {
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -134,6 +117,70 @@ void rapier_task_listeners_free(rapier_task_listeners_t *set)
 	free(set->addrs);
 	free(set->lens);
 	memset(set, 0, sizeof(*set));
+}
+
+/* The next connection from a process of this user, or a negative errno (-EAGAIN: none left). */
+static int accept_own(int listen_fd)
+{
+	for (;;) {
+		int fd = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		struct ucred cred;
+		socklen_t len = sizeof(cred);
+
+		if (fd < 0) {
+			return -errno;
+		}
+		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 && cred.uid == geteuid()) {
+			return fd;
+		}
+		close(fd);
+	}
+}
+
+static void on_acceptable(rapier_io_t *io, uint32_t events)
+{
+	rapier_task_acceptor_t *acceptor = io->data;
+	int fd;
+
+	(void) events;
+	while (acceptor->io.fd >= 0 && (fd = accept_own(acceptor->io.fd)) >= 0) {
+		acceptor->on_conn(acceptor, fd);
+	}
+}
+
+void rapier_task_acceptor_init(rapier_task_acceptor_t *acceptor)
+{
+	memset(acceptor, 0, sizeof(*acceptor));
+	acceptor->io.fd = -1;
+}
+
+void rapier_task_acceptor_start(rapier_task_acceptor_t *acceptor, rapier_loop_t *loop, int listen_fd,
+	rapier_task_accept_fn on_conn, void *data)
+{
+	if (listen_fd < 0) {
+		return;
+	}
+	acceptor->loop = loop;
+	acceptor->on_conn = on_conn;
+	acceptor->data = data;
+	rapier_io_init(&acceptor->io, listen_fd, on_acceptable, acceptor);
+	rapier_io_start(loop, &acceptor->io, RAPIER_IO_READ);
+}
+
+void rapier_task_acceptor_stop(rapier_task_acceptor_t *acceptor)
+{
+	if (acceptor->io.fd >= 0) {
+		rapier_io_stop(acceptor->loop, &acceptor->io);
+	}
+	rapier_task_acceptor_close(acceptor);
+}
+
+void rapier_task_acceptor_close(rapier_task_acceptor_t *acceptor)
+{
+	if (acceptor->io.fd >= 0) {
+		close(acceptor->io.fd);
+		acceptor->io.fd = -1;
+	}
 }
 
 static void on_io(rapier_io_t *io, uint32_t events);

@@ -70,6 +70,23 @@ struct rapier_task_conn_s {
 };
 
 /*
+ * A worker's side of a listener: each connection from a process of this
+ * user is handed to on_conn, non-blocking; connections of other users are
+ * closed unread (an abstract address has no file permissions, and what
+ * comes in is unserialized).
+ */
+typedef struct rapier_task_acceptor_s rapier_task_acceptor_t;
+
+typedef void (*rapier_task_accept_fn)(rapier_task_acceptor_t *acceptor, int fd);
+
+struct rapier_task_acceptor_s {
+	rapier_io_t io;                /* io.fd < 0 when not listening */
+	rapier_loop_t *loop;
+	rapier_task_accept_fn on_conn;
+	void *data;
+};
+
+/*
  * One listener per slot (a task worker, or any worker for messages),
  * opened by the master before forking and inherited by every child: a
  * child serving slot i takes fds[i], a sender connects to addrs[i].
@@ -88,14 +105,6 @@ typedef struct {
  */
 int rapier_task_listen(struct sockaddr_un *addr, socklen_t *len, int backlog);
 
-/*
- * The next connection on a listener from a process of this user, made
- * non-blocking; connections of other users are closed unread (an abstract
- * address has no file permissions, and what comes in is unserialized).
- * Returns the descriptor, or a negative errno (-EAGAIN: none left).
- */
-int rapier_task_accept(int listen_fd);
-
 /* A non-blocking connection to a task listener, or a negative errno. */
 int rapier_task_connect(const struct sockaddr_un *addr, socklen_t len);
 
@@ -113,6 +122,19 @@ void rapier_task_listeners_close(rapier_task_listeners_t *set, int keep);
 
 /* Closes the descriptors and frees the set. Idempotent. */
 void rapier_task_listeners_free(rapier_task_listeners_t *set);
+
+/* Not listening yet. */
+void rapier_task_acceptor_init(rapier_task_acceptor_t *acceptor);
+
+/* Takes over listen_fd (nothing happens for -1) and hands over connections as they come. */
+void rapier_task_acceptor_start(rapier_task_acceptor_t *acceptor, rapier_loop_t *loop, int listen_fd,
+	rapier_task_accept_fn on_conn, void *data);
+
+/* Stops listening and closes the descriptor; the loop must still be there. Idempotent. */
+void rapier_task_acceptor_stop(rapier_task_acceptor_t *acceptor);
+
+/* Closes the descriptor without the loop (it has gone). Idempotent. */
+void rapier_task_acceptor_close(rapier_task_acceptor_t *acceptor);
 
 /* Takes over fd (non-blocking) and starts reading. */
 void rapier_task_conn_open(rapier_task_conn_t *conn, rapier_loop_t *loop, int fd, size_t max_payload,

@@ -61,6 +61,7 @@ $s->on('message', fn() => null);
 attempt(fn() => $s->sendMessage(1, 0));
 attempt(fn() => $s->broadcastMessage(1));
 attempt(fn() => $s->on('mesage', fn() => null));
+attempt(fn() => (new ReflectionMethod($s, 'runMessage'))->invoke($s, serialize(1), 0));
 attempt(fn() => new Rapier\Http\Server('127.0.0.1', 0, ['message_max_payload' => 10]));
 ?>
 --EXPECT--
@@ -77,4 +78,5 @@ Rapier\Exception: Cannot send a message: the server has no message handler (call
 Rapier\Exception: Cannot send a message here: call it in a worker, a task worker or a user process of the running server
 Rapier\Exception: Cannot send a message here: call it in a worker, a task worker or a user process of the running server
 ValueError: Rapier\Http\Server::on(): Argument #1 ($event) must be one of "request", "workerStart", "workerStop", "task" or "message"
+Rapier\Exception: Cannot call runMessage(): the server calls it for each message
 ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "message_max_payload" must be an integer between 1024 and 1073741824
