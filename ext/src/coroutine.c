@@ -590,6 +590,10 @@ void rapier_coro_report_uncaught_id(zend_long id, zend_object *ex)
 
 void rapier_coro_report_uncaught(rapier_coro_t *co, zend_object *ex)
 {
+	/* A cancel nobody's code asked for (the end of a server) is not news. */
+	if (co->cancel_quiet && instanceof_function(ex->ce, rapier_ce_canceled_exception)) {
+		return;
+	}
 	rapier_coro_report_uncaught_id(co->id, ex);
 }
 
@@ -681,7 +685,7 @@ static bool run_body(rapier_coro_t *co)
 		}
 	} else {
 		zval_ptr_dtor(&retval);
-		if (ex && !(co->cancel_quiet && instanceof_function(ex->ce, rapier_ce_canceled_exception))) {
+		if (ex) {
 			rapier_coro_report_uncaught(co, ex);
 		}
 		if (ex) {

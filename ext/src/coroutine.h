@@ -172,7 +172,11 @@ void rapier_coro_cancel_soon(rapier_coro_t *co);
  */
 uint32_t rapier_coro_cancel_all(void);
 
-/* Reports an uncaught exception of co as one of a go() coroutine is (the handler, or stderr); ex stays the caller's. */
+/*
+ * Reports an uncaught exception of co as one of a go() coroutine is (the
+ * handler, or stderr), unless it is the CanceledException of a quiet cancel
+ * (rapier_coro_cancel_all()); ex stays the caller's.
+ */
 void rapier_coro_report_uncaught(rapier_coro_t *co, zend_object *ex);
 /* The same for the coroutine with this id, which may have ended since. */
 void rapier_coro_report_uncaught_id(zend_long id, zend_object *ex);

@@ -1,5 +1,5 @@
 --TEST--
-HTTP messages: with workers 0 the one process is worker 0 and its messages come back to it as copies, in order, each in a coroutine of its own; misuse throws with a message that says what to do
+HTTP messages: with workers 0 the one process is worker 0 and its messages come back to it as copies, in order, each in a coroutine of its own (one still running at the stop is canceled quietly); misuse throws with a message that says what to do
 --EXTENSIONS--
 rapier
 --FILE--
@@ -16,6 +16,7 @@ $srv = http_server_start('function ($req, $res) {
         $server->sendMessage($i, 0);
     }
     $server->sendMessage("throw", 0);
+    $server->sendMessage("linger", 0);
     $server->sendMessage("last", 0);
     $errors = [];
     foreach ([fn() => $server->sendMessage(1, 1), fn() => $server->sendMessage(1, -1),
@@ -31,7 +32,11 @@ $srv = http_server_start('function ($req, $res) {
         Rapier\Coroutine::sleep(0.001);
     }
     $res->json(["sent" => $sent, "got" => $GLOBALS["got"], "errors" => $errors]);
-}', ['message_max_payload' => 1024], '$got = [];', '$server->on("message", function ($m, $from) {
+}', ['message_max_payload' => 1024, 'shutdown_timeout' => 0.5], '$got = [];', '$server->on("message", function ($m, $from) {
+    if ($m === "linger") {
+        /* Still waiting at the stop: canceled once shutdown_timeout has passed, and that is not reported. */
+        Rapier\Coroutine::sleep(60);
+    }
     if ($m === "throw") {
         throw new DomainException("a handler that throws is reported, and the worker goes on");
     }
@@ -45,6 +50,7 @@ echo implode("\n", $j['errors']), "\n";
 $r = $srv->stop();
 echo "exit: {$r['code']}\n";
 echo "handler exception logged: ", var_export(str_contains($r['err'] . $r['out'], 'a handler that throws is reported'), true), "\n";
+echo "the lingering handler's cancel reported: ", var_export(str_contains($r['err'] . $r['out'], 'CanceledException'), true), "\n";
 
 function attempt(callable $fn): void
 {
@@ -74,6 +80,7 @@ Exception: Serialization of 'Closure' is not allowed
 Rapier\Exception: Cannot send a message of 2010 bytes serialized: the limit is message_max_payload (1024)
 exit: 0
 handler exception logged: true
+the lingering handler's cancel reported: false
 Rapier\Exception: Cannot send a message: the server has no message handler (call $server->on('message', fn) before start())
 Rapier\Exception: Cannot send a message here: call it in a worker, a task worker or a user process of the running server
 Rapier\Exception: Cannot send a message here: call it in a worker, a task worker or a user process of the running server
