@@ -6,7 +6,9 @@
  * (hello JSON, multipart uploads, handlers that throw, handlers that wait)
  * and, at the same time, HTTP/2 streams from h2load (hello, waiting
  * handlers, multipart uploads; h2c on the same port) and WebSocket
- * messages echoed (compressed or not, some clients vanishing), while slowloris
+ * messages echoed (compressed or not, some clients vanishing), while each
+ * waiting handler sends a message of up to 4,000 bytes to a worker picked at
+ * random (itself or the other), while slowloris
  * clients time out, upload clients vanish mid-body, and HTTP/2 clients
  * reset their uploads or vanish mid-stream.
  * Checked at the end, with the server idle again:
@@ -20,7 +22,9 @@
  *   - no temporary upload file is left;
  *   - every response was the expected one (wrk's Lua checks the status per
  *     kind; h2load counts every HTTP/2 answer a 2xx, none failed or errored;
- *     the WebSocket clients check every echo, pong and close).
+ *     the WebSocket clients check every echo, pong and close);
+ *   - every message sent between the workers was handled, intact (a shared
+ *     table counts them on both sides).
  * Prints a Markdown table and exits non-zero when a check fails.
  *
  *   php -d extension=ext/modules/rapier.so scripts/soak.php [REQUESTS]
@@ -306,7 +310,12 @@ file_put_contents("$dir/server.php", <<<PHP
 <?php
 \$s = new Rapier\Http\Server('127.0.0.1', $port, ['workers' => 2, 'read_timeout' => 1, 'keepalive_timeout' => 2,
     'http2' => true, 'websocket_compression' => true, 'pid_file' => '$dir/soak.pid']);
-\$s->on('request', function (\$req, \$res) {
+/* Messages sent, handled intact, handled damaged: counted in a table both workers share. */
+\$messages = new Rapier\Table(4, ['n' => 'int']);
+\$s->on('message', function (array \$m, int \$from) use (\$messages) {
+    \$messages->incr(md5(\$m[1]) === \$m[0] ? 'handled' : 'damaged', 'n');
+});
+\$s->on('request', function (\$req, \$res) use (\$s, \$messages) {
     switch (\$req->path) {
         case '/upload':
             \$f = \$req->files['f'] ?? null;
@@ -322,7 +331,13 @@ file_put_contents("$dir/server.php", <<<PHP
             return;
         case '/wait':
             Rapier\Coroutine::sleep(0.002);
+            \$data = str_repeat(chr(random_int(32, 126)), random_int(0, 4000));
+            \$messages->incr('sent', 'n');
+            \$s->sendMessage([md5(\$data), \$data], random_int(0, 1));
             \$res->end('waited');
+            return;
+        case '/messages':
+            \$res->json(array_map(fn (\$key) => (int) \$messages->get(\$key, 'n'), ['sent' => 'sent', 'handled' => 'handled', 'damaged' => 'damaged']));
             return;
         default:
             \$res->json(['time' => time(), 'str' => 'hello']);
@@ -420,6 +435,7 @@ try {
     $endRss = array_map(fn($p) => proc_status_kib($p, 'VmRSS'), $workers);
     $fdAfter = array_map('fd_count', $workers);
     $leftFiles = count(glob("$dir/uploads/*") ?: []);
+    $msg = json_decode((string) @file_get_contents("http://127.0.0.1:$port/messages"), true) ?? ['sent' => -1, 'handled' => 0, 'damaged' => 0];
     $sameWorkers = proc_children($masterPid) === $workers;
     $z = zombies($masterPid);
 
@@ -436,12 +452,14 @@ try {
         . "%s WebSocket messages echoed on %s connections (a tenth of them vanishing), "
         . "hostile bursts: %d (slowloris, vanishing uploads, HTTP/2 uploads reset or abandoned), "
         . "unexpected responses: %d, unexpected HTTP/2 answers or failed streams: %d, "
-        . "WebSocket handshakes, echoes or closes wrong: %d, socket errors: %d, "
+        . "WebSocket handshakes, echoes or closes wrong: %d, "
+        . "messages between the workers: %s sent, %s handled, %d damaged, socket errors: %d, "
         . "temp files left: %d, workers replaced: %s, zombies: %d\n",
         number_format($served), number_format($servedH2), number_format($wsMessages), number_format($wsConnections),
-        $bursts, $bad, $badH2, $badWs, $errors, $leftFiles, $sameWorkers ? 'none' : 'YES', $z);
+        $bursts, $bad, $badH2, $badWs, number_format($msg['sent']), number_format($msg['handled']), $msg['damaged'],
+        $errors, $leftFiles, $sameWorkers ? 'none' : 'YES', $z);
     $ok = $flat && $fdBefore === $fdAfter && $leftFiles === 0 && $sameWorkers && $z === 0 && $bad === 0 && $badH2 === 0
-        && $badWs === 0 && $errors === 0;
+        && $badWs === 0 && $errors === 0 && $msg['sent'] > 0 && $msg['handled'] === $msg['sent'] && $msg['damaged'] === 0;
     echo $ok ? "soak: passed\n" : "soak: FAILED\n";
     $exit = $ok ? 0 : 1;
 } finally {

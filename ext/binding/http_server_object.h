@@ -1,7 +1,8 @@
 /*
  * The Rapier\Http\Server object, shared by the files of its binding:
- * http_server.c (handlers and the worker's life) and http_options.c (the
- * options array of its constructor).
+ * http_server.c (handlers and the worker's life), http_options.c (the
+ * options array of its constructor) and http_server_channels.c (tasks and
+ * messages between its processes).
  */
 #ifndef RAPIER_HTTP_SERVER_OBJECT_H
 #define RAPIER_HTTP_SERVER_OBJECT_H
