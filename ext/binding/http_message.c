@@ -143,6 +143,7 @@ static void deliver(rapier_messages_t *messages, const char *payload, size_t len
 	if (rapier_task_spawn_method(messages->server, "runMessage", payload, len, from, on_message_finish, messages) == NULL) {
 		return;
 	}
+	messages->received++;
 	messages->running++;
 	if (messages->running >= MAX_RUNNING && !messages->paused) {
 		pause_peers(messages, true);
@@ -412,6 +413,7 @@ zend_long rapier_messages_send(rapier_messages_t *messages, zval *message, zend_
 			zend_string_release(payload);
 			return -1;
 		}
+		messages->sent++;
 		sent++;
 	}
 	zend_string_release(payload);

@@ -28,10 +28,12 @@ struct rapier_messages_s {
 	bool local;                     /* "workers" 0: the one process is worker 0 */
 	message_link_t **links;         /* the channel per worker id, opened on first use */
 	message_link_t *retired;        /* channels to draining workers, closed once written out */
+	uint64_t sent;                  /* messages sent, one per worker a broadcast went to */
 
 	/* Receiving, in a request or task worker. */
 	rapier_task_acceptor_t acceptor;
 	rapier_list_t peers;            /* one channel per process that has sent here */
+	uint64_t received;              /* handlers started */
 	uint64_t running;               /* handlers not yet returned */
 	bool paused;                    /* too many running: the channels are not read */
 	bool draining;

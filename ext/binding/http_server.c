@@ -1346,6 +1346,8 @@ ZEND_METHOD(Rapier_Http_Server, stats)
 	add_assoc_long(return_value, "concurrency_limit", concurrency_limit(srv));
 	add_assoc_long(return_value, "coroutines", rapier_coro_count());
 	add_assoc_long(return_value, "memory", (zend_long) zend_memory_usage(0));
+	add_assoc_long(return_value, "messages_sent", (zend_long) srv->messages.sent);
+	add_assoc_long(return_value, "messages_received", (zend_long) srv->messages.received);
 }
 
 ZEND_METHOD(Rapier_Http_Server, workerId)

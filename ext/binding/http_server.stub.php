@@ -95,7 +95,7 @@ namespace Rapier\Http {
          *
          * @return array{worker_id: int, requests: int, accepted: int, connections: int, handling: int, shed: int,
          *     abandoned: int, slow: int, tls_handshake_failures: int, websockets: int, concurrency_limit: int,
-         *     coroutines: int, memory: int}
+         *     coroutines: int, memory: int, messages_sent: int, messages_received: int}
          */
         public function stats(): array {}
 

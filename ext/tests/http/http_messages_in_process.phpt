@@ -31,7 +31,9 @@ $srv = http_server_start('function ($req, $res) {
     while (count($GLOBALS["got"]) < 53) {
         Rapier\Coroutine::sleep(0.001);
     }
-    $res->json(["sent" => $sent, "got" => $GLOBALS["got"], "errors" => $errors]);
+    $stats = $server->stats();
+    $res->json(["sent" => $sent, "got" => $GLOBALS["got"], "errors" => $errors,
+        "stats" => [$stats["messages_sent"], $stats["messages_received"]]]);
 }', ['message_max_payload' => 1024, 'shutdown_timeout' => 0.5], '$got = [];', '$server->on("message", function ($m, $from) {
     if ($m === "linger") {
         /* Still waiting at the stop: canceled once shutdown_timeout has passed, and that is not reported. */
@@ -45,6 +47,7 @@ $srv = http_server_start('function ($req, $res) {
 $j = json_decode(http_get($srv->port, '/')['body'], true);
 echo "broadcast sent to: {$j['sent']}\n";
 echo "got: ", implode(" ", array_slice($j['got'], 0, 4)), " ... ", implode(" ", array_slice($j['got'], -2)), "\n";
+echo "stats: sent {$j['stats'][0]}, handlers started {$j['stats'][1]}\n";
 echo "in order: ", var_export(array_slice($j['got'], 2, 50) === array_map(fn($i) => "$i@0", range(1, 50)), true), "\n";
 echo implode("\n", $j['errors']), "\n";
 $r = $srv->stop();
@@ -73,6 +76,7 @@ attempt(fn() => new Rapier\Http\Server('127.0.0.1', 0, ['message_max_payload' =>
 --EXPECT--
 broadcast sent to: 1
 got: ArrayObject:1@0 all@0 1@0 2@0 ... 50@0 last@0
+stats: sent 55, handlers started 55
 in order: true
 ValueError: Rapier\Http\Server::sendMessage(): Argument #2 ($workerId) must be a worker id, 0 to 0 (workers, then task workers)
 ValueError: Rapier\Http\Server::sendMessage(): Argument #2 ($workerId) must be a worker id, 0 to 0 (workers, then task workers)
