@@ -7,6 +7,7 @@
 #   make asan    the phpt and PHPUnit suites on a build with ASan + UBSan (make test runs it too)
 #   make bench   the HTTP benchmark (FULL=1: every scenario; ROUNDS=N: medians of N; docs/benchmarks.md)
 #   make bench-coroutine   the coroutine micro-benchmark
+#   make bench-messages    messages between two workers a second (Server::sendMessage())
 #   make fuzz    libFuzzer over the parsers (FUZZ_SECONDS per target); make fuzz-replay: the corpus once
 #   make soak    three million mixed requests (HTTP/1.1 and HTTP/2) and WebSocket echoes with hostile clients: RSS, fds, zombies, temp files (docs/reliability.md)
 #
@@ -81,7 +82,7 @@ asan: deps build
 # nginx + php-fpm and Rapier on loopback. `make bench` is the quick run
 # (about 5 minutes), `make bench FULL=1` every scenario at every concurrency.
 # The coroutine micro-benchmark is `make bench-coroutine`.
-.PHONY: bench-coroutine
+.PHONY: bench-coroutine bench-messages
 FULL ?= 0
 bench: deps build
 	@scripts/install-deps.sh --bench
@@ -89,6 +90,9 @@ bench: deps build
 
 bench-coroutine: build
 	$(PHP_EXT) bench/coroutine.php
+
+bench-messages: build
+	$(PHP_EXT) bench/messages.php
 
 # Fuzzing (ext/fuzz; docs/reliability.md). `make fuzz` builds the libFuzzer
 # drivers with clang-14 (ASan + UBSan) and runs each of the four for

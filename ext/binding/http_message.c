@@ -51,8 +51,8 @@ struct message_link_s {
 
 typedef struct {
 	rapier_coro_t *co;
-	message_link_t *link;
-	rapier_list_node_t node;        /* in link->writers */
+	rapier_list_t *list;            /* link->writers, or messages->local_writers */
+	rapier_list_node_t node;
 } message_writer_t;
 
 typedef struct {
@@ -111,6 +111,15 @@ static void check_drained(rapier_messages_t *messages)
 	}
 }
 
+static void wake_writers(rapier_list_t *writers, rapier_wake_t why)
+{
+	rapier_list_node_t *node;
+
+	while ((node = rapier_list_shift(writers)) != NULL) {
+		rapier_coro_wake(RAPIER_LIST_ENTRY(node, message_writer_t, node)->co, why);
+	}
+}
+
 /* Stops or starts reading every channel to this worker. */
 static void pause_peers(rapier_messages_t *messages, bool paused)
 {
@@ -131,8 +140,11 @@ static void on_message_finish(rapier_coro_t *co, zval *retval, zend_object *exce
 		OBJ_RELEASE(exception);
 	}
 	messages->running--;
-	if (messages->paused && messages->running <= RESUME_RUNNING) {
-		pause_peers(messages, false);
+	if (messages->running <= RESUME_RUNNING) {
+		if (messages->paused) {
+			pause_peers(messages, false);
+		}
+		wake_writers(&messages->local_writers, RAPIER_WAKE_OK);
 	}
 	check_drained(messages);
 }
@@ -228,22 +240,13 @@ void rapier_messages_abort(rapier_messages_t *messages)
 
 /* Sending */
 
-static void wake_writers(message_link_t *link, rapier_wake_t why)
-{
-	rapier_list_node_t *node;
-
-	while ((node = rapier_list_shift(&link->writers)) != NULL) {
-		rapier_coro_wake(RAPIER_LIST_ENTRY(node, message_writer_t, node)->co, why);
-	}
-}
-
 /* Nothing queued: an idle channel must not keep the process alive; a retiring one is done. */
 static void on_link_flushed(rapier_task_conn_t *conn)
 {
 	message_link_t *link = conn->data;
 
 	rapier_task_conn_set_unref(conn, true);
-	wake_writers(link, RAPIER_WAKE_OK);
+	wake_writers(&link->writers, RAPIER_WAKE_OK);
 	if (link->retiring) {
 		rapier_task_conn_close(conn);
 	}
@@ -275,8 +278,10 @@ static void on_link_frame(rapier_task_conn_t *conn, const rapier_task_frame_t *f
 /* The worker went away (crash, or its end): what was queued for it is lost; its writers go on. */
 static void on_link_close(rapier_task_conn_t *conn, int error)
 {
+	message_link_t *link = conn->data;
+
 	(void) error;
-	wake_writers(conn->data, RAPIER_WAKE_CLOSED);
+	wake_writers(&link->writers, RAPIER_WAKE_CLOSED);
 }
 
 /* Frees the retired channels that have closed; not from their own callbacks (task.c still uses them). */
@@ -329,33 +334,56 @@ static void writer_unlink(rapier_coro_t *co, void *data)
 	message_writer_t *writer = data;
 
 	(void) co;
-	rapier_list_remove(&writer->link->writers, &writer->node);
+	rapier_list_remove(writer->list, &writer->node);
+}
+
+/*
+ * A message handler never waits to send: a worker stops reading while it
+ * runs MAX_RUNNING of them, so two workers whose handlers message each
+ * other could wait on each other for ever. Nor does code that cannot wait.
+ * Their queue just grows.
+ */
+static bool may_wait(void)
+{
+	return rapier_coro_can_yield() && rapier_coro_current()->on_finish != on_message_finish;
+}
+
+/* Waits on writers until woken; false with CanceledException thrown when the wait was canceled. */
+static bool wait_as_writer(rapier_list_t *writers)
+{
+	message_writer_t writer = { .co = rapier_coro_current(), .list = writers };
+
+	rapier_list_push(writers, &writer.node);
+	if (rapier_coro_wait(-1, writer_unlink, &writer, "room for a message") == RAPIER_WAKE_CANCELED) {
+		if (!EG(exception)) {
+			zend_throw_exception(rapier_ce_canceled_exception,
+				"Coroutine was canceled while its message waited for room", 0);
+		}
+		return false;
+	}
+	return true;
 }
 
 /*
  * When the channel holds more than HIGH_WATER unwritten, the sender waits
- * until it is all written or the channel closes. Not a message handler: a
- * worker stops reading while it runs MAX_RUNNING of them, so two workers
- * whose handlers message each other could wait on each other for ever; nor
- * code that cannot wait. Their queue just grows. The link may be freed once
- * the wait is over. False with CanceledException thrown when the wait was
- * canceled.
+ * until it is all written or the channel closes; the link may be freed
+ * once the wait is over.
  */
 static bool wait_for_room(message_link_t *link)
 {
-	message_writer_t writer = { .co = rapier_coro_current(), .link = link };
-
-	if (rapier_task_conn_queued(&link->conn) <= HIGH_WATER || !rapier_coro_can_yield()
-		|| writer.co->on_finish == on_message_finish) {
+	if (rapier_task_conn_queued(&link->conn) <= HIGH_WATER || !may_wait()) {
 		return true;
 	}
-	rapier_list_push(&link->writers, &writer.node);
-	if (rapier_coro_wait(-1, writer_unlink, &writer, "a message's way out") == RAPIER_WAKE_CANCELED) {
-		if (!EG(exception)) {
-			zend_throw_exception(rapier_ce_canceled_exception,
-				"Coroutine was canceled while its message waited to be written", 0);
+	return wait_as_writer(&link->writers);
+}
+
+/* A message to this process waits while it runs MAX_RUNNING handlers, as one from elsewhere would. */
+static bool wait_for_local_room(rapier_messages_t *messages)
+{
+	while (messages->running >= MAX_RUNNING && may_wait()) {
+		if (!wait_as_writer(&messages->local_writers)) {
+			return false;
 		}
-		return false;
 	}
 	return true;
 }
@@ -366,6 +394,9 @@ static bool send_to(rapier_messages_t *messages, zend_string *payload, unsigned 
 	int rc;
 
 	if (messages->local || (zend_long) id == messages->self_id) {
+		if (!wait_for_local_room(messages)) {
+			return false;
+		}
 		deliver(messages, ZSTR_VAL(payload), ZSTR_LEN(payload), messages->self_id);
 		return !EG(exception);
 	}

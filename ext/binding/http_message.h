@@ -36,6 +36,7 @@ struct rapier_messages_s {
 	uint64_t received;              /* handlers started */
 	uint64_t running;               /* handlers not yet returned */
 	bool paused;                    /* too many running: the channels are not read */
+	rapier_list_t local_writers;    /* senders in this process waiting for fewer handlers to run here */
 	bool draining;
 	bool aborted;                   /* channels closed: the drain no longer waits for handlers */
 	rapier_messages_drained_fn on_drained;
