@@ -110,6 +110,8 @@ bool rapier_task_unserialize(zval *out, zend_string *payload)
 	const unsigned char *p = (const unsigned char *) ZSTR_VAL(payload);
 	bool ok;
 
+	/* A payload broken at its first byte leaves out as it was: it must be something to free. */
+	ZVAL_NULL(out);
 	PHP_VAR_UNSERIALIZE_INIT(var_hash);
 	ok = php_var_unserialize(out, &p, p + ZSTR_LEN(payload), &var_hash);
 	PHP_VAR_UNSERIALIZE_DESTROY(var_hash);

@@ -21,27 +21,6 @@ $server->on("message", function ($message) {
 });';
 $srv = new WorkersTestServer(WORKERS_PID_HANDLER, ['workers' => 1, 'task_workers' => 1], '', $after);
 
-/** The abstract addresses of the Unix listeners process $pid holds (its message listener, a task worker's task listener). */
-function abstract_listeners(int $pid): array
-{
-    $inodes = [];
-    foreach (glob("/proc/$pid/fd/*") as $fd) {
-        if (preg_match('/^socket:\[(\d+)\]$/', (string) @readlink($fd), $m)) {
-            $inodes[$m[1]] = true;
-        }
-    }
-    $names = [];
-    foreach (array_slice(file('/proc/net/unix', FILE_IGNORE_NEW_LINES), 1) as $line) {
-        $f = preg_split('/\s+/', trim($line));
-        /* Num RefCount Protocol Flags Type St Inode Path: listening (flag 0x10000), abstract (@). */
-        if (isset($f[7], $inodes[$f[6]]) && (hexdec($f[3]) & 0x10000) && $f[7][0] === '@') {
-            $names[] = substr($f[7], 1);
-        }
-    }
-    sort($names);
-    return $names;
-}
-
 /** Connects to each address as $user, sends a task call and a message, and says whether the server closed at once. */
 function send_frames(array $names, string $text, ?string $user): string
 {
@@ -71,7 +50,7 @@ function send_frames(array $names, string $text, ?string $user): string
 $st = $srv->status();
 $taskWorker = array_values(array_filter($st['workers'], fn($w) => $w['role'] === 'task_worker'))[0]['pid'];
 $worker = array_values(array_filter($st['workers'], fn($w) => $w['role'] === 'worker'))[0]['pid'];
-$names = [...abstract_listeners($worker), ...abstract_listeners($taskWorker)];
+$names = [...workers_abstract_listeners($worker), ...workers_abstract_listeners($taskWorker)];
 echo "listeners: ", count($names), " (the worker's message listener; the task worker's task and message listeners)\n";
 
 echo "as nobody: ", send_frames($names, 'from nobody', 'nobody'), "\n";
