@@ -84,10 +84,9 @@ void rapier_messages_close_listeners(rapier_messages_t *messages, int keep)
 	rapier_task_listeners_close(&messages->listeners, keep);
 }
 
-void rapier_messages_start(rapier_messages_t *messages, zend_long self_id, bool local)
+void rapier_messages_start(rapier_messages_t *messages, zend_long self_id)
 {
 	messages->self_id = self_id;
-	messages->local = local;
 }
 
 /* Receiving */
@@ -152,7 +151,8 @@ static void on_message_finish(rapier_coro_t *co, zval *retval, zend_object *exce
 /* Starts the handler on a message. */
 static void deliver(rapier_messages_t *messages, const char *payload, size_t len, zend_long from)
 {
-	if (rapier_task_spawn_method(messages->server, "runMessage", payload, len, from, on_message_finish, messages) == NULL) {
+	if (rapier_task_spawn_method(messages->server, ZEND_STRL("runmessage"), payload, len, from, on_message_finish,
+			messages) == NULL) {
 		return;
 	}
 	messages->received++;
@@ -204,9 +204,7 @@ static void on_accept(rapier_task_acceptor_t *acceptor, int fd)
 
 void rapier_messages_serve(rapier_messages_t *messages, unsigned index)
 {
-	if (messages->count == 0 || messages->local) {
-		return;
-	}
+	/* No listener without a handler, nor in one process ("workers" 0), whose messages never leave it. */
 	rapier_task_acceptor_start(&messages->acceptor, rapier_sched_loop(),
 		rapier_task_listeners_take(&messages->listeners, index), on_accept, messages);
 	if (messages->acceptor.io.fd >= 0) {
@@ -393,7 +391,7 @@ static bool send_to(rapier_messages_t *messages, zend_string *payload, unsigned 
 	message_link_t *link;
 	int rc;
 
-	if (messages->local || (zend_long) id == messages->self_id) {
+	if ((zend_long) id == messages->self_id) {
 		if (!wait_for_local_room(messages)) {
 			return false;
 		}

@@ -25,7 +25,6 @@ struct rapier_messages_s {
 
 	/* Sending, in any process of the server. */
 	zend_long self_id;              /* the sender named in frames: the worker id, -1 in a user process */
-	bool local;                     /* "workers" 0: the one process is worker 0 */
 	message_link_t **links;         /* the channel per worker id, opened on first use */
 	message_link_t *retired;        /* channels to draining workers, closed once written out */
 	uint64_t sent;                  /* messages sent, one per worker a broadcast went to */
@@ -50,8 +49,8 @@ int rapier_messages_listen(rapier_messages_t *messages, int backlog);
 /* Closes the master's listeners except the one of worker keep (-1: all); the addresses stay. */
 void rapier_messages_close_listeners(rapier_messages_t *messages, int keep);
 
-/* In a process's scheduler: it sends as self_id from now on; local: the server runs in this one process. */
-void rapier_messages_start(rapier_messages_t *messages, zend_long self_id, bool local);
+/* In a process's scheduler: it sends as self_id from now on (with "workers" 0: worker 0, the only one). */
+void rapier_messages_start(rapier_messages_t *messages, zend_long self_id);
 
 /*
  * Sends message to worker_id (0..count-1, -1: every worker), serialized

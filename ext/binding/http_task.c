@@ -525,7 +525,8 @@ static void spawn_job(rapier_tasks_t *tasks, task_peer_t *peer, uint64_t id, con
 	job->tasks = tasks;
 	job->peer = peer;
 	job->id = id;
-	if (rapier_task_spawn_method(tasks->server, "runTask", payload, len, (zend_long) id, on_job_finish, job) == NULL) {
+	if (rapier_task_spawn_method(tasks->server, ZEND_STRL("runtask"), payload, len, (zend_long) id, on_job_finish, job)
+		== NULL) {
 		/* Nothing to answer: the engine cannot run PHP code any more. */
 		efree(job);
 		return;
@@ -536,19 +537,21 @@ static void spawn_job(rapier_tasks_t *tasks, task_peer_t *peer, uint64_t id, con
 	}
 }
 
-rapier_coro_t *rapier_task_spawn_method(zend_object *server, const char *method, const char *payload, size_t len,
-	zend_long arg, rapier_coro_finish_fn on_finish, void *data)
+rapier_coro_t *rapier_task_spawn_method(zend_object *server, const char *lc_method, size_t lc_method_len,
+	const char *payload, size_t len, zend_long arg, rapier_coro_finish_fn on_finish, void *data)
 {
 	zend_fcall_info_cache fcc;
 	zval callable, args[2];
 	rapier_coro_t *co;
 
 	memset(&fcc, 0, sizeof(fcc));
-	fcc.function_handler = zend_hash_str_find_ptr_lc(&server->ce->function_table, method, strlen(method));
+	/* Once per task or message: a lower-case name to look up, no formatting. */
+	fcc.function_handler = zend_hash_str_find_ptr(&server->ce->function_table, lc_method, lc_method_len);
 	fcc.object = server;
 	fcc.called_scope = server->ce;
 	fcc.calling_scope = server->ce;
-	ZVAL_STR(&callable, zend_strpprintf(0, "%s::%s", ZSTR_VAL(server->ce->name), method));
+	ZVAL_STR(&callable, zend_string_concat3(ZSTR_VAL(server->ce->name), ZSTR_LEN(server->ce->name), ZEND_STRL("::"),
+		ZSTR_VAL(fcc.function_handler->common.function_name), ZSTR_LEN(fcc.function_handler->common.function_name)));
 	ZVAL_STRINGL(&args[0], payload, len);
 	ZVAL_LONG(&args[1], arg);
 	/* Spawning only fails when the engine cannot run PHP code any more. */

@@ -80,13 +80,13 @@ zend_string *rapier_task_serialize(zval *value);
 bool rapier_task_unserialize(zval *out, zend_string *payload);
 
 /*
- * Starts a coroutine running the server's private method (runTask,
- * runMessage) on (payload, arg), finished by on_finish; the handler's data
- * is unserialized there, where user code may run. NULL when the engine
- * cannot run PHP code any more.
+ * Starts a coroutine running the server's private method of that lower-case
+ * name ("runtask", "runmessage") on (payload, arg), finished by on_finish;
+ * the handler's data is unserialized there, where user code may run. NULL
+ * when the engine cannot run PHP code any more.
  */
-rapier_coro_t *rapier_task_spawn_method(zend_object *server, const char *method, const char *payload, size_t len,
-	zend_long arg, rapier_coro_finish_fn on_finish, void *data);
+rapier_coro_t *rapier_task_spawn_method(zend_object *server, const char *lc_method, size_t lc_method_len,
+	const char *payload, size_t len, zend_long arg, rapier_coro_finish_fn on_finish, void *data);
 
 /*
  * Those methods' body: calls the handler (unserialize(payload), arg) in the
