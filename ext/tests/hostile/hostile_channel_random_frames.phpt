@@ -34,7 +34,7 @@ function answers_a_task_call(string $name): bool
 {
     $s = stream_socket_client("unix://\0$name", $errno, $errstr, 2);
     $payload = serialize('probe');
-    fwrite($s, pack('VPC', strlen($payload) + 9, 1, 1) . $payload);
+    fwrite($s, workers_channel_frame($payload, 1, 1));
     stream_set_timeout($s, (int) ceil(http_test_timeout(1)));
     $answer = fread($s, 13);
     fclose($s);
@@ -43,11 +43,6 @@ function answers_a_task_call(string $name): bool
 $taskListener = answers_a_task_call($taskWorkerListeners[0]) ? $taskWorkerListeners[0] : $taskWorkerListeners[1];
 /* The message listeners first, the task listener last. */
 $listeners = [$workerListeners[0], ...array_values(array_diff($taskWorkerListeners, [$taskListener])), $taskListener];
-
-function frame(string $payload, int $kind, int $id, ?int $length = null): string
-{
-    return pack('VPC', $length ?? strlen($payload) + 9, $id, $kind) . $payload;
-}
 
 /** A payload: serialize()'s of something odd, or not serialize()'s at all. */
 function random_payload(): string
@@ -78,13 +73,13 @@ function random_dirty_frame(): string
     $id = [0, 1, -1, PHP_INT_MAX, mt_rand()][mt_rand(0, 4)];
     switch (mt_rand(0, 9)) {
         case 0:
-            return frame('', $kind, $id, mt_rand(4097 + 9, 0xffffffff));          /* past the limit */
+            return workers_channel_frame('', $kind, $id, mt_rand(4097 + 9, 0xffffffff)); /* past the limit */
         case 1:
-            return frame('', $kind, $id, mt_rand(0, 8));                          /* shorter than a header */
+            return workers_channel_frame('', $kind, $id, mt_rand(0, 8)); /* shorter than a header */
         case 2:
-            return random_bytes(mt_rand(1, 64));                                  /* no frame at all */
+            return random_bytes(mt_rand(1, 64)); /* no frame at all */
         default:
-            return frame(random_payload(), $kind, $id);
+            return workers_channel_frame(random_payload(), $kind, $id);
     }
 }
 
@@ -103,7 +98,7 @@ for ($c = 0; $c < $channels; $c++) {
         /* Clean: sound messages only, written in pieces (the task listener takes no messages). */
         $n = mt_rand(1, 30);
         for ($i = 0; $i < $n; $i++) {
-            $bytes .= frame(serialize("clean:$seed:$c:$i"), 5, mt_rand(0, 3));
+            $bytes .= workers_channel_frame(serialize("clean:$seed:$c:$i"), 5, mt_rand(0, 3));
         }
         $clean[$c] = $n;
     } else {

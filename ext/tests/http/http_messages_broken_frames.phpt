@@ -15,10 +15,10 @@ $srv = new WorkersTestServer(WORKERS_PID_HANDLER, ['workers' => 1, 'message_max_
 $worker = array_values(array_filter($srv->status()['workers'], fn($w) => $w['role'] === 'worker'))[0]['pid'];
 [$name] = workers_abstract_listeners($worker);
 
-/* Frames: length of the rest (uint32), id (uint64: the sender), kind (5 a message), payload. */
+/* A message frame, from worker 42 unless said. */
 function frame(string $payload, int $kind = 5, int $from = 42, ?int $length = null): string
 {
-    return pack('VPC', $length ?? strlen($payload) + 9, $from, $kind) . $payload;
+    return workers_channel_frame($payload, $kind, $from, $length);
 }
 
 function channel(string $name)
