@@ -34,6 +34,7 @@ typedef struct {
 	rapier_http_buf_t buf;
 	rapier_http_head_t head;
 	zend_string *content_type;     /* as set by the application, for gzip's decision */
+	rapier_http_buf_t trailers;    /* trailer fields, sent after the body */
 	bool debug;
 	bool done;                     /* the handler returned: conn may already serve the next request */
 	char storage[RESPONSE_INLINE_HEAD];
@@ -54,6 +55,7 @@ static zend_object *response_create(zend_class_entry *ce)
 	resp->std.handlers = &response_handlers;
 	rapier_http_buf_init(&resp->buf, resp->storage, sizeof(resp->storage), RESPONSE_MAX_HEAD);
 	rapier_http_head_init(&resp->head, &resp->buf);
+	rapier_http_buf_init(&resp->trailers, NULL, 0, RESPONSE_MAX_HEAD);
 	return &resp->std;
 }
 
@@ -68,6 +70,7 @@ static void response_free(zend_object *obj)
 		zend_string_release(resp->content_type);
 	}
 	rapier_http_buf_free(&resp->buf);
+	rapier_http_buf_free(&resp->trailers);
 	zend_object_std_dtor(obj);
 }
 
@@ -213,7 +216,7 @@ static int finish(response_t *resp, const char *body, size_t len)
 		if (rc == -ECANCELED) {
 			return rc;
 		}
-		end_rc = rapier_http_conn_end_stream(resp->conn);
+		end_rc = rapier_http_conn_end_stream(resp->conn, resp->head.trailers);
 		return rc < 0 ? rc : end_rc;
 	}
 	return respond(resp, body, len);
@@ -317,6 +320,41 @@ ZEND_METHOD(Rapier_Http_Response, header)
 	if (!require_unsent(resp, "add a header") || !add_header(resp, ZSTR_VAL(name), ZSTR_LEN(name), ZSTR_VAL(value), ZSTR_LEN(value), 2)) {
 		RETURN_THROWS();
 	}
+	RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
+}
+
+ZEND_METHOD(Rapier_Http_Response, trailer)
+{
+	response_t *resp = response_from(Z_OBJ_P(ZEND_THIS));
+	zend_string *name, *value;
+	int rc;
+
+	ZEND_PARSE_PARAMETERS_START(2, 2)
+		Z_PARAM_STR(name)
+		Z_PARAM_STR(value)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!require_open(resp, "add a trailer")) {
+		RETURN_THROWS();
+	}
+	rc = rapier_http_trailer_add(&resp->trailers, ZSTR_VAL(name), ZSTR_LEN(name), ZSTR_VAL(value), ZSTR_LEN(value));
+	if (rc == RAPIER_HTTP_EBADNAME) {
+		zend_argument_value_error(1, "must be a valid header name (letters, digits and !#$%%&'*+-.^_`|~)");
+	} else if (rc == RAPIER_HTTP_ENOTRAILER) {
+		zend_argument_value_error(1, "must not be a field the client needs before the body (%s); send it with header()",
+			ZSTR_VAL(name));
+	} else if (rc == RAPIER_HTTP_EBADVALUE) {
+		zend_argument_value_error(2, "must not contain CR, LF, NUL or other control characters");
+	} else if (rc == RAPIER_HTTP_ETOOLARGE) {
+		zend_throw_exception_ex(rapier_ce_exception, 0,
+			"Cannot add trailer %s: the trailer fields would exceed %d bytes", ZSTR_VAL(name), RESPONSE_MAX_HEAD);
+	} else if (rc < 0) {
+		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot add trailer %s", ZSTR_VAL(name));
+	}
+	if (rc < 0) {
+		RETURN_THROWS();
+	}
+	resp->head.trailers = &resp->trailers;
 	RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
 }
 

@@ -22,6 +22,23 @@ namespace Rapier\Http {
          */
         public function header(string $name, string $value): static {}
 
+        /**
+         * Adds a trailer field, sent after the body: an HTTP/2 trailing
+         * HEADERS frame (gRPC's grpc-status), or on HTTP/1.1 the trailer
+         * section of a chunked body (a body that would have had a
+         * Content-Length is sent chunked instead). May be called until the
+         * response ends, after write() too. HTTP/1.0, HEAD and responses
+         * without a body (204, 304) have no place for trailers: they are
+         * dropped there.
+         *
+         * @throws \ValueError when the name is not a token, is a field the
+         *     client needs before the body (Content-Length,
+         *     Transfer-Encoding, Content-Type, Content-Encoding, Host,
+         *     Set-Cookie, Trailer...), or the value holds CR, LF or NUL
+         * @throws \Rapier\Exception once the response has ended
+         */
+        public function trailer(string $name, string $value): static {}
+
         /** @throws \ValueError for an invalid name or attribute */
         public function cookie(
             string $name,

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: fbdace87691d939b0bfe8070f534abb037baf861 */
+ * Stub hash: 8e362b1708ca272fc8b7edad12b301c5e184c1fb */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Rapier_Http_Response___construct, 0, 0, 0)
 ZEND_END_ARG_INFO()
@@ -13,6 +13,8 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Response_heade
 	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
 	ZEND_ARG_TYPE_INFO(0, value, IS_STRING, 0)
 ZEND_END_ARG_INFO()
+
+#define arginfo_class_Rapier_Http_Response_trailer arginfo_class_Rapier_Http_Response_header
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Response_cookie, 0, 1, IS_STATIC, 0)
 	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
@@ -66,6 +68,7 @@ ZEND_END_ARG_INFO()
 ZEND_METHOD(Rapier_Http_Response, __construct);
 ZEND_METHOD(Rapier_Http_Response, status);
 ZEND_METHOD(Rapier_Http_Response, header);
+ZEND_METHOD(Rapier_Http_Response, trailer);
 ZEND_METHOD(Rapier_Http_Response, cookie);
 ZEND_METHOD(Rapier_Http_Response, write);
 ZEND_METHOD(Rapier_Http_Response, end);
@@ -82,6 +85,7 @@ static const zend_function_entry class_Rapier_Http_Response_methods[] = {
 	ZEND_ME(Rapier_Http_Response, __construct, arginfo_class_Rapier_Http_Response___construct, ZEND_ACC_PRIVATE)
 	ZEND_ME(Rapier_Http_Response, status, arginfo_class_Rapier_Http_Response_status, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Response, header, arginfo_class_Rapier_Http_Response_header, ZEND_ACC_PUBLIC)
+	ZEND_ME(Rapier_Http_Response, trailer, arginfo_class_Rapier_Http_Response_trailer, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Response, cookie, arginfo_class_Rapier_Http_Response_cookie, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Response, write, arginfo_class_Rapier_Http_Response_write, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Response, end, arginfo_class_Rapier_Http_Response_end, ZEND_ACC_PUBLIC)

@@ -91,6 +91,7 @@ struct rapier_h2_stream_s {
 	bool file_owned;               /* a loop answer's file, closed with the stream (else the writer's) */
 	uint64_t file_off, file_left;
 	bool eof;                      /* the body ends after these */
+	rapier_http_buf_t trailers;    /* "Name: value\r\n" lines sent as HEADERS after the body, or empty */
 };
 
 static char read_buffer[64 * 1024];
@@ -98,6 +99,7 @@ static char read_buffer[64 * 1024];
 static void h2_flush(rapier_h2_session_t *h2);
 static void h2_flush_now(rapier_h2_session_t *h2);
 static int submit_head(rapier_http_conn_t *conn, const rapier_http_head_t *head, const struct iovec *block, bool more);
+static int submit_trailers(rapier_http_conn_t *conn);
 
 bool rapier__h2_is_preface(const char *data, size_t len)
 {
@@ -272,6 +274,7 @@ static rapier_http_conn_t *stream_new(rapier_h2_session_t *h2, int32_t id)
 	rapier_http_buf_init(&s->arena, NULL, 0, (size_t) 4 << 20);
 	rapier_http_buf_init(&s->body, NULL, 0, SIZE_MAX);
 	rapier_http_buf_init(&s->own, NULL, 0, SIZE_MAX);
+	rapier_http_buf_init(&s->trailers, NULL, 0, SIZE_MAX);
 	/* What the access log and an early error answer read before the request line is known. */
 	conn->parser.req.method = HTTP_GET;
 	conn->parser.req.method_name = "GET";
@@ -307,6 +310,7 @@ void rapier__h2_stream_free(rapier_http_conn_t *conn)
 	rapier_http_buf_free(&s->arena);
 	rapier_http_buf_free(&s->body);
 	rapier_http_buf_free(&s->own);
+	rapier_http_buf_free(&s->trailers);
 	if (s->fields) {
 		efree(s->fields);
 	}
@@ -854,6 +858,13 @@ static ssize_t read_body(nghttp2_session *ng, int32_t id, uint8_t *buf, size_t l
 	if (s->own.len == 0 && s->out_len == 0 && (s->file_fd < 0 || s->file_left == 0)) {
 		if (s->eof) {
 			*flags |= NGHTTP2_DATA_FLAG_EOF;
+			/* nghttp2 lets the trailing HEADERS be submitted from here, to end the stream in place of this DATA. */
+			if (s->trailers.len > 0) {
+				*flags |= NGHTTP2_DATA_FLAG_NO_END_STREAM;
+				if (submit_trailers(conn) < 0) {
+					return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
+				}
+			}
 		} else if (n == 0) {
 			s->deferred = true;
 			return NGHTTP2_ERR_DEFERRED;
@@ -1105,28 +1116,16 @@ static bool hop_by_hop(const char *name, size_t len)
 }
 
 /*
- * HEADERS from a finished HTTP/1.1 head: ":status", then each of its
- * "Name: value" lines with the name in lower case, less the fields that
- * only mean something to an HTTP/1.1 connection (RFC 9113 8.2.2).
+ * Header fields for nghttp2 from "Name: value\r\n" lines, edited in place
+ * (names lower-cased), less the fields that only mean something to an
+ * HTTP/1.1 connection (RFC 9113 8.2.2). nv has room for cap; returns the
+ * count. The fields point into lines: keep it until they are submitted.
  */
-static int submit_head(rapier_http_conn_t *conn, const rapier_http_head_t *head, const struct iovec *block, bool more)
+static size_t lines_to_nv(char *lines, size_t len, nghttp2_nv *nv, size_t cap)
 {
-	rapier_h2_stream_t *s = conn->h2s;
-	rapier_h2_session_t *h2 = s->parent->h2;
-	char *names = emalloc(block->iov_len + 1), *p = names, *end = names + block->iov_len;
-	size_t cap = 1, count = 0;
-	nghttp2_nv *nv;
-	nghttp2_data_provider body = { .read_callback = read_body };
-	char status[4];
-	int rc;
+	char *p = lines, *end = lines + len;
+	size_t count = 0;
 
-	memcpy(names, block->iov_base, block->iov_len);
-	for (const char *q = names; q < end; q++) {
-		cap += *q == '\n';
-	}
-	nv = emalloc(cap * sizeof(*nv));
-	snprintf(status, sizeof(status), "%03d", head->status);
-	nv[count++] = (nghttp2_nv) { (uint8_t *) ":status", (uint8_t *) status, 7, 3, NGHTTP2_NV_FLAG_NONE };
 	while (p < end) {
 		char *eol = memchr(p, '\n', (size_t) (end - p)), *colon, *value;
 		size_t line = (size_t) ((eol ? eol : end) - p);
@@ -1148,11 +1147,64 @@ static int submit_head(rapier_http_conn_t *conn, const rapier_http_head_t *head,
 		}
 		p = eol ? eol + 1 : end;
 	}
+	return count;
+}
+
+/* How many fields lines can hold at most: one per line. */
+static size_t lines_count(const char *lines, size_t len)
+{
+	size_t n = 0;
+
+	for (const char *q = lines; q < lines + len; q++) {
+		n += *q == '\n';
+	}
+	return n;
+}
+
+/* HEADERS from a finished HTTP/1.1 head: ":status", then each of its fields. */
+static int submit_head(rapier_http_conn_t *conn, const rapier_http_head_t *head, const struct iovec *block, bool more)
+{
+	rapier_h2_stream_t *s = conn->h2s;
+	rapier_h2_session_t *h2 = s->parent->h2;
+	char *lines = emalloc(block->iov_len + 1);
+	size_t cap = 1 + lines_count(block->iov_base, block->iov_len), count;
+	nghttp2_nv *nv = emalloc(cap * sizeof(*nv));
+	nghttp2_data_provider body = { .read_callback = read_body };
+	char status[4];
+	int rc;
+
+	memcpy(lines, block->iov_base, block->iov_len);
+	snprintf(status, sizeof(status), "%03d", head->status);
+	nv[0] = (nghttp2_nv) { (uint8_t *) ":status", (uint8_t *) status, 7, 3, NGHTTP2_NV_FLAG_NONE };
+	count = 1 + lines_to_nv(lines, block->iov_len, nv + 1, cap - 1);
 	/* nghttp2 copies the fields: they may go once submitted. */
 	rc = nghttp2_submit_response(h2->ng, s->id, nv, count, more ? &body : NULL);
 	efree(nv);
-	efree(names);
+	efree(lines);
 	return rc == 0 ? 0 : -EPIPE;
+}
+
+/* The trailing HEADERS, from read_body() as the body ends. */
+static int submit_trailers(rapier_http_conn_t *conn)
+{
+	rapier_h2_stream_t *s = conn->h2s;
+	size_t cap = lines_count(s->trailers.data, s->trailers.len), count;
+	nghttp2_nv *nv = emalloc((cap ? cap : 1) * sizeof(*nv));
+	int rc;
+
+	count = lines_to_nv(s->trailers.data, s->trailers.len, nv, cap);
+	rc = nghttp2_submit_trailer(s->parent->h2->ng, s->id, nv, count);
+	efree(nv);
+	rapier_http_buf_reset(&s->trailers);
+	return rc == 0 ? 0 : -EPIPE;
+}
+
+int rapier__h2_set_trailers(rapier_http_conn_t *conn, const char *block, size_t len)
+{
+	rapier_h2_stream_t *s = conn->h2s;
+
+	rapier_http_buf_reset(&s->trailers);
+	return rapier_http_buf_append(&s->trailers, block, len) == 0 ? 0 : -ENOMEM;
 }
 
 /* More body bytes (or its end) for nghttp2 to read. */

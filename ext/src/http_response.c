@@ -187,6 +187,7 @@ void rapier_http_head_init(rapier_http_head_t *head, rapier_http_buf_t *buf)
 	head->app_close = false;
 	head->has_date = false;
 	head->has_server = false;
+	head->trailers = NULL;
 	head->keep_alive = false;
 	head->chunked = false;
 	head->body_allowed = true;
@@ -300,31 +301,16 @@ static int absorb_special(rapier_http_head_t *head, const char *name, size_t nam
 	}
 }
 
-int rapier_http_head_add(rapier_http_head_t *head, const char *name, size_t name_len, const char *value,
-	size_t value_len)
+/* Trims the value's surrounding blanks and appends "name: value\r\n"; both already validated. */
+static int append_field(rapier_http_buf_t *buf, const char *name, size_t name_len, const char *value, size_t value_len)
 {
-	if (!rapier_http_header_name_valid(name, name_len)) {
-		return RAPIER_HTTP_EBADNAME;
-	}
-	if (!rapier_http_header_value_valid(value, value_len)) {
-		return RAPIER_HTTP_EBADVALUE;
-	}
-	while (value_len && (value[0] == ' ' || value[0] == '\t')) {
-		value++;
-		value_len--;
-	}
-	while (value_len && (value[value_len - 1] == ' ' || value[value_len - 1] == '\t')) {
-		value_len--;
-	}
-	int rc = absorb_special(head, name, name_len, value, value_len);
+	int rc = rapier_http_buf_reserve(buf, name_len + value_len + 4);
+	char *p;
+
 	if (rc != 0) {
-		return rc < 0 ? rc : 0;
-	}
-	rapier_http_buf_t *buf = head->buf;
-	if ((rc = rapier_http_buf_reserve(buf, name_len + value_len + 4)) != 0) {
 		return rc;
 	}
-	char *p = buf->data + buf->len;
+	p = buf->data + buf->len;
 	memcpy(p, name, name_len);
 	p += name_len;
 	*p++ = ':';
@@ -335,6 +321,70 @@ int rapier_http_head_add(rapier_http_head_t *head, const char *name, size_t name
 	*p++ = '\n';
 	buf->len = (size_t) (p - buf->data);
 	return 0;
+}
+
+static void trim_value(const char **value, size_t *value_len)
+{
+	while (*value_len && ((*value)[0] == ' ' || (*value)[0] == '\t')) {
+		(*value)++;
+		(*value_len)--;
+	}
+	while (*value_len && ((*value)[*value_len - 1] == ' ' || (*value)[*value_len - 1] == '\t')) {
+		(*value_len)--;
+	}
+}
+
+int rapier_http_head_add(rapier_http_head_t *head, const char *name, size_t name_len, const char *value,
+	size_t value_len)
+{
+	int rc;
+
+	if (!rapier_http_header_name_valid(name, name_len)) {
+		return RAPIER_HTTP_EBADNAME;
+	}
+	if (!rapier_http_header_value_valid(value, value_len)) {
+		return RAPIER_HTTP_EBADVALUE;
+	}
+	trim_value(&value, &value_len);
+	rc = absorb_special(head, name, name_len, value, value_len);
+	if (rc != 0) {
+		return rc < 0 ? rc : 0;
+	}
+	return append_field(head->buf, name, name_len, value, value_len);
+}
+
+/* RFC 9110 6.5.1: what a recipient must have before the body, or that would change how it is read. */
+static bool trailer_forbidden(const char *name, size_t len)
+{
+	static const char *const names[] = {
+		"authorization", "cache-control", "connection", "content-encoding", "content-length", "content-range",
+		"content-type", "expect", "host", "keep-alive", "max-forwards", "pragma", "proxy-authenticate",
+		"proxy-authorization", "proxy-connection", "range", "set-cookie", "te", "trailer", "transfer-encoding",
+		"upgrade", "www-authenticate",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strlen(names[i]) == len && strncasecmp(names[i], name, len) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+int rapier_http_trailer_add(rapier_http_buf_t *buf, const char *name, size_t name_len, const char *value,
+	size_t value_len)
+{
+	if (!rapier_http_header_name_valid(name, name_len)) {
+		return RAPIER_HTTP_EBADNAME;
+	}
+	if (trailer_forbidden(name, name_len)) {
+		return RAPIER_HTTP_ENOTRAILER;
+	}
+	if (!rapier_http_header_value_valid(value, value_len)) {
+		return RAPIER_HTTP_EBADVALUE;
+	}
+	trim_value(&value, &value_len);
+	return append_field(buf, name, name_len, value, value_len);
 }
 
 int rapier_http_head_add_line(rapier_http_head_t *head, const char *line, size_t len)

@@ -22,6 +22,7 @@
 #define RAPIER_HTTP_EBADSTATUS (-1003)  /* status outside 100..599 */
 #define RAPIER_HTTP_EBADREASON (-1004)  /* control byte in the reason, or longer than RAPIER_HTTP_REASON_MAX */
 #define RAPIER_HTTP_ETOOLARGE  (-1005)  /* the head would exceed the buffer's max */
+#define RAPIER_HTTP_ENOTRAILER (-1006)  /* a field that may not be sent as a trailer (RFC 9110 6.5.1) */
 
 /*
  * A growable byte buffer. It may start on caller storage (a stack array or a
@@ -70,6 +71,11 @@ typedef struct rapier_http_head_s {
 	bool app_close;            /* the application sent "Connection: close" */
 	bool has_date;             /* the application set its own Date */
 	bool has_server;           /* ... or its own Server */
+	/*
+	 * The trailer fields, "Name: value\r\n" lines (rapier_http_trailer_add),
+	 * or NULL: sent after the body, which on HTTP/1.1 makes it chunked.
+	 */
+	const rapier_http_buf_t *trailers;
 	/* Results of rapier_http_head_finish(). */
 	bool keep_alive;           /* the connection stays open after this response */
 	bool chunked;              /* the body must be written with the chunk helpers */
@@ -110,6 +116,23 @@ bool rapier_http_header_value_valid(const char *value, size_t len);
 int rapier_http_head_add(rapier_http_head_t *head, const char *name, size_t name_len, const char *value,
 	size_t value_len);
 
+/*
+ * Appends "name: value\r\n" to a block of trailer fields, validated as
+ * rapier_http_head_add() validates a header, and refusing the fields a
+ * recipient needs before the body (RFC 9110 6.5.1: framing, routing,
+ * content type and coding, authentication, caching, Trailer itself).
+ * Returns 0, RAPIER_HTTP_EBADNAME, RAPIER_HTTP_ENOTRAILER,
+ * RAPIER_HTTP_EBADVALUE, -ENOMEM or RAPIER_HTTP_ETOOLARGE.
+ */
+int rapier_http_trailer_add(rapier_http_buf_t *buf, const char *name, size_t name_len, const char *value,
+	size_t value_len);
+
+/* Whether head has trailer fields to send. */
+static inline bool rapier_http_head_has_trailers(const rapier_http_head_t *head)
+{
+	return head->trailers != NULL && head->trailers->len > 0;
+}
+
 /* Appends an already validated constant line such as "Vary: Accept-Encoding\r\n" (trusted, not checked). */
 int rapier_http_head_add_line(rapier_http_head_t *head, const char *line, size_t len);
 
@@ -144,6 +167,9 @@ int rapier_http_head_finish(rapier_http_head_t *head, const rapier_http_finish_t
 #define RAPIER_HTTP_CHUNK_TAIL_LEN 2
 #define RAPIER_HTTP_LAST_CHUNK "0\r\n\r\n"
 #define RAPIER_HTTP_LAST_CHUNK_LEN 5
+/* The last chunk when trailer fields follow it, then a blank line ends them. */
+#define RAPIER_HTTP_LAST_CHUNK_HEAD "0\r\n"
+#define RAPIER_HTTP_LAST_CHUNK_HEAD_LEN 3
 
 /* Writes "<hex size>\r\n" for size > 0 and returns its length; returns 0 for size 0. */
 size_t rapier_http_chunk_header(char out[RAPIER_HTTP_CHUNK_HEADER_MAX], uint64_t size);

@@ -281,8 +281,8 @@ int rapier_http_conn_respond(rapier_http_conn_t *conn, rapier_http_head_t *head,
 /* Streams: sends the head (chunked) on first use, then one chunk. */
 int rapier_http_conn_write(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *content_type,
 	size_t content_type_len, const char *data, size_t len);
-/* Ends a streamed response (the last chunk). */
-int rapier_http_conn_end_stream(rapier_http_conn_t *conn);
+/* Ends a streamed response (the last chunk), with trailer fields when trailers holds some (may be NULL). */
+int rapier_http_conn_end_stream(rapier_http_conn_t *conn, const rapier_http_buf_t *trailers);
 
 /* Sends a file as the whole response with sendfile(). */
 int rapier_http_conn_sendfile(rapier_http_conn_t *conn, rapier_http_head_t *head, int fd, uint64_t offset,

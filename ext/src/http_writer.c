@@ -210,10 +210,11 @@ int rapier__http_write_all(rapier_http_conn_t *conn, struct iovec *iov, int iovc
 /*
  * The same for an HTTP/2 stream (http2.c): the finished head as HEADERS
  * (when head), then body bytes, in the stream's write turn. more: a body
- * follows the head; eof: it ends after data.
+ * follows the head; eof: it ends after data, and the trailer fields (when
+ * some) after it.
  */
 static int h2_write(rapier_http_conn_t *conn, const rapier_http_head_t *head, const struct iovec *block, bool more,
-	const char *data, size_t len, bool eof)
+	const char *data, size_t len, bool eof, const rapier_http_buf_t *trailers)
 {
 	int rc = write_lock(conn);
 
@@ -221,7 +222,10 @@ static int h2_write(rapier_http_conn_t *conn, const rapier_http_head_t *head, co
 		rapier__http_conn_close(conn);
 		return rc;
 	}
-	if (head) {
+	if (eof && trailers && trailers->len > 0) {
+		rc = rapier__h2_set_trailers(conn, trailers->data, trailers->len);
+	}
+	if (rc == 0 && head) {
 		rc = rapier__h2_submit(conn, head, block, more);
 	}
 	if (rc == 0 && more && (len > 0 || eof)) {
@@ -277,12 +281,59 @@ static void response_finished(rapier_http_conn_t *conn, rapier_http_head_t *head
 	rapier__http_stats_changed(conn->server);
 }
 
+/* Whether head's trailer fields go out on this HTTP/1.1 response: not to HTTP/1.0, which has no chunks, nor for HEAD. */
+static bool h1_trailers(rapier_http_conn_t *conn, const rapier_http_head_t *head)
+{
+	const rapier_http_request_t *req = rapier_http_conn_request(conn);
+
+	return conn->h2s == NULL && rapier_http_head_has_trailers(head) && req->version_minor >= 1
+		&& req->method != HTTP_HEAD;
+}
+
+/* The end of a chunked body: the last chunk, the trailer fields (or none), and the blank line that ends them. */
+static int last_chunk(struct iovec *iov, const rapier_http_buf_t *trailers)
+{
+	if (trailers == NULL || trailers->len == 0) {
+		iov[0].iov_base = (void *) RAPIER_HTTP_LAST_CHUNK;
+		iov[0].iov_len = RAPIER_HTTP_LAST_CHUNK_LEN;
+		return 1;
+	}
+	iov[0].iov_base = (void *) RAPIER_HTTP_LAST_CHUNK_HEAD;
+	iov[0].iov_len = RAPIER_HTTP_LAST_CHUNK_HEAD_LEN;
+	iov[1].iov_base = trailers->data;
+	iov[1].iov_len = trailers->len;
+	iov[2].iov_base = (void *) "\r\n";
+	iov[2].iov_len = 2;
+	return 3;
+}
+
+#define CHUNKED_BODY_IOV 6
+
+/* A whole body as one chunk (none when empty) and the end; fills up to CHUNKED_BODY_IOV iovecs, returns the count. */
+static int chunked_body(struct iovec *iov, char chunk_head[RAPIER_HTTP_CHUNK_HEADER_MAX], const char *body,
+	size_t len, const rapier_http_buf_t *trailers)
+{
+	int n = 0;
+
+	if (len > 0) {
+		iov[0].iov_base = chunk_head;
+		iov[0].iov_len = rapier_http_chunk_header(chunk_head, len);
+		iov[1].iov_base = (void *) body;
+		iov[1].iov_len = len;
+		iov[2].iov_base = (void *) RAPIER_HTTP_CHUNK_TAIL;
+		iov[2].iov_len = RAPIER_HTTP_CHUNK_TAIL_LEN;
+		n = 3;
+	}
+	return n + last_chunk(&iov[n], trailers);
+}
+
 int rapier_http_conn_respond(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *content_type,
 	size_t content_type_len, const char *body, size_t body_len)
 {
 	rapier_http_server_t *server = conn->server;
 	rapier_http_finish_t fin;
-	struct iovec iov[3];
+	struct iovec iov[2 + CHUNKED_BODY_IOV];
+	char chunk_head[RAPIER_HTTP_CHUNK_HEADER_MAX];
 	int iovcnt = 2, rc;
 	rapier_gzip_decision_t gz = gzip_decide(conn, head, content_type, content_type_len, body_len);
 	/*
@@ -305,12 +356,15 @@ int rapier_http_conn_respond(rapier_http_conn_t *conn, rapier_http_head_t *head,
 	} else if (gz == RAPIER_GZIP_VARY) {
 		rapier_http_head_add_line(head, RAPIER_GZIP_VARY_HEADER, sizeof(RAPIER_GZIP_VARY_HEADER) - 1);
 	}
-	rapier__http_fill_finish(conn, &fin, body_len);
+	/* Trailer fields on HTTP/1.1 come after a chunked body, the only framing that has a place for them. */
+	rapier__http_fill_finish(conn, &fin, h1_trailers(conn, head) ? RAPIER_HTTP_LENGTH_UNKNOWN : body_len);
 	if ((rc = rapier_http_head_finish(head, &fin, iov)) < 0) {
 		rapier_http_buf_free(&zbuf);
 		return rc;
 	}
-	if (head->body_allowed && body_len > 0) {
+	if (head->chunked) {
+		iovcnt = 2 + chunked_body(&iov[2], chunk_head, body, body_len, head->trailers);
+	} else if (head->body_allowed && body_len > 0) {
 		iov[2].iov_base = (void *) body;
 		iov[2].iov_len = body_len;
 		iovcnt = 3;
@@ -318,7 +372,8 @@ int rapier_http_conn_respond(rapier_http_conn_t *conn, rapier_http_head_t *head,
 	conn->response_started = true;
 	response_finished(conn, head, body_len);
 	if (conn->h2s) {
-		rc = h2_write(conn, head, &iov[1], head->body_allowed && body_len > 0, body, body_len, true);
+		bool more = head->body_allowed && (body_len > 0 || rapier_http_head_has_trailers(head));
+		rc = h2_write(conn, head, &iov[1], more, body, body_len, true, head->trailers);
 	} else {
 		rc = write_all(conn, iov, iovcnt);
 	}
@@ -343,7 +398,7 @@ static int send_stream_head(rapier_http_conn_t *conn, rapier_http_head_t *head)
 	conn->response_no_body = !head->body_allowed;
 	conn->response_keep_alive = head->keep_alive;
 	if (conn->h2s) {
-		return h2_write(conn, head, &iov[1], head->body_allowed, NULL, 0, false);
+		return h2_write(conn, head, &iov[1], head->body_allowed, NULL, 0, false, NULL);
 	}
 	return write_all(conn, iov, 2);
 }
@@ -356,7 +411,7 @@ static int write_body_bytes(rapier_http_conn_t *conn, const char *data, size_t l
 
 	conn->response_bytes += len;
 	if (conn->h2s) {
-		return h2_write(conn, NULL, NULL, true, data, len, false);
+		return h2_write(conn, NULL, NULL, true, data, len, false, NULL);
 	}
 	if (!conn->response_chunked) {
 		/* HTTP/1.0: the body ends when the connection closes. */
@@ -429,9 +484,9 @@ int rapier_http_conn_write(rapier_http_conn_t *conn, rapier_http_head_t *head, c
 	return conn->gzip_stream ? write_gzip(conn, data, len) : write_body_bytes(conn, data, len);
 }
 
-int rapier_http_conn_end_stream(rapier_http_conn_t *conn)
+int rapier_http_conn_end_stream(rapier_http_conn_t *conn, const rapier_http_buf_t *trailers)
 {
-	struct iovec iov;
+	struct iovec iov[3];
 
 	if (conn->gzip_stream) {
 		int rc = conn->response_no_body ? 0 : write_gzip(conn, NULL, 0);
@@ -446,7 +501,7 @@ int rapier_http_conn_end_stream(rapier_http_conn_t *conn)
 	rapier__http_stats_changed(conn->server);
 	rapier__http_log_access(conn, conn->response_status, conn->response_bytes);
 	if (conn->h2s) {
-		return conn->response_no_body ? 0 : h2_write(conn, NULL, NULL, true, NULL, 0, true);
+		return conn->response_no_body ? 0 : h2_write(conn, NULL, NULL, true, NULL, 0, true, trailers);
 	}
 	if (!conn->response_chunked || conn->response_no_body) {
 		if (!conn->response_chunked && !conn->response_no_body) {
@@ -454,9 +509,7 @@ int rapier_http_conn_end_stream(rapier_http_conn_t *conn)
 		}
 		return 0;
 	}
-	iov.iov_base = (void *) RAPIER_HTTP_LAST_CHUNK;
-	iov.iov_len = RAPIER_HTTP_LAST_CHUNK_LEN;
-	return write_all(conn, &iov, 1);
+	return write_all(conn, iov, last_chunk(iov, trailers));
 }
 
 /* length bytes of fd from off with sendfile(); the caller holds the write lock. */
@@ -484,6 +537,34 @@ static int send_file_body(rapier_http_conn_t *conn, int fd, off_t off, uint64_t 
 	return 0;
 }
 
+/* The head, the file as one chunk and the end with the trailer fields; the caller holds the write lock. */
+static int send_file_chunked(rapier_http_conn_t *conn, struct iovec head_iov[2], int fd, off_t off, uint64_t length,
+	const rapier_http_buf_t *trailers)
+{
+	char chunk_head[RAPIER_HTTP_CHUNK_HEADER_MAX];
+	struct iovec iov[2 + 4];
+	int iovcnt = 2, rc;
+
+	iov[0] = head_iov[0];
+	iov[1] = head_iov[1];
+	if (length > 0) {
+		iov[2].iov_base = chunk_head;
+		iov[2].iov_len = rapier_http_chunk_header(chunk_head, length);
+		iovcnt = 3;
+	}
+	if ((rc = write_iov(conn, iov, iovcnt)) < 0 || (length > 0 && (rc = send_file_body(conn, fd, off, length)) < 0)) {
+		return rc;
+	}
+	iovcnt = 0;
+	if (length > 0) {
+		iov[0].iov_base = (void *) RAPIER_HTTP_CHUNK_TAIL;
+		iov[0].iov_len = RAPIER_HTTP_CHUNK_TAIL_LEN;
+		iovcnt = 1;
+	}
+	iovcnt += last_chunk(&iov[iovcnt], trailers);
+	return write_iov(conn, iov, iovcnt);
+}
+
 int rapier_http_conn_sendfile(rapier_http_conn_t *conn, rapier_http_head_t *head, int fd, uint64_t offset,
 	uint64_t length)
 {
@@ -491,7 +572,7 @@ int rapier_http_conn_sendfile(rapier_http_conn_t *conn, rapier_http_head_t *head
 	struct iovec iov[2];
 	int rc;
 
-	rapier__http_fill_finish(conn, &fin, length);
+	rapier__http_fill_finish(conn, &fin, h1_trailers(conn, head) ? RAPIER_HTTP_LENGTH_UNKNOWN : length);
 	if ((rc = rapier_http_head_finish(head, &fin, iov)) < 0) {
 		return rc;
 	}
@@ -503,10 +584,15 @@ int rapier_http_conn_sendfile(rapier_http_conn_t *conn, rapier_http_head_t *head
 		return rc;
 	}
 	if (conn->h2s) {
-		bool more = head->body_allowed && length > 0;
-		if ((rc = rapier__h2_submit(conn, head, &iov[1], more)) == 0 && more) {
+		bool more = head->body_allowed && (length > 0 || rapier_http_head_has_trailers(head));
+		if (more && rapier_http_head_has_trailers(head)) {
+			rc = rapier__h2_set_trailers(conn, head->trailers->data, head->trailers->len);
+		}
+		if (rc == 0 && (rc = rapier__h2_submit(conn, head, &iov[1], more)) == 0 && more) {
 			rc = rapier__h2_send_file(conn, fd, offset, length);
 		}
+	} else if (head->chunked) {
+		rc = send_file_chunked(conn, iov, fd, (off_t) offset, length, head->trailers);
 	} else if ((rc = write_iov(conn, iov, 2)) == 0 && head->body_allowed) {
 		rc = send_file_body(conn, fd, (off_t) offset, length);
 	}

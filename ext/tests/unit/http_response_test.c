@@ -165,6 +165,35 @@ static void test_values_trimmed_and_empty_allowed(void)
 	CHECK(memcmp(buf.data, "X-A: padded\r\nX-Empty: \r\n", buf.len) == 0);
 }
 
+static void test_trailer_fields(void)
+{
+	static const char *const refused[] = {
+		"Content-Length", "transfer-encoding", "TRAILER", "Content-Type", "content-encoding", "Content-Range",
+		"Host", "Set-Cookie", "Authorization", "Cache-Control", "Connection", "TE", "Upgrade",
+	};
+	rapier_http_buf_t t;
+
+	rapier_http_buf_init(&t, NULL, 0, 64);
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		CHECK_EQ_INT(rapier_http_trailer_add(&t, refused[i], strlen(refused[i]), "1", 1), RAPIER_HTTP_ENOTRAILER);
+	}
+	CHECK_EQ_INT(rapier_http_trailer_add(&t, "Bad Name", 8, "v", 1), RAPIER_HTTP_EBADNAME);
+	CHECK_EQ_INT(rapier_http_trailer_add(&t, "", 0, "v", 1), RAPIER_HTTP_EBADNAME);
+	CHECK_EQ_INT(rapier_http_trailer_add(&t, "X-Split", 7, "a\r\nX-Evil: 1", 14), RAPIER_HTTP_EBADVALUE);
+	CHECK_EQ_INT(t.len, 0);
+	/* Names that merely begin like a refused one are fine. */
+	CHECK_EQ_INT(rapier_http_trailer_add(&t, "grpc-status", 11, " 0 ", 3), 0);
+	CHECK_EQ_INT(rapier_http_trailer_add(&t, "Content-MD5", 11, "x", 1), 0);
+	CHECK(t.len == strlen("grpc-status: 0\r\nContent-MD5: x\r\n")
+		&& memcmp(t.data, "grpc-status: 0\r\nContent-MD5: x\r\n", t.len) == 0);
+	/* The block is bounded like a head. */
+	CHECK_EQ_INT(rapier_http_trailer_add(&t, "X-Long", 6, "0123456789012345678901234567890123456789", 40),
+		RAPIER_HTTP_ETOOLARGE);
+	rapier_http_buf_free(&t);
+	start();
+	CHECK(!rapier_http_head_has_trailers(&head));
+}
+
 static void test_keep_alive_matrix(void)
 {
 	struct {
@@ -437,6 +466,7 @@ int main(void)
 	test_injection_refused_everywhere();
 	test_classic_splitting_payloads();
 	test_values_trimmed_and_empty_allowed();
+	test_trailer_fields();
 	test_keep_alive_matrix();
 	test_framing();
 	test_head_and_bodiless_statuses();
