@@ -29,6 +29,7 @@
 #include "coroutine.h"
 #include "http_message.h"
 #include "http_task.h"
+#include "status.h"
 
 /* Unwritten bytes a channel may hold before its senders wait. */
 #define HIGH_WATER (1024 * 1024)
@@ -87,6 +88,14 @@ void rapier_messages_close_listeners(rapier_messages_t *messages, int keep)
 void rapier_messages_start(rapier_messages_t *messages, zend_long self_id)
 {
 	messages->self_id = self_id;
+}
+
+/* rapier status and the metrics read them there, for every process of the server. */
+static void publish_counts(rapier_messages_t *messages)
+{
+	if (messages->status) {
+		rapier_status_messages_update(messages->status, messages->sent, messages->received);
+	}
 }
 
 /* Receiving */
@@ -157,6 +166,7 @@ static void deliver(rapier_messages_t *messages, const char *payload, size_t len
 	}
 	messages->received++;
 	messages->running++;
+	publish_counts(messages);
 	if (messages->running >= MAX_RUNNING && !messages->paused) {
 		pause_peers(messages, true);
 	}
@@ -446,6 +456,7 @@ zend_long rapier_messages_send(rapier_messages_t *messages, zval *message, zend_
 		sent++;
 	}
 	zend_string_release(payload);
+	publish_counts(messages);
 	return sent;
 }
 

@@ -21,6 +21,7 @@ struct rapier_messages_s {
 	unsigned count;                 /* worker ids that take messages (workers + task workers); 0: no handler */
 	size_t max_payload;             /* the largest serialized message */
 	zend_object *server;            /* passed to Server::runMessage() (not owned) */
+	struct rapier_status_entry_s *status; /* this process's entry in the master's table, or NULL: counts go there */
 	rapier_task_listeners_t listeners; /* the master's, one per worker id, inherited by every child */
 
 	/* Sending, in any process of the server. */

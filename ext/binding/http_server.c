@@ -833,6 +833,7 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 			rapier_tasks_client_start(&srv->tasks, !srv->in_child);
 		}
 	}
+	srv->messages.status = srv->in_child ? srv->master.self.status : NULL;
 	rapier_messages_start(&srv->messages, srv->worker_id);
 	srv->http_ready = true;
 	worker_server = srv;
@@ -956,6 +957,7 @@ static void run_user_process(server_t *srv)
 	ZVAL_OBJ_COPY(&args[0], &srv->std);
 	ZVAL_LONG(&args[1], (zend_long) index);
 	/* It sends messages (no worker id of its own), but takes none. */
+	srv->messages.status = srv->in_child ? srv->master.self.status : NULL;
 	rapier_messages_start(&srv->messages, -1);
 	/* A callable that throws is restarted: what it started must not hold the exception back. */
 	rapier_sched_run_ex(callable, &srv->user_process_fcc[index], args, 2, &retval, cancel_leftovers);

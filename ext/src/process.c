@@ -768,6 +768,8 @@ static void on_proc_exit(rapier_supervisor_t *sv, proc_t *p, int status)
 	atomic_fetch_add(&sv->m->table->retired_abandoned, view.abandoned);
 	atomic_fetch_add(&sv->m->table->retired_slow, view.slow);
 	atomic_fetch_add(&sv->m->table->retired_tls_handshake_failures, view.tls_handshake_failures);
+	atomic_fetch_add(&sv->m->table->retired_messages_sent, view.messages_sent);
+	atomic_fetch_add(&sv->m->table->retired_messages_received, view.messages_received);
 	rapier_status_entry_set_state(entry_of(sv, p), RAPIER_PROC_EXITED);
 	rapier_timer_stop(&sv->loop, &p->deadline);
 	p->pid = 0;

@@ -112,6 +112,8 @@ void rapier_status_entry_begin(rapier_status_entry_t *e, rapier_role_t role, uin
 	STORE(e->worker.slow, 0);
 	STORE(e->worker.tls_handshake_failures, 0);
 	STORE(e->worker.memory, 0);
+	STORE(e->worker.messages_sent, 0);
+	STORE(e->worker.messages_received, 0);
 	rapier__status_write_end(&e->worker.seq, s);
 
 	s = rapier__status_write_begin(&e->master.seq);
@@ -217,6 +219,8 @@ static bool read_worker_part(const rapier_status_entry_t *e, rapier_status_view_
 	v->slow = LOAD(e->worker.slow);
 	v->tls_handshake_failures = LOAD(e->worker.tls_handshake_failures);
 	v->memory = LOAD(e->worker.memory);
+	v->messages_sent = LOAD(e->worker.messages_sent);
+	v->messages_received = LOAD(e->worker.messages_received);
 	v->in_flight = LOAD(e->worker.in_flight);
 	v->connections = LOAD(e->worker.connections);
 	v->concurrency_limit = LOAD(e->worker.concurrency_limit);
@@ -299,7 +303,7 @@ static void sb_seconds(strbuf_t *sb, const char *name, uint64_t ms)
 }
 
 typedef struct {
-	uint64_t requests, shed, abandoned, slow, tls_handshake_failures, rss;
+	uint64_t requests, shed, abandoned, slow, tls_handshake_failures, rss, messages_sent, messages_received;
 	uint64_t in_flight, connections, websockets;
 	unsigned count[RAPIER_ROLE_COUNT];
 } totals_t;
@@ -315,10 +319,11 @@ static void render_entry(strbuf_t *sb, const rapier_status_view_t *v, uint64_t n
 	sb_seconds(sb, "uptime", up_ms);
 	sb_printf(sb, ",\"requests\":%llu,\"in_flight\":%u,\"connections\":%u,\"websockets\":%u,\"shed\":%llu,"
 		"\"abandoned\":%llu,\"slow\":%llu,\"tls_handshake_failures\":%llu,\"concurrency_limit\":%u,"
-		"\"memory\":%llu,\"rss\":%llu}",
+		"\"messages_sent\":%llu,\"messages_received\":%llu,\"memory\":%llu,\"rss\":%llu}",
 		(unsigned long long) v->requests, v->in_flight, v->connections, v->websockets, (unsigned long long) v->shed,
 		(unsigned long long) v->abandoned, (unsigned long long) v->slow,
 		(unsigned long long) v->tls_handshake_failures, v->concurrency_limit,
+		(unsigned long long) v->messages_sent, (unsigned long long) v->messages_received,
 		(unsigned long long) v->memory, (unsigned long long) v->rss);
 }
 
@@ -341,6 +346,8 @@ static void render_workers(strbuf_t *sb, rapier_status_table_t *t, uint64_t now_
 		tot->abandoned += v.abandoned;
 		tot->slow += v.slow;
 		tot->tls_handshake_failures += v.tls_handshake_failures;
+		tot->messages_sent += v.messages_sent;
+		tot->messages_received += v.messages_received;
 		tot->rss += v.rss;
 		tot->in_flight += v.in_flight;
 		tot->connections += v.connections;
@@ -389,13 +396,16 @@ char *rapier_status_render_json(rapier_status_table_t *table, size_t *len)
 		tot.count[0] + tot.count[1] + tot.count[2], tot.count[RAPIER_ROLE_WORKER], tot.count[RAPIER_ROLE_TASK_WORKER],
 		tot.count[RAPIER_ROLE_USER_PROCESS]);
 	sb_printf(&sb, "\"requests\":%llu,\"in_flight\":%llu,\"connections\":%llu,\"websockets\":%llu,\"shed\":%llu,"
-		"\"abandoned\":%llu,\"slow\":%llu,\"tls_handshake_failures\":%llu,\"rss\":%llu}}\n",
+		"\"abandoned\":%llu,\"slow\":%llu,\"tls_handshake_failures\":%llu,\"messages_sent\":%llu,"
+		"\"messages_received\":%llu,\"rss\":%llu}}\n",
 		(unsigned long long) (tot.requests + LOAD(table->retired_requests)),
 		(unsigned long long) tot.in_flight, (unsigned long long) tot.connections, (unsigned long long) tot.websockets,
 		(unsigned long long) (tot.shed + LOAD(table->retired_shed)),
 		(unsigned long long) (tot.abandoned + LOAD(table->retired_abandoned)),
 		(unsigned long long) (tot.slow + LOAD(table->retired_slow)),
 		(unsigned long long) (tot.tls_handshake_failures + LOAD(table->retired_tls_handshake_failures)),
+		(unsigned long long) (tot.messages_sent + LOAD(table->retired_messages_sent)),
+		(unsigned long long) (tot.messages_received + LOAD(table->retired_messages_received)),
 		(unsigned long long) tot.rss);
 	if (sb.failed) {
 		free(sb.data);

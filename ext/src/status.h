@@ -83,6 +83,8 @@ typedef struct {
 	_Atomic uint64_t slow;
 	_Atomic uint64_t tls_handshake_failures;
 	_Atomic uint64_t memory;         /* bytes, as the worker measures it (PHP's usage) */
+	_Atomic uint64_t messages_sent;  /* Server::sendMessage()/broadcastMessage(), one per receiving worker */
+	_Atomic uint64_t messages_received; /* message handlers started */
 } rapier_status_worker_part_t;
 
 /*
@@ -111,6 +113,8 @@ typedef struct rapier_status_table_s {
 	_Atomic uint64_t retired_abandoned; /* queued requests whose client left */
 	_Atomic uint64_t retired_slow;      /* requests the slow request log logged */
 	_Atomic uint64_t retired_tls_handshake_failures; /* TLS handshakes that failed */
+	_Atomic uint64_t retired_messages_sent;
+	_Atomic uint64_t retired_messages_received;
 	_Atomic uint32_t generation[RAPIER_ROLE_COUNT];         /* serving */
 	_Atomic uint32_t newest_generation[RAPIER_ROLE_COUNT];  /* newest started: above serving while a reload runs */
 	_Atomic uint32_t failed_generation[RAPIER_ROLE_COUNT];  /* newest abandoned reload's, 0: none */
@@ -135,6 +139,8 @@ typedef struct {
 	uint64_t slow;
 	uint64_t tls_handshake_failures;
 	uint64_t memory;
+	uint64_t messages_sent;
+	uint64_t messages_received;
 	uint32_t in_flight;
 	uint32_t connections;
 	uint32_t concurrency_limit;
@@ -219,6 +225,15 @@ static inline void rapier_status_self_connections(rapier_status_entry_t *e, int 
 {
 	uint32_t s = rapier__status_write_begin(&e->worker.seq);
 	RAPIER__RELAXED_ADD(e->worker.connections, delta);
+	rapier__status_write_end(&e->worker.seq, s);
+}
+
+/* The messages between workers this process has sent and received so far (any role). */
+static inline void rapier_status_messages_update(rapier_status_entry_t *e, uint64_t sent, uint64_t received)
+{
+	uint32_t s = rapier__status_write_begin(&e->worker.seq);
+	atomic_store_explicit(&e->worker.messages_sent, sent, memory_order_relaxed);
+	atomic_store_explicit(&e->worker.messages_received, received, memory_order_relaxed);
 	rapier__status_write_end(&e->worker.seq, s);
 }
 

@@ -47,8 +47,12 @@ final class StatusTable
         $processes = $ready['user_process'] === 0 ? '' : sprintf(', %d user process%s', $ready['user_process'], $ready['user_process'] === 1 ? '' : 'es');
         $websockets = (int) ($totals['websockets'] ?? 0);
         $tlsFailures = (int) ($totals['tls_handshake_failures'] ?? 0);
+        // Messages between workers likewise, only where the application sends some.
+        $sent = (int) ($totals['messages_sent'] ?? 0);
+        $messages = $sent === 0 ? '' : sprintf(', %d message%s between workers (%d handled)', $sent, $sent === 1 ? '' : 's',
+            (int) ($totals['messages_received'] ?? 0));
 
-        return sprintf("master %d, up %s, %d worker%s, %d task worker%s%s%s; %d requests served, %d in flight, %d WebSocket%s open, %d shed, %d abandoned, %d slow, %d failed TLS handshake%s; restarts %d, recycles %d\n",
+        return sprintf("master %d, up %s, %d worker%s, %d task worker%s%s%s; %d requests served, %d in flight, %d WebSocket%s open, %d shed, %d abandoned, %d slow, %d failed TLS handshake%s%s; restarts %d, recycles %d\n",
             $master['pid'], self::duration((float) $master['uptime']),
             $ready['worker'], $ready['worker'] === 1 ? '' : 's',
             $ready['task_worker'], $ready['task_worker'] === 1 ? '' : 's',
@@ -56,7 +60,7 @@ final class StatusTable
             $others === [] ? '' : ' (and ' . implode(', ', $others) . ')',
             $totals['requests'] ?? 0, $totals['in_flight'] ?? 0, $websockets, $websockets === 1 ? '' : 's',
             $totals['shed'] ?? 0, $totals['abandoned'] ?? 0, $totals['slow'] ?? 0, $tlsFailures, $tlsFailures === 1 ? '' : 's',
-            $doc['restarts'] ?? 0, $doc['recycles'] ?? 0);
+            $messages, $doc['restarts'] ?? 0, $doc['recycles'] ?? 0);
     }
 
     private static function role(string $role): string

@@ -97,6 +97,11 @@ final class Exposition
         if ($status === null) {
             return;
         }
+        // Every process of the server sends and takes messages, task workers and user processes too: the master's totals count them all.
+        $out->family('rapier_messages_sent_total', 'counter', 'Messages between workers sent (sendMessage(), one per worker a broadcastMessage() reached), by every process of the server.')
+            ->sample('rapier_messages_sent_total', [], (int) ($status['totals']['messages_sent'] ?? 0));
+        $out->family('rapier_messages_received_total', 'counter', 'Messages between workers whose handler started, in every worker.')
+            ->sample('rapier_messages_received_total', [], (int) ($status['totals']['messages_received'] ?? 0));
         $counters = [
             'rapier_worker_restarts_total' => ['restarts', 'Worker, task worker and user processes that ended unexpectedly and were restarted.'],
             'rapier_worker_recycles_total' => ['recycles', 'Workers replaced after max_requests or max_memory.'],

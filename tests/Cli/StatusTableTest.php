@@ -41,6 +41,10 @@ final class StatusTableTest extends TestCase
         $doc['totals']['tls_handshake_failures'] = 1;
         $this->assertStringContainsString(', 2 in flight, 1 WebSocket open, 21 shed, 5 abandoned, 7 slow, 1 failed TLS handshake; ',
             StatusTable::render($doc));
+        $doc['totals']['messages_sent'] = 2019;
+        $doc['totals']['messages_received'] = 2017;
+        $this->assertStringContainsString(', 1 failed TLS handshake, 2019 messages between workers (2017 handled); restarts 1',
+            StatusTable::render($doc), 'messages are named once there are some');
     }
 
     public function testNamesUserProcessesOnlyWhereThereAreSome(): void

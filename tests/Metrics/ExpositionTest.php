@@ -33,6 +33,7 @@ final class ExpositionTest extends TestCase
         $retired->setTlsHandshakeFailures(6);
         $status = [
             'master' => ['pid' => 1, 'uptime' => 42.5], 'restarts' => 2, 'recycles' => 3, 'reload_failures' => 1,
+            'totals' => ['messages_sent' => 2019, 'messages_received' => 2017],
             'workers' => [
                 ['pid' => 10, 'role' => 'worker', 'index' => 0, 'generation' => 1, 'started_at' => 1.0,
                  'in_flight' => 2, 'connections' => 5, 'memory' => 1000, 'rss' => 9000],
@@ -75,6 +76,9 @@ final class ExpositionTest extends TestCase
         $this->assertSame(3.0, $m->value('rapier_worker_recycles_total'));
         $this->assertSame(1.0, $m->value('rapier_reload_failures_total'));
         $this->assertSame(42.5, $m->value('rapier_uptime_seconds'));
+        $this->assertSame(2019.0, $m->value('rapier_messages_sent_total'), 'the master\'s totals: every role sends');
+        $this->assertSame(2017.0, $m->value('rapier_messages_received_total'));
+        $this->assertSame('counter', $m->types['rapier_messages_sent_total']);
         $this->assertSame('histogram', $m->types['rapier_http_request_duration_seconds']);
         $this->assertSame('counter', $m->types['rapier_http_requests_total']);
         $this->assertSame('counter', $m->types['rapier_http_tls_handshake_failures_total']);

@@ -17,6 +17,10 @@ final class MetricsServeTest extends ServedAppTestCase
             if ($request->path === '/slow') {
                 Rapier\Coroutine::sleep(3.0);
             }
+            if ($request->path === '/broadcast') {
+                $response->end((string) Rapier\App\Messages::broadcast('ping', 1));
+                return;
+            }
             if ($request->path === '/exit') {
                 $response->status(202);
                 exit();
@@ -70,6 +74,13 @@ final class MetricsServeTest extends ServedAppTestCase
         // Plain HTTP, no upgrade: both families are there, at zero.
         $this->assertSame(0.0, $m->value('rapier_http_websockets'));
         $this->assertSame(0.0, $m->value('rapier_http_tls_handshake_failures_total'));
+
+        // rapier serve always takes messages: the counters are there, at zero until something is sent.
+        $this->assertSame(0.0, $m->value('rapier_messages_sent_total'));
+        $this->assertSame(2, (int) HttpClient::get($this->port, '/broadcast')->body);
+        $this->assertSame(2, (int) HttpClient::get($this->port, '/broadcast')->body);
+        $m = $this->scrapeUntil(fn (PrometheusText $m): bool => $m->value('rapier_messages_received_total') === 4.0);
+        $this->assertSame(4.0, $m->value('rapier_messages_sent_total'), 'two broadcasts to two workers');
 
         foreach (['/users/{n}' => 21.0, '/missing/page' => 6.0] as $route => $count) {
             $this->assertSame($count, $m->value('rapier_http_request_duration_seconds_count', ['route' => $route]));

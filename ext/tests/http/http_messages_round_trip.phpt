@@ -104,6 +104,23 @@ while (substr_count($srv->http->output(), "worker 2 got hello") < 2 && microtime
 echo "after the throw, the task worker still takes messages: ",
     var_export(substr_count($srv->http->output(), "worker 2 got hello") === 2, true), "\n";
 
+/*
+ * The status document counts every process's messages: 3 + 3 + 3 broadcast,
+ * 4 pings and 4 pongs, 2,001 of the flood and the throw: 2,019 each way.
+ */
+try {
+    $st = $srv->waitStatus(fn ($st) => ($st['totals']['messages_received'] ?? 0) === 2019, 5, '2,019 messages received');
+    $byRole = [];
+    foreach ($st['workers'] as $w) {
+        $byRole[$w['role']][0] = ($byRole[$w['role']][0] ?? 0) + $w['messages_sent'];
+        $byRole[$w['role']][1] = ($byRole[$w['role']][1] ?? 0) + $w['messages_received'];
+    }
+    ksort($byRole);
+    echo "status: {$st['totals']['messages_sent']} sent, {$st['totals']['messages_received']} received; ", json_encode($byRole), "\n";
+} catch (RuntimeException $e) {
+    echo $e->getMessage(), "\n";
+}
+
 $r = $srv->stop();
 workers_report_stop($r);
 echo "the exception logged: ", var_export(str_contains($r['err'], 'DomainException: a message handler threw'), true), "\n";
@@ -121,6 +138,7 @@ pong from worker 2 to worker W
 flood sent: true
 flood: 2000 of 2000 in order, 0 wrong, 6000000 bytes
 after the throw, the task worker still takes messages: true
+status: 2019 sent, 2019 received; {"task_worker":[4,2009],"user_process":[3,0],"worker":[2012,10]}
 exit: 0
 leftover processes: none
 the exception logged: true

@@ -227,6 +227,8 @@ static void test_render_json(void)
 	atomic_store(&t->retired_abandoned, 6);
 	atomic_store(&t->retired_slow, 10);
 	atomic_store(&t->retired_tls_handshake_failures, 20);
+	atomic_store(&t->retired_messages_sent, 100);
+	atomic_store(&t->retired_messages_received, 200);
 	atomic_store(&t->generation[0], 2);
 	atomic_store(&t->generation[1], 1);
 	rapier_status_entry_begin(&t->entries[0], RAPIER_ROLE_WORKER, 0, 2);
@@ -237,9 +239,12 @@ static void test_render_json(void)
 		.in_flight = 1, .connections = 2, .concurrency_limit = 12, .websockets = 4 });
 	rapier_status_entry_begin(&t->entries[1], RAPIER_ROLE_TASK_WORKER, 0, 1);
 	rapier_status_entry_set_pid(&t->entries[1], 102);
+	rapier_status_messages_update(&t->entries[0], 7, 70);
 	rapier_status_entry_begin(&t->entries[2], RAPIER_ROLE_USER_PROCESS, 0, 1);
 	rapier_status_entry_set_pid(&t->entries[2], 103);
 	rapier_status_entry_set_state(&t->entries[2], RAPIER_PROC_READY);
+	/* A user process sends, and takes none. */
+	rapier_status_messages_update(&t->entries[2], 3, 0);
 	rapier_status_entry_begin(&t->entries[3], RAPIER_ROLE_WORKER, 1, 1);
 	rapier_status_entry_set_state(&t->entries[3], RAPIER_PROC_EXITED);
 
@@ -255,13 +260,15 @@ static void test_render_json(void)
 	CHECK(strstr(doc, "\"pid\":101,\"role\":\"worker\",\"index\":0,\"generation\":2,\"state\":\"ready\"") != NULL);
 	CHECK(strstr(doc, "\"pid\":102,\"role\":\"task_worker\",\"index\":0,\"generation\":1,\"state\":\"starting\"") != NULL);
 	CHECK(strstr(doc, "\"requests\":5,\"in_flight\":1,\"connections\":2,\"websockets\":4,\"shed\":3,\"abandoned\":2,"
-		"\"slow\":9,\"tls_handshake_failures\":11,\"concurrency_limit\":12,\"memory\":1000,") != NULL);
+		"\"slow\":9,\"tls_handshake_failures\":11,\"concurrency_limit\":12,\"messages_sent\":7,\"messages_received\":70,"
+		"\"memory\":1000,") != NULL);
 	CHECK(strstr(doc, "\"pid\":103,\"role\":\"user_process\",\"index\":0,\"generation\":1,\"state\":\"ready\"") != NULL);
 	CHECK(strstr(doc, "\"totals\":{\"processes\":3,\"workers\":1,\"task_workers\":1,\"user_processes\":1,\"requests\":45,") != NULL);
 	/* Open WebSockets are the live processes' only. */
 	CHECK(strstr(doc, "\"in_flight\":1,\"connections\":2,\"websockets\":4,\"shed\":7,") != NULL);
-	/* Shed, abandoned, slow and failed TLS handshakes, like requests, count the reaped processes' too. */
-	CHECK(strstr(doc, "\"shed\":7,\"abandoned\":8,\"slow\":19,\"tls_handshake_failures\":31,\"rss\":") != NULL);
+	/* Shed, abandoned, slow, failed TLS handshakes and messages, like requests, count the reaped processes' too. */
+	CHECK(strstr(doc, "\"shed\":7,\"abandoned\":8,\"slow\":19,\"tls_handshake_failures\":31,\"messages_sent\":110,"
+		"\"messages_received\":270,\"rss\":") != NULL);
 	free(doc);
 	rapier_status_table_destroy(t);
 }
