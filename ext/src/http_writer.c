@@ -281,13 +281,19 @@ static void response_finished(rapier_http_conn_t *conn, rapier_http_head_t *head
 	rapier__http_stats_changed(conn->server);
 }
 
-/* Whether head's trailer fields go out on this HTTP/1.1 response: not to HTTP/1.0, which has no chunks, nor for HEAD. */
-static bool h1_trailers(rapier_http_conn_t *conn, const rapier_http_head_t *head)
+/*
+ * Whether head's trailer fields go out: not for HEAD, nor to HTTP/1.0, which
+ * has no chunks. Such a body is sent without Content-Length: chunked on
+ * HTTP/1.1, the only framing with a place for them; on HTTP/2 the length is
+ * not needed, and clients that stop reading once it is reached (curl) would
+ * miss the fields.
+ */
+static bool trailers_sent(rapier_http_conn_t *conn, const rapier_http_head_t *head)
 {
 	const rapier_http_request_t *req = rapier_http_conn_request(conn);
 
-	return conn->h2s == NULL && rapier_http_head_has_trailers(head) && req->version_minor >= 1
-		&& req->method != HTTP_HEAD;
+	return rapier_http_head_has_trailers(head) && req->method != HTTP_HEAD
+		&& (conn->h2s != NULL || req->version_minor >= 1);
 }
 
 /* The end of a chunked body: the last chunk, the trailer fields (or none), and the blank line that ends them. */
@@ -356,13 +362,12 @@ int rapier_http_conn_respond(rapier_http_conn_t *conn, rapier_http_head_t *head,
 	} else if (gz == RAPIER_GZIP_VARY) {
 		rapier_http_head_add_line(head, RAPIER_GZIP_VARY_HEADER, sizeof(RAPIER_GZIP_VARY_HEADER) - 1);
 	}
-	/* Trailer fields on HTTP/1.1 come after a chunked body, the only framing that has a place for them. */
-	rapier__http_fill_finish(conn, &fin, h1_trailers(conn, head) ? RAPIER_HTTP_LENGTH_UNKNOWN : body_len);
+	rapier__http_fill_finish(conn, &fin, trailers_sent(conn, head) ? RAPIER_HTTP_LENGTH_UNKNOWN : body_len);
 	if ((rc = rapier_http_head_finish(head, &fin, iov)) < 0) {
 		rapier_http_buf_free(&zbuf);
 		return rc;
 	}
-	if (head->chunked) {
+	if (head->chunked && conn->h2s == NULL) {
 		iovcnt = 2 + chunked_body(&iov[2], chunk_head, body, body_len, head->trailers);
 	} else if (head->body_allowed && body_len > 0) {
 		iov[2].iov_base = (void *) body;
@@ -572,7 +577,7 @@ int rapier_http_conn_sendfile(rapier_http_conn_t *conn, rapier_http_head_t *head
 	struct iovec iov[2];
 	int rc;
 
-	rapier__http_fill_finish(conn, &fin, h1_trailers(conn, head) ? RAPIER_HTTP_LENGTH_UNKNOWN : length);
+	rapier__http_fill_finish(conn, &fin, trailers_sent(conn, head) ? RAPIER_HTTP_LENGTH_UNKNOWN : length);
 	if ((rc = rapier_http_head_finish(head, &fin, iov)) < 0) {
 		return rc;
 	}

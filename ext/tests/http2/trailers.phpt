@@ -78,6 +78,7 @@ function shape(string $stream): string
 foreach (['/whole', '/stream', '/empty', '/file', '/plain'] as $path) {
     echo $path, ': ', shape(frames($p, [$path])[0] ?? 'none'), "\n";
 }
+/* No content-length with trailers: HTTP/2 frames the body without it, and some clients (curl) stop reading at it. */
 $head = frames($p, ['/empty'])[0] ?? '';
 echo "/empty's head: ", substr($head, 0, strpos($head, ']') + 1), "\n";
 echo '/gzip: ', shape(frames($p, ['/gzip'], ['-H', 'accept-encoding: gzip'])[0] ?? 'none'), "\n";
@@ -111,7 +112,7 @@ http_report_stop($srv);
 /empty: HEADERS [200] | HEADERS END_STREAM [grpc-status: 12, grpc-message: unknown%20method]
 /file: HEADERS [200] | DATA+ | HEADERS END_STREAM [x-file: yes]
 /plain: HEADERS [200] | DATA END_STREAM
-/empty's head: HEADERS [:status: 200, content-type: application/grpc, content-length: 0, date: %s]
+/empty's head: HEADERS [:status: 200, content-type: application/grpc, date: %s]
 /gzip: HEADERS [200] | DATA+ | HEADERS END_STREAM [x-gzip: after]
 HEAD: HEADERS END_STREAM [200]
 curl: 0 hello
