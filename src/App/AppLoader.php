@@ -7,6 +7,8 @@ namespace Rapier\App;
 use Rapier\Adapter\Adapter;
 use Rapier\Adapter\CallableAdapter;
 use Rapier\Adapter\Psr15Adapter;
+use Rapier\Adapter\RequiresHttp2;
+use Rapier\Grpc\Server as GrpcServer;
 use Throwable;
 
 /**
@@ -50,6 +52,7 @@ final class AppLoader
         return match (true) {
             $adapter instanceof CallableAdapter => 'callable',
             $adapter instanceof Psr15Adapter => 'PSR-15',
+            $adapter instanceof GrpcServer => 'gRPC',
             default => preg_replace('/Adapter$/', '', substr(strrchr('\\' . get_class($adapter), '\\'), 1)),
         };
     }
@@ -57,11 +60,18 @@ final class AppLoader
     /**
      * Whether requests must run one at a time in each worker: the framework
      * adapters rely on process-wide state (PHP's header list, superglobals,
-     * the container), which two requests in flight would share.
+     * the container), which two requests in flight would share. A gRPC
+     * server keeps its per-call state in each call's Context.
      */
     public static function isSerial(Adapter $adapter): bool
     {
-        return !$adapter instanceof CallableAdapter && !$adapter instanceof Psr15Adapter;
+        return !$adapter instanceof CallableAdapter && !$adapter instanceof Psr15Adapter && !$adapter instanceof GrpcServer;
+    }
+
+    /** Whether the app's clients speak only HTTP/2 (gRPC): `rapier serve` then turns http2 on. */
+    public static function requiresHttp2(Adapter $adapter): bool
+    {
+        return $adapter instanceof RequiresHttp2;
     }
 
     /**

@@ -24,7 +24,7 @@ final class AppProbe
     /**
      * @param array<string, array{size: int, columns: array<string, string>}> $tables the config's shared
      *        tables, made in the probe too: an app may take them as it loads
-     * @return array{kind: string, serial: bool} what AppLoader::describe() and isSerial() say
+     * @return array{kind: string, serial: bool, http2: bool} what AppLoader::describe(), isSerial() and requiresHttp2() say
      * @throws CliException with the one-line reason APP cannot be served
      */
     public static function check(string $app, array $tables = []): array
@@ -48,7 +48,8 @@ final class AppProbe
             throw new CliException((string) $result['error']);
         }
         if ($status === 0 && is_array($result) && isset($result['kind'])) {
-            return ['kind' => (string) $result['kind'], 'serial' => (bool) ($result['serial'] ?? false)];
+            return ['kind' => (string) $result['kind'], 'serial' => (bool) ($result['serial'] ?? false),
+                'http2' => (bool) ($result['http2'] ?? false)];
         }
         rewind($stderr);
         $lines = array_values(array_filter(array_map('trim', explode("\n", (string) stream_get_contents($stderr)))));
@@ -56,7 +57,7 @@ final class AppProbe
             $lines === [] ? '' : ': ' . end($lines)));
     }
 
-    /** The probe process: prints one JSON line, {"kind":..., "serial":...} or {"error":...}. */
+    /** The probe process: prints one JSON line, {"kind":..., "serial":..., "http2":...} or {"error":...}. */
     public static function child(string $app, string $tables = '[]'): int
     {
         ini_set('display_errors', '0');
@@ -78,7 +79,8 @@ final class AppProbe
         try {
             Tables::create(json_decode($tables, true, 512, JSON_THROW_ON_ERROR));
             $adapter = AppLoader::load($app);
-            $result = ['kind' => AppLoader::describe($adapter), 'serial' => AppLoader::isSerial($adapter)];
+            $result = ['kind' => AppLoader::describe($adapter), 'serial' => AppLoader::isSerial($adapter),
+                'http2' => AppLoader::requiresHttp2($adapter)];
         } catch (AppException $e) {
             $result = ['error' => $e->getMessage()];
         } catch (Throwable $e) {

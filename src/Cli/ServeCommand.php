@@ -47,13 +47,14 @@ final class ServeCommand
         if ($config->workers === 0) {
             // No master and no reload: the one process loads the app itself.
             $adapter = self::load($config->app);
-            $app = ['kind' => AppLoader::describe($adapter), 'serial' => AppLoader::isSerial($adapter)];
+            $app = ['kind' => AppLoader::describe($adapter), 'serial' => AppLoader::isSerial($adapter),
+                'http2' => AppLoader::requiresHttp2($adapter)];
         } else {
             $adapter = null;
             $app = AppProbe::check($config->app, $config->tables);
         }
         self::checkPort($config);
-        $options = $config->serverOptions($app['serial']);
+        $options = $config->serverOptions($app['serial'], $app['http2']);
         try {
             $server = new Server($config->host, $config->port, $options);
         } catch (ValueError $e) {

@@ -198,11 +198,13 @@ final class ServeConfig
     /**
      * Rapier\Http\Server's options. $serial: the app needs one request at a
      * time per worker (the framework adapters); --concurrency overrides it.
+     * $requiresHttp2: the app's clients speak only HTTP/2 (gRPC), so http2
+     * is on whatever --http2 and the config say.
      *
      * @return array<string, mixed>
      * @throws CliException
      */
-    public function serverOptions(bool $serial): array
+    public function serverOptions(bool $serial, bool $requiresHttp2 = false): array
     {
         $options = ['workers' => $this->workers];
         if ($this->taskWorkers > 0) {
@@ -243,7 +245,7 @@ final class ServeConfig
         if ($this->httpPort !== null) {
             $options['http_port'] = $this->httpPort;
         }
-        if ($this->http2) {
+        if ($this->http2 || $requiresHttp2) {
             $options['http2'] = true;
         }
 

@@ -141,6 +141,20 @@ final class ServeConfigTest extends TestCase
         $this->assertArrayNotHasKey('http_port', self::config(['app.php', '--tls-cert', 'c.pem'])->serverOptions(false));
     }
 
+    public function testAnAppThatRequiresHttp2GetsItWithoutTheFlag(): void
+    {
+        // A gRPC server (Rapier\Adapter\RequiresHttp2): its clients speak nothing else.
+        $this->assertTrue(self::config(['app.php'])->serverOptions(false, requiresHttp2: true)['http2']);
+        $dir = Cli::tempDirectory();
+        try {
+            file_put_contents("$dir/rapier.php", "<?php return ['app' => 'app.php', 'server' => ['http2' => false]];");
+            $this->assertTrue(self::config(['--config', "$dir/rapier.php"])->serverOptions(false, requiresHttp2: true)['http2'],
+                "not even the config's 'server' array turns it off");
+        } finally {
+            Cli::removeDirectory($dir);
+        }
+    }
+
     public function testHttp2IsAFlagOnTheCommandLineAndInTheConfigFile(): void
     {
         $this->assertTrue(self::config(['app.php', '--http2'])->serverOptions(false)['http2']);

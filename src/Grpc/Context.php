@@ -1,0 +1,192 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Rapier\Grpc;
+
+use LogicException;
+use Rapier\Http\Request;
+use ValueError;
+
+/**
+ * One call, as an RPC method sees it when it takes a second parameter
+ * typed Context: the client's metadata and deadline, and the metadata to
+ * send back (headers before the first reply, trailers with the status).
+ */
+final class Context
+{
+    /**
+     * Request fields that are HTTP/2 or gRPC machinery rather than
+     * metadata (grpc-* is reserved as a whole, PROTOCOL-HTTP2.md).
+     */
+    private const NOT_METADATA = ['host', 'content-type', 'content-length', 'te', 'connection', 'keep-alive',
+        'transfer-encoding', 'upgrade', 'trailer', 'proxy-connection'];
+
+    /** @var array<string, string> */
+    private readonly array $metadata;
+    /** @var list<array{string, string}> */
+    private array $headers = [];
+    /** @var list<array{string, string}> */
+    private array $trailers = [];
+    private bool $headersSent = false;
+
+    /**
+     * @internal made by Rapier\Grpc\Server for each call
+     * @param float|null $deadline the client's deadline, a Unix time in seconds
+     * @throws GrpcException INTERNAL for a -bin value that is not base64, as grpc-go answers it
+     */
+    public function __construct(
+        private readonly Request $request,
+        private readonly string $method,
+        private readonly ?float $deadline,
+    ) {
+        $metadata = [];
+        foreach ($request->headers as $name => $value) {
+            $key = strtolower((string) $name);
+            if ($key === '' || $key[0] === ':' || str_starts_with($key, 'grpc-') || in_array($key, self::NOT_METADATA, true)) {
+                continue;
+            }
+            $metadata[$key] = str_ends_with($key, '-bin') ? self::decodeBinary($key, (string) $value) : (string) $value;
+        }
+        $this->metadata = $metadata;
+    }
+
+    /**
+     * The client's metadata by lower-case key, without the fields HTTP/2
+     * and gRPC use themselves (pseudo-headers, content-type, te, grpc-*).
+     * Values of keys ending in -bin are base64-decoded. A key sent several
+     * times comes joined by ", ", as the HTTP server joins repeated fields.
+     *
+     * @return array<string, string>
+     */
+    public function metadata(): array
+    {
+        return $this->metadata;
+    }
+
+    /** One metadata value by key (any case), null when the client sent none. */
+    public function metadataValue(string $key): ?string
+    {
+        return $this->metadata[strtolower($key)] ?? null;
+    }
+
+    /** The client's deadline as a Unix time in seconds (microtime(true)'s clock); null without grpc-timeout. */
+    public function deadline(): ?float
+    {
+        return $this->deadline;
+    }
+
+    /** Seconds until the deadline (0.0 once it passed); null without one. */
+    public function timeRemaining(): ?float
+    {
+        return $this->deadline === null ? null : max(0.0, $this->deadline - microtime(true));
+    }
+
+    /** The method's path, "/helloworld.Greeter/SayHello". */
+    public function method(): string
+    {
+        return $this->method;
+    }
+
+    /** The HTTP request underneath: remote address, raw headers, server() variables. */
+    public function request(): Request
+    {
+        return $this->request;
+    }
+
+    /**
+     * Adds response-header metadata, sent with the first reply message (or
+     * with the status when there is none). Repeat a key to send it twice.
+     *
+     * @throws ValueError for a reserved or malformed key, or a text value that is not printable ASCII
+     * @throws LogicException once the first reply was sent
+     */
+    public function setHeader(string $key, string $value): static
+    {
+        if ($this->headersSent) {
+            throw new LogicException("cannot set header metadata '$key': the response headers went out with the "
+                . 'first reply; set headers before the first reply (yield), or use setTrailer()');
+        }
+        $this->headers[] = self::field($key, $value);
+
+        return $this;
+    }
+
+    /**
+     * Adds trailer metadata, sent with grpc-status when the call ends
+     * (also when it ends with an error).
+     *
+     * @throws ValueError for a reserved or malformed key, or a text value that is not printable ASCII
+     */
+    public function setTrailer(string $key, string $value): static
+    {
+        $this->trailers[] = self::field($key, $value);
+
+        return $this;
+    }
+
+    /** Whether the header metadata went out (with the first reply): setHeader() throws from then on. */
+    public function headersSent(): bool
+    {
+        return $this->headersSent;
+    }
+
+    /**
+     * @internal the Server takes the headers once, as it sends them
+     * @return list<array{string, string}>
+     */
+    public function takeHeaders(): array
+    {
+        $this->headersSent = true;
+
+        return $this->headers;
+    }
+
+    /**
+     * @internal
+     * @return list<array{string, string}>
+     */
+    public function trailers(): array
+    {
+        return $this->trailers;
+    }
+
+    /** @return array{string, string} the field as it goes on the wire */
+    private static function field(string $key, string $value): array
+    {
+        $key = strtolower($key);
+        // PROTOCOL-HTTP2.md: Header-Name is 0-9 a-z _ - . ; grpc-* names are the protocol's own.
+        if (preg_match('/^[0-9a-z_.\-]+$/D', $key) !== 1) {
+            throw new ValueError("invalid metadata key '$key': use 0-9, a-z, '_', '-' and '.'");
+        }
+        if (str_starts_with($key, 'grpc-') || in_array($key, self::NOT_METADATA, true)) {
+            throw new ValueError("metadata key '$key' is reserved for the protocol; choose another key");
+        }
+        if (str_ends_with($key, '-bin')) {
+            // Unpadded, as the spec asks senders to write it.
+            return [$key, rtrim(base64_encode($value), '=')];
+        }
+        if (preg_match('/^[\x20-\x7E]*$/D', $value) !== 1) {
+            throw new ValueError("metadata value of '$key' is not printable ASCII; for binary values "
+                . "use a key ending in -bin ('$key-bin'), sent base64-encoded");
+        }
+
+        return [$key, $value];
+    }
+
+    private static function decodeBinary(string $key, string $value): string
+    {
+        $decoded = [];
+        // Several values of one key arrive comma-separated (repeated fields joined, or one field listing them).
+        foreach (explode(',', $value) as $part) {
+            $part = trim($part);
+            $bytes = preg_match('/^[A-Za-z0-9+\/]*={0,2}$/D', $part) === 1 ? base64_decode($part, true) : false;
+            if ($bytes === false) {
+                throw new GrpcException("malformed binary metadata in '$key': not base64", Status::INTERNAL);
+            }
+            $decoded[] = $bytes;
+        }
+
+        return implode(', ', $decoded);
+    }
+}

@@ -1,0 +1,285 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Rapier\Grpc;
+
+use Google\Protobuf\Internal\Message;
+use Rapier\Adapter\Adapter;
+use Rapier\Adapter\RequiresHttp2;
+use Rapier\CanceledException;
+use Rapier\Coroutine;
+use Rapier\Grpc\Internal\DeadlineTimer;
+use Rapier\Grpc\Internal\HealthCheck;
+use Rapier\Grpc\Internal\MessageFraming;
+use Rapier\Grpc\Internal\PercentEncoding;
+use Rapier\Grpc\Internal\RpcMethod;
+use Rapier\Grpc\Internal\ServiceReflector;
+use Rapier\Grpc\Internal\Timeout;
+use Rapier\Http\Request;
+use Rapier\Http\Response;
+use Throwable;
+use ValueError;
+
+/**
+ * gRPC services over Rapier's HTTP/2 server (docs/grpc.md): unary, server
+ * streaming and client streaming calls, each in the request's coroutine.
+ *
+ *     $grpc = (new Rapier\Grpc\Server())->addService('helloworld.Greeter', new Greeter());
+ *     return $grpc;                        // as `rapier serve` APP (HTTP/2 is turned on for it)
+ *     $http->on('request', $grpc);         // or in a Rapier\Http\Server with 'http2' => true
+ */
+final class Server implements Adapter, RequiresHttp2
+{
+    /** grpc's own default for messages received. */
+    public const DEFAULT_MAX_RECEIVE_MESSAGE_BYTES = 4 * 1024 * 1024;
+    private const ACCEPT_ENCODING = 'identity,gzip';
+    /** grpc-timeout goes up to 99999999H (11,000 years); Rapier's timers to 9e9 s. Farther than this is no deadline. */
+    private const FARTHEST_ENFORCED_DEADLINE = 1e9;
+
+    /** @var array<string, array<string, RpcMethod>> by service name, then method name */
+    private array $services = [];
+    /** @var array<string, object> by service name, for messages */
+    private array $implementations = [];
+    private readonly RpcMethod $healthCheck;
+
+    /**
+     * @param int $maxReceiveMessageBytes a request message over it (compressed or not) ends the call with RESOURCE_EXHAUSTED
+     * @param bool $health serve grpc.health.v1.Health/Check (SERVING for "" and every service added)
+     */
+    public function __construct(
+        private readonly int $maxReceiveMessageBytes = self::DEFAULT_MAX_RECEIVE_MESSAGE_BYTES,
+        private readonly bool $health = true,
+    ) {
+        if ($maxReceiveMessageBytes < 1) {
+            throw new ValueError("maxReceiveMessageBytes must be 1 or more, got $maxReceiveMessageBytes");
+        }
+        if (!class_exists(Message::class)) {
+            throw new \LogicException('Rapier\Grpc needs the protobuf runtime (class ' . Message::class . '): '
+                . 'Composer\'s google/protobuf, or Debian\'s php-google-protobuf');
+        }
+        $this->healthCheck = HealthCheck::method(fn (): array => array_keys($this->services));
+    }
+
+    /**
+     * Serves $implementation's RPC methods as the service $fullName
+     * ("package.Service", as in the .proto file), each at
+     * POST /$fullName/MethodName with the method's name as declared in PHP.
+     *
+     * @throws InvalidServiceException when the name or a method cannot be served (the message says why)
+     * @throws DuplicateServiceException when $fullName is served already
+     */
+    public function addService(string $fullName, object $implementation): static
+    {
+        if (preg_match('/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/D', $fullName) !== 1) {
+            throw new InvalidServiceException("invalid service name '$fullName': use the full name of the .proto "
+                . "file's service, its package and name, as in 'helloworld.Greeter'");
+        }
+        if (isset($this->services[$fullName])) {
+            throw new DuplicateServiceException("service $fullName is already served (by an instance of "
+                . get_class($this->implementations[$fullName]) . '): add each service once');
+        }
+        $this->services[$fullName] = ServiceReflector::methods($fullName, $implementation);
+        $this->implementations[$fullName] = $implementation;
+
+        return $this;
+    }
+
+    /** @return list<string> the services added, in order */
+    public function services(): array
+    {
+        return array_keys($this->services);
+    }
+
+    public function boot(): void
+    {
+    }
+
+    public function __invoke(Request $request, Response $response): void
+    {
+        $this->handle($request, $response);
+    }
+
+    public function handle(Request $request, Response $response): void
+    {
+        // Not gRPC at all: plain HTTP answers, as PROTOCOL-HTTP2.md asks.
+        if ($request->method !== 'POST') {
+            $response->status(405)->header('allow', 'POST')->header('content-type', 'text/plain')
+                ->end("405 Method Not Allowed: gRPC calls are POST requests\n");
+            return;
+        }
+        $contentType = strtolower(trim(explode(';', (string) $request->header('content-type'))[0]));
+        if ($contentType !== 'application/grpc' && !str_starts_with($contentType, 'application/grpc+')) {
+            $response->status(415)->header('content-type', 'text/plain')
+                ->end("415 Unsupported Media Type: gRPC requests are application/grpc\n");
+            return;
+        }
+        $response->header('content-type', $contentType === 'application/grpc+proto' ? $contentType : 'application/grpc');
+        $response->header('grpc-accept-encoding', self::ACCEPT_ENCODING);
+
+        $context = null;
+        $reply = '';
+        try {
+            if ($contentType !== 'application/grpc' && $contentType !== 'application/grpc+proto') {
+                throw new GrpcException("unsupported content-type $contentType: this server speaks protobuf "
+                    . '(application/grpc+proto)', Status::UNIMPLEMENTED);
+            }
+            $method = $this->route($request->path);
+            $encoding = $this->requestEncoding($request);
+            $timeout = $request->header('grpc-timeout');
+            $deadline = $timeout === null ? null : microtime(true) + Timeout::parse($timeout);
+            $context = new Context($request, $request->path, $deadline);
+            $reply = $this->call($method, $context, $request, $response, $encoding);
+            $status = Status::OK;
+            $message = '';
+        } catch (GrpcException $e) {
+            $status = $e->status;
+            $message = $e->getMessage();
+        } catch (CanceledException) {
+            // The server stopping cancels its requests; nothing went wrong in the application.
+            $status = Status::CANCELLED;
+            $message = 'the call was canceled';
+        } catch (Throwable $e) {
+            error_log(sprintf('gRPC %s failed: %s', $request->path, (string) $e));
+            // Never the exception's own message: it may hold internals (paths, queries, credentials).
+            $status = Status::UNKNOWN;
+            $message = 'Internal error';
+        }
+        $this->finish($response, $context, $status, $message, $reply);
+    }
+
+    /**
+     * Runs the method under the call's deadline. Returns the unary reply's
+     * frame, to go out with the status; streamed replies are written here.
+     */
+    private function call(RpcMethod $method, Context $context, Request $request, Response $response, string $encoding): string
+    {
+        $remaining = $context->timeRemaining();
+        if ($remaining !== null && $remaining <= 0.0) {
+            throw new GrpcException('deadline exceeded before the call started', Status::DEADLINE_EXCEEDED);
+        }
+        $coroutine = Coroutine::id();
+        $deadline = $remaining !== null && $remaining < self::FARTHEST_ENFORCED_DEADLINE && $coroutine !== -1
+            ? new DeadlineTimer($remaining, $coroutine) : null;
+        try {
+            $reply = $this->run($method, $context, $request, $response, $encoding);
+        } catch (Throwable $e) {
+            if ($deadline?->expired()) {
+                throw new GrpcException('deadline exceeded', Status::DEADLINE_EXCEEDED);
+            }
+            throw $e;
+        } finally {
+            $deadline?->stop();
+        }
+        if ($deadline?->expired()) {
+            // The handler caught its CanceledException, or its wait had just been answered: too late all the same.
+            throw new GrpcException('deadline exceeded', Status::DEADLINE_EXCEEDED);
+        }
+
+        return $reply;
+    }
+
+    private function run(RpcMethod $method, Context $context, Request $request, Response $response, string $encoding): string
+    {
+        $messages = MessageFraming::decode($request->body(), $encoding, $this->maxReceiveMessageBytes);
+        if ($method->clientStreaming) {
+            // Decoded as the method iterates: the body is all here, but a message it never reaches costs nothing.
+            $input = (static function () use ($messages, $method): \Generator {
+                foreach ($messages as $bytes) {
+                    yield ($method->decode)($bytes);
+                }
+            })();
+        } else {
+            $input = ($method->decode)(self::onlyMessage($messages));
+        }
+        $result = ($method->invoke)($input, $context);
+        if (!$method->serverStreaming) {
+            return MessageFraming::encode(($method->encode)($result));
+        }
+        foreach ($result as $reply) {
+            $frame = MessageFraming::encode(($method->encode)($reply));
+            if (!$context->headersSent()) {
+                self::sendHeaders($response, $context);
+            }
+            // Written now, so each reply reaches the client as it is made; false: the client is gone.
+            if (!$response->write($frame)) {
+                break;
+            }
+        }
+
+        return '';
+    }
+
+    /** Ends the call: header metadata not sent yet, the last reply, then the status in trailers. */
+    private function finish(Response $response, ?Context $context, Status $status, string $message, string $reply): void
+    {
+        if (!$response->isWritable()) {
+            return;
+        }
+        if ($context !== null && !$context->headersSent()) {
+            self::sendHeaders($response, $context);
+        }
+        $response->trailer('grpc-status', (string) $status->value);
+        if ($message !== '') {
+            $response->trailer('grpc-message', PercentEncoding::encode($message));
+        }
+        foreach ($context?->trailers() ?? [] as [$key, $value]) {
+            $response->trailer($key, $value);
+        }
+        $response->end($status === Status::OK ? $reply : '');
+    }
+
+    private static function sendHeaders(Response $response, Context $context): void
+    {
+        foreach ($context->takeHeaders() as [$key, $value]) {
+            $response->header($key, $value);
+        }
+    }
+
+    /** @param \Generator<int, string> $messages */
+    private static function onlyMessage(\Generator $messages): string
+    {
+        if (!$messages->valid()) {
+            throw new GrpcException('the request holds no message; a unary call takes exactly one', Status::INTERNAL);
+        }
+        $message = $messages->current();
+        $messages->next();
+        if ($messages->valid()) {
+            throw new GrpcException('the request holds more than one message; a unary call takes exactly one', Status::INTERNAL);
+        }
+
+        return $message;
+    }
+
+    /** @throws GrpcException UNIMPLEMENTED for an unknown service or method */
+    private function route(string $path): RpcMethod
+    {
+        $slash = strrpos($path, '/');
+        $service = $slash === false ? '' : substr($path, 1, $slash - 1);
+        $name = $slash === false ? '' : substr($path, $slash + 1);
+        if (isset($this->services[$service])) {
+            return $this->services[$service][$name]
+                ?? throw new GrpcException("unknown method $name for service $service ($path)", Status::UNIMPLEMENTED);
+        }
+        if ($this->health && $service === HealthCheck::SERVICE) {
+            return $name === 'Check' ? $this->healthCheck
+                : throw new GrpcException("unknown method $name for service $service ($path): only Check is served", Status::UNIMPLEMENTED);
+        }
+        throw new GrpcException("unknown service $service ($path)", Status::UNIMPLEMENTED);
+    }
+
+    /** @throws GrpcException UNIMPLEMENTED for a grpc-encoding this server cannot read */
+    private function requestEncoding(Request $request): string
+    {
+        $encoding = strtolower(trim((string) $request->header('grpc-encoding')));
+        if ($encoding === '' || $encoding === 'identity') {
+            return 'identity';
+        }
+        if ($encoding === 'gzip') {
+            return 'gzip';
+        }
+        // The response's grpc-accept-encoding tells the client what to use instead.
+        throw new GrpcException("grpc-encoding $encoding is not supported (supported: " . self::ACCEPT_ENCODING . ')',
+            Status::UNIMPLEMENTED);
+    }
+}

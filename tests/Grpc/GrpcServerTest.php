@@ -1,0 +1,431 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Rapier\Tests\Grpc;
+
+use PHPUnit\Framework\TestCase;
+use Rapier\Tests\Support\Cli;
+use Rapier\Tests\Support\PhpProcess;
+use Rapier\Tests\Support\ServedApp;
+use RuntimeException;
+
+/**
+ * Rapier\Grpc\Server against gRPC's own C core (python3-grpcio, driven by
+ * tests/Support/grpc_client.py) and curl: examples/grpc/app.php as shipped,
+ * plus the rapier.test.Probe service of tests/apps/grpc/, served by a real
+ * `rapier serve` with one worker and no --http2 flag (a gRPC app turns
+ * HTTP/2 on by itself; the client speaks h2c by prior knowledge).
+ */
+final class GrpcServerTest extends TestCase
+{
+    private const PYTHON = '/usr/bin/python3';
+    private const DEPS = 'scripts/install-deps.sh installs them';
+
+    private static ?ServedApp $rapier = null;
+    private static string $dir;
+    private static int $port;
+
+    public static function setUpBeforeClass(): void
+    {
+        $probe = @shell_exec(self::PYTHON . ' -c "import grpc, google.protobuf" 2>&1 && echo ok');
+        if (trim((string) $probe) !== 'ok') {
+            self::markTestSkipped('python3-grpcio and python3-protobuf are not installed (' . self::DEPS . ')');
+        }
+        if (trim((string) shell_exec('command -v protoc')) === '') {
+            self::markTestSkipped('protoc is not installed (protobuf-compiler; ' . self::DEPS . ')');
+        }
+        if (!class_exists(\Google\Protobuf\Internal\Message::class)) {
+            self::markTestSkipped('the PHP protobuf runtime is not installed (php-google-protobuf; ' . self::DEPS . ')');
+        }
+        self::$dir = Cli::tempDirectory();
+        $root = dirname(__DIR__, 2);
+        mkdir(self::$dir . '/pb2');
+        // Python's message classes, from the same .proto files the PHP side uses.
+        foreach (["$root/examples/grpc" => 'helloworld.proto', "$root/tests/Support/grpc" => 'health.proto'] as $dir => $proto) {
+            exec(sprintf('protoc --proto_path=%s --python_out=%s %s 2>&1', escapeshellarg($dir),
+                escapeshellarg(self::$dir . '/pb2'), escapeshellarg("$dir/$proto")), $output, $status);
+            if ($status !== 0) {
+                throw new RuntimeException("protoc failed for $proto: " . implode("\n", $output));
+            }
+        }
+        self::$port = Cli::freePort();
+        self::$rapier = Cli::serve(["$root/tests/apps/grpc/app.php", '--port', (string) self::$port, '--workers', '1',
+            '--pid-file', self::$dir . '/rapier.pid', '--log-file', self::$dir . '/rapier.log']);
+        self::$rapier->waitForWorkers(self::$dir . '/rapier.pid', 1);
+    }
+
+    public static function tearDownAfterClass(): void
+    {
+        self::$rapier?->stop();
+        self::$rapier = null;
+        if (isset(self::$dir)) {
+            Cli::removeDirectory(self::$dir);
+        }
+    }
+
+    public function testServeTurnsHttp2OnForAGrpcApp(): void
+    {
+        $this->assertStringContainsString('(gRPC)', self::$rapier->stdout(), 'the banner names the kind of app');
+        $seen = $this->client('metadata');
+        $this->assertSame('OK', $seen['code'], json_encode($seen));
+        $this->assertSame('HTTP/2.0', $seen['message']['protocol']);
+    }
+
+    public function testUnary(): void
+    {
+        $seen = $this->client('unary', 'Zoë');
+
+        $this->assertSame('OK', $seen['code'], json_encode($seen));
+        $this->assertSame('Hello, Zoë!', $seen['message']);
+        $this->assertSame('rapier', $seen['initial']['x-greeter'] ?? null, 'header metadata from setHeader()');
+        $this->assertSame('yes', $seen['trailing']['x-greeted'] ?? null, 'trailer metadata from setTrailer()');
+    }
+
+    public function testAGrpcExceptionOfTheExample(): void
+    {
+        $seen = $this->client('unary', '');
+
+        $this->assertSame(['code' => 'INVALID_ARGUMENT', 'details' => 'name is empty: say who to greet'], $seen);
+    }
+
+    public function testServerStreamingSendsTheRepliesInOrder(): void
+    {
+        $seen = $this->client('server_stream', '25');
+
+        $this->assertSame('OK', $seen['code'], json_encode($seen));
+        $expected = array_map(static fn (int $i): string => "Hello, stream! ($i of 25)", range(1, 25));
+        $this->assertSame($expected, $seen['replies']);
+        // The handler sleeps 10 ms between replies: received as made, not all at the end.
+        $this->assertGreaterThan(0.1, $seen['spread'], 'the replies arrived spread over the handler\'s run');
+    }
+
+    public function testAStreamedReplyReachesTheClientBeforeTheHandlerEnds(): void
+    {
+        $seen = $this->client('hold_stream');
+
+        $this->assertSame('first', $seen['first']);
+        $this->assertSame(['released'], $seen['rest'],
+            'the handler was released by the client after the first reply, not by its own 10 s limit');
+        $this->assertSame('OK', $seen['code']);
+    }
+
+    public function testHeaderMetadataAfterTheFirstReplyIsRefused(): void
+    {
+        $seen = $this->client('late_header');
+
+        $this->assertSame('OK', $seen['code']);
+        $this->assertSame('first', $seen['replies'][0]);
+        $this->assertStringStartsWith('LogicException: cannot set header metadata \'x-late\'', $seen['replies'][1]);
+    }
+
+    public function testClientStreaming(): void
+    {
+        $this->assertSame('Hello, ann, bob, çé!', $this->client('client_stream', json_encode(['ann', 'bob', 'çé']))['message']);
+        $this->assertSame('Hello, nobody!', $this->client('client_stream', '[]')['message'], 'a stream of no messages');
+    }
+
+    public function testAGrpcExceptionCodeAndANonAsciiMessageRoundTrip(): void
+    {
+        $message = "Zoë's 100% wrong: ☃ \u{1F600}\nsecond line";
+        $seen = $this->client('fail', json_encode([9, $message]));
+
+        $this->assertSame(['code' => 'FAILED_PRECONDITION', 'details' => $message], $seen);
+        $this->assertSame('PERMISSION_DENIED', $this->client('fail', json_encode([7, 'no']))['code']);
+    }
+
+    public function testAnUncaughtExceptionIsUnknownInternalErrorAndLogged(): void
+    {
+        $secret = 'token-' . bin2hex(random_bytes(4));
+        $seen = $this->client('crash', $secret);
+
+        $this->assertSame(['code' => 'UNKNOWN', 'details' => 'Internal error'], $seen, 'nothing of the exception leaks');
+        $log = $this->waitForLog("probe crash with a secret: $secret");
+        $this->assertStringContainsString('gRPC /rapier.test.Probe/Crash failed: RuntimeException', $log);
+        $this->assertStringContainsString('ProbeService.php', $log, 'the trace is logged');
+    }
+
+    public function testUnknownMethodAndServiceAreUnimplemented(): void
+    {
+        $method = $this->client('path', '/helloworld.Greeter/sayHello');
+        $this->assertSame('UNIMPLEMENTED', $method['code'], 'methods match case-sensitively');
+        $this->assertStringContainsString('/helloworld.Greeter/sayHello', $method['details']);
+
+        $service = $this->client('path', '/helloworld.Nobody/SayHello');
+        $this->assertSame('UNIMPLEMENTED', $service['code']);
+        $this->assertSame('unknown service helloworld.Nobody (/helloworld.Nobody/SayHello)', $service['details']);
+    }
+
+    public function testADeadlineCancelsTheHandlerAndTheWorkerServesOn(): void
+    {
+        $seen = $this->client('deadline', '0.5');
+
+        $this->assertSame('DEADLINE_EXCEEDED', $seen['code'], json_encode($seen));
+        $this->assertLessThan(5.0, $seen['elapsed']);
+        $this->assertCount(1, $seen['new_events'], json_encode($seen));
+        $this->assertMatchesRegularExpression('/^sleep 10 canceled after (\d+\.\d+) s$/', $seen['new_events'][0]);
+        $canceledAfter = (float) explode(' ', $seen['new_events'][0])[4];
+        // At the deadline, not at the end of the 10 s sleep (with room for a slow build, ASan's).
+        $this->assertGreaterThanOrEqual(0.45, $canceledAfter);
+        $this->assertLessThan(5.0, $canceledAfter, 'the server canceled the 10 s sleep at the deadline');
+        $this->assertSame($seen['coroutines_before'], $seen['coroutines_after'], 'no coroutine left behind');
+        $this->assertTrue($seen['same_worker']);
+        $this->assertSame('Hello, again!', $seen['then']['message'] ?? null);
+    }
+
+    public function testTheServerAnswersDeadlineExceededItself(): void
+    {
+        // curl has no deadline of its own: the answer is the server's.
+        $started = microtime(true);
+        $response = $this->curl('/rapier.test.Probe/Sleep', self::frame(self::helloRequest('10')), ['grpc-timeout: 300m']);
+
+        $this->assertLessThan(5.0, microtime(true) - $started);
+        $this->assertSame(200, $response['status'], $response['raw']);
+        $this->assertSame('4', $response['fields']['grpc-status'] ?? null, $response['raw']);
+        $this->assertSame('deadline exceeded', $response['fields']['grpc-message'] ?? null);
+        $this->assertSame('', $response['body']);
+    }
+
+    public function testTheLongestTimeoutIsAccepted(): void
+    {
+        // 99999999 hours: beyond what a timer takes, and no deadline in practice.
+        $response = $this->curl('/helloworld.Greeter/SayHello', self::frame(self::helloRequest('far')), ['grpc-timeout: 99999999H']);
+
+        $this->assertSame(200, $response['status'], $response['raw']);
+        $this->assertSame(self::frame("\x0a\x0bHello, far!"), $response['body'], $response['raw'] . $this->log());
+    }
+
+    public function testAMalformedTimeoutIsInternal(): void
+    {
+        $response = $this->curl('/helloworld.Greeter/SayHello', self::frame(self::helloRequest('x')), ['grpc-timeout: 1.5S']);
+
+        $this->assertSame('13', $response['fields']['grpc-status'] ?? null, $response['raw']);
+        $this->assertSame('malformed grpc-timeout: 1.5S', $response['fields']['grpc-message'] ?? null);
+    }
+
+    public function testMetadataInAndOut(): void
+    {
+        $seen = $this->client('metadata');
+
+        $this->assertSame('OK', $seen['code'], json_encode($seen));
+        $in = $seen['message']['metadata'];
+        $this->assertSame('plain value', $in['x-text'] ?? null);
+        $this->assertSame(base64_encode("\x00\x01\xfe\xff binary"), $in['x-data-bin'] ?? null, '-bin values are decoded');
+        $this->assertSame('Bearer token-123', $in['authorization'] ?? null);
+        foreach (array_keys($in) as $key) {
+            $this->assertStringStartsNotWith('grpc-', $key);
+            $this->assertStringStartsNotWith(':', $key);
+            $this->assertNotContains($key, ['content-type', 'te', 'host']);
+        }
+        $this->assertSame('/rapier.test.Probe/Metadata', $seen['message']['method']);
+        $this->assertEqualsWithDelta(20.0, $seen['message']['time_remaining'], 2.0, 'from grpc-timeout');
+        $this->assertEqualsWithDelta(20.0, $seen['message']['deadline_in'], 2.0);
+        $this->assertSame('from-probe', $seen['initial']['x-header'] ?? null);
+        $this->assertSame(base64_encode("\x00\x01\xfe\xff header"), $seen['initial']['x-header-bin'] ?? null);
+        $this->assertSame('done', $seen['trailing']['x-trailer'] ?? null);
+        $this->assertSame(base64_encode("\xff\x00 trailer"), $seen['trailing']['x-trailer-bin'] ?? null);
+    }
+
+    public function testAGzipCompressedRequest(): void
+    {
+        $seen = $this->client('gzip');
+
+        $this->assertSame('OK', $seen['code'], json_encode($seen));
+        $this->assertSame('gzip', $seen['message']['grpc_encoding']);
+        $this->assertSame(1, $seen['message']['compressed_flag'], 'the client did compress the message');
+        $this->assertLessThan($seen['sent_bytes'], $seen['message']['body_bytes']);
+        $this->assertSame($seen['sent_md5'], $seen['message']['name_md5']);
+    }
+
+    public function testAnUnsupportedEncodingIsUnimplemented(): void
+    {
+        $response = $this->curl('/helloworld.Greeter/SayHello', self::frame(self::helloRequest('x'), compressed: true),
+            ['grpc-encoding: snappy']);
+
+        $this->assertSame('12', $response['fields']['grpc-status'] ?? null, $response['raw']);
+        $this->assertSame('identity,gzip', $response['fields']['grpc-accept-encoding'] ?? null);
+    }
+
+    public function testAOneMegabyteMessageRoundTrip(): void
+    {
+        $seen = $this->client('echo_size', (string) (1 << 20));
+
+        $this->assertSame('OK', $seen['code'], json_encode($seen));
+        $this->assertTrue($seen['echoed']);
+    }
+
+    public function testAMessageOverTheLimitIsResourceExhausted(): void
+    {
+        $seen = $this->client('echo_size', (string) (5 << 20));
+
+        $this->assertSame('RESOURCE_EXHAUSTED', $seen['code'], json_encode($seen));
+        $this->assertMatchesRegularExpression('/^grpc: received message larger than max \(\d+ vs\. 4194304\)$/', $seen['details']);
+    }
+
+    public function testATruncatedFrameIsInternal(): void
+    {
+        $frame = self::frame(self::helloRequest('truncated'));
+        $response = $this->curl('/helloworld.Greeter/SayHello', substr($frame, 0, -3));
+
+        $this->assertSame('13', $response['fields']['grpc-status'] ?? null, $response['raw']);
+        $this->assertStringStartsWith('truncated message', $response['fields']['grpc-message'] ?? '');
+    }
+
+    public function testAHundredConcurrentCallsOnOneChannel(): void
+    {
+        $seen = $this->client('concurrent', '100');
+
+        $this->assertSame(['OK' => 100], $seen['codes'], json_encode($seen));
+        $this->assertSame(['slept 0.5'], $seen['messages']);
+        // One at a time would take 50 s: they ran side by side in the one worker.
+        $this->assertLessThan(10.0, $seen['elapsed']);
+    }
+
+    public function testHealthCheck(): void
+    {
+        $seen = $this->client('health', json_encode(['', 'helloworld.Greeter', 'rapier.test.Probe', 'helloworld.Nobody']));
+
+        $this->assertSame(['' => 'SERVING', 'helloworld.Greeter' => 'SERVING', 'rapier.test.Probe' => 'SERVING',
+            'helloworld.Nobody' => 'NOT_FOUND'], $seen);
+    }
+
+    public function testNonPostIs405AndAnotherContentTypeIs415(): void
+    {
+        $get = $this->curl('/helloworld.Greeter/SayHello', null);
+        $this->assertSame(405, $get['status'], $get['raw']);
+        $this->assertSame('POST', $get['fields']['allow'] ?? null);
+        $this->assertArrayNotHasKey('grpc-status', $get['fields']);
+
+        $json = $this->curl('/helloworld.Greeter/SayHello', '{}', ['content-type: application/json']);
+        $this->assertSame(415, $json['status'], $json['raw']);
+
+        $web = $this->curl('/helloworld.Greeter/SayHello', self::frame(''), ['content-type: application/grpc-web']);
+        $this->assertSame(415, $web['status'], 'gRPC-Web is not served');
+    }
+
+    public function testTheResponseContentTypeEchoesProtoSubtype(): void
+    {
+        $response = $this->curl('/helloworld.Greeter/SayHello', self::frame(self::helloRequest('proto')),
+            ['content-type: application/grpc+proto']);
+
+        $this->assertSame('application/grpc+proto', $response['fields']['content-type'] ?? null, $response['raw']);
+        // Not its trailers: this reply has a content-length, and curl 7.88 stops reading there (gRPC clients do not).
+        $this->assertSame(self::frame("\x0a\x0dHello, proto!"), $response['body'], 'one frame with the HelloReply');
+    }
+
+    public function testARequestHandlerOfAnHttpServerOfOnesOwn(): void
+    {
+        // Without `rapier serve`: the Server is the 'request' callable, HTTP/2 turned on by hand.
+        $root = dirname(__DIR__, 2);
+        $port = Cli::freePort();
+        file_put_contents(self::$dir . '/own-server.php', sprintf(<<<'PHP'
+            <?php
+            require %s;
+            $grpc = require %s;
+            $http = new Rapier\Http\Server('127.0.0.1', %d, ['workers' => 1, 'http2' => true]);
+            $http->on('request', $grpc);
+            $http->start();
+            PHP, var_export("$root/src/autoload.php", true), var_export("$root/examples/grpc/app.php", true), $port));
+        $out = self::$dir . '/own-server.out';
+        $proc = proc_open([PHP_BINARY, '-d', 'extension=' . Cli::extension(), self::$dir . '/own-server.php'],
+            [0 => ['file', '/dev/null', 'r'], 1 => ['file', $out, 'w'], 2 => ['file', $out, 'a']], $pipes);
+        $server = new ServedApp($proc, $out, $out);
+        try {
+            $server->waitForPort($port);
+            $seen = $this->client('unary', 'own server', $port);
+            $this->assertSame('Hello, own server!', $seen['message'] ?? null, json_encode($seen) . $server->output());
+        } finally {
+            $this->assertSame(0, $server->stop(), $server->output());
+        }
+    }
+
+    public function testGeneratedExampleClassesMatchTheProto(): void
+    {
+        $result = PhpProcess::runCommand([dirname(__DIR__, 2) . '/scripts/gen-grpc-example.sh', '--check']);
+
+        $this->assertSame(0, $result->exitCode, $result->describe());
+    }
+
+    /** @return array<string, mixed> what the client scenario saw */
+    private function client(string $scenario, ?string $arg = null, ?int $port = null): array
+    {
+        $command = [self::PYTHON, dirname(__DIR__) . '/Support/grpc_client.py', $scenario, '127.0.0.1:' . ($port ?? self::$port),
+            self::$dir . '/pb2', ...($arg === null ? [] : [$arg])];
+        $proc = proc_open($command, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+        if ($proc === false) {
+            throw new RuntimeException('Cannot start the Python client');
+        }
+        $stdout = (string) stream_get_contents($pipes[1]);
+        $stderr = (string) stream_get_contents($pipes[2]);
+        $code = proc_close($proc);
+        $this->assertSame(0, $code, "the client failed:\n$stderr$stdout\n" . self::$rapier?->output() . $this->log());
+
+        return json_decode($stdout, true, 512, JSON_THROW_ON_ERROR);
+    }
+
+    /**
+     * A request with curl over h2c (prior knowledge), a POST when $body is
+     * not null, with its header and trailer fields together (curl writes
+     * both to its header dump).
+     *
+     * @param list<string> $headers
+     * @return array{status: int, fields: array<string, string>, body: string, raw: string}
+     */
+    private function curl(string $path, ?string $body, array $headers = []): array
+    {
+        $fields = self::$dir . '/curl-fields';
+        $out = self::$dir . '/curl-body';
+        $command = ['curl', '-s', '--noproxy', '*', '--http2-prior-knowledge', '--max-time', '20', '-D', $fields, '-o', $out];
+        if ($body !== null) {
+            file_put_contents(self::$dir . '/curl-request', $body);
+            $command = [...$command, '--data-binary', '@' . self::$dir . '/curl-request'];
+            $hasType = array_filter($headers, static fn (string $h): bool => stripos($h, 'content-type:') === 0) !== [];
+            $headers = [...($hasType ? [] : ['content-type: application/grpc']), 'te: trailers', ...$headers];
+        }
+        foreach ($headers as $header) {
+            $command = [...$command, '-H', $header];
+        }
+        $result = PhpProcess::runCommand([...$command, 'http://127.0.0.1:' . self::$port . $path]);
+        $raw = (string) @file_get_contents($fields);
+        $this->assertSame(0, $result->exitCode, $result->describe() . "\n$raw");
+        $parsed = [];
+        $status = 0;
+        foreach (preg_split('/\r?\n/', $raw) as $line) {
+            if (preg_match('~^HTTP/\S+ (\d{3})~', $line, $m) === 1) {
+                $status = (int) $m[1];
+            } elseif (str_contains($line, ':')) {
+                [$name, $value] = explode(':', $line, 2);
+                $parsed[strtolower(trim($name))] = trim($value);
+            }
+        }
+
+        return ['status' => $status, 'fields' => $parsed, 'body' => (string) @file_get_contents($out), 'raw' => $raw];
+    }
+
+    private static function frame(string $message, bool $compressed = false): string
+    {
+        return ($compressed ? "\1" : "\0") . pack('N', strlen($message)) . $message;
+    }
+
+    /** helloworld.HelloRequest { name = 1 }, encoded by hand: the test needs no generated classes. */
+    private static function helloRequest(string $name): string
+    {
+        return "\x0a" . chr(strlen($name)) . $name;
+    }
+
+    private function waitForLog(string $needle): string
+    {
+        $deadline = microtime(true) + 10;
+        while (!str_contains($this->log(), $needle) && microtime(true) < $deadline) {
+            usleep(20000);
+        }
+        $this->assertStringContainsString($needle, $this->log());
+
+        return $this->log();
+    }
+
+    private function log(): string
+    {
+        return (string) @file_get_contents(self::$dir . '/rapier.log');
+    }
+}

@@ -1,0 +1,183 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Rapier\Tests\Grpc;
+
+use PHPUnit\Framework\TestCase;
+use Rapier\Grpc\GrpcException;
+use Rapier\Grpc\Internal\HealthCheck;
+use Rapier\Grpc\Internal\MessageFraming;
+use Rapier\Grpc\Internal\PercentEncoding;
+use Rapier\Grpc\Internal\Timeout;
+use Rapier\Grpc\Status;
+use ValueError;
+
+/** The pieces of gRPC's wire format, without a server: framing, grpc-timeout, grpc-message, the health request. */
+final class WireFormatTest extends TestCase
+{
+    private const MAX = 4 << 20;
+
+    public function testFramesAreFlagLengthAndMessage(): void
+    {
+        $this->assertSame("\0\0\0\0\3abc", MessageFraming::encode('abc'));
+        $this->assertSame("\0\0\0\0\0", MessageFraming::encode(''));
+        $this->assertSame("\0\0\1\0\0", substr(MessageFraming::encode(str_repeat('x', 65536)), 0, 5));
+    }
+
+    public function testDecodeSplitsTheBodyIntoItsMessages(): void
+    {
+        $messages = ['one', '', str_repeat("\xff", 70000), "\0\1"];
+        $body = implode('', array_map(MessageFraming::encode(...), $messages));
+
+        $this->assertSame($messages, iterator_to_array(MessageFraming::decode($body, 'identity', self::MAX), false));
+        $this->assertSame([], iterator_to_array(MessageFraming::decode('', 'identity', self::MAX), false));
+    }
+
+    public function testGzipMessagesAreInflated(): void
+    {
+        $message = str_repeat('compressible ', 5000);
+        $body = "\1" . pack('N', strlen(gzencode($message))) . gzencode($message) . MessageFraming::encode('plain');
+
+        $this->assertSame([$message, 'plain'], iterator_to_array(MessageFraming::decode($body, 'gzip', self::MAX), false),
+            'the flag is per message: an uncompressed one may follow');
+    }
+
+    /** @return array<string, array{string, string, Status, string}> */
+    public static function badBodies(): array
+    {
+        $gz = gzencode('hello');
+
+        return [
+            'a prefix cut short' => ["\0\0\0", 'identity', Status::INTERNAL, 'truncated message: 3 bytes of a 5-byte prefix'],
+            'a message cut short' => ["\0\0\0\0\5abc", 'identity', Status::INTERNAL, 'truncated message: 3 of 5 bytes'],
+            'a second frame cut short' => [MessageFraming::encode('ok') . "\0\0", 'identity', Status::INTERNAL, 'truncated message'],
+            'flag 2' => ["\2\0\0\0\0", 'identity', Status::INTERNAL, 'invalid compressed flag 2'],
+            'compressed without grpc-encoding' => ["\1" . pack('N', strlen($gz)) . $gz, 'identity', Status::INTERNAL,
+                'compressed message without grpc-encoding'],
+            'not gzip' => ["\1\0\0\0\5hello", 'gzip', Status::INTERNAL, 'invalid gzip message'],
+            'gzip cut short' => ["\1" . pack('N', 8) . substr($gz, 0, 8), 'gzip', Status::INTERNAL, 'invalid gzip message'],
+            'over the limit' => ["\0" . pack('N', 101) . str_repeat('x', 101), 'identity', Status::RESOURCE_EXHAUSTED,
+                'grpc: received message larger than max (101 vs. 100)'],
+            'announced over the limit' => ["\0\xff\xff\xff\xff", 'identity', Status::RESOURCE_EXHAUSTED,
+                'grpc: received message larger than max (4294967295 vs. 100)'],
+            'over the limit once inflated' => ["\1" . pack('N', strlen(gzencode(str_repeat('z', 1000))))
+                . gzencode(str_repeat('z', 1000)), 'gzip', Status::RESOURCE_EXHAUSTED, 'once decompressed'],
+        ];
+    }
+
+    /** @dataProvider badBodies */
+    public function testBadBodiesEndTheCall(string $body, string $encoding, Status $status, string $message): void
+    {
+        try {
+            iterator_to_array(MessageFraming::decode($body, $encoding, 100), false);
+            $this->fail('no exception');
+        } catch (GrpcException $e) {
+            $this->assertSame($status, $e->status);
+            $this->assertSame($status->value, $e->getCode());
+            $this->assertStringContainsString($message, $e->getMessage());
+        }
+    }
+
+    public function testAGzipBombStopsAtTheLimit(): void
+    {
+        $bomb = gzencode(str_repeat("\0", 32 << 20), 9);   // 32 MiB in about 32 KB
+        $before = memory_get_peak_usage();
+        try {
+            MessageFraming::gunzip($bomb, 1 << 20);
+            $this->fail('no exception');
+        } catch (GrpcException $e) {
+            $this->assertSame(Status::RESOURCE_EXHAUSTED, $e->status);
+        }
+        $this->assertLessThan(16 << 20, memory_get_peak_usage() - $before, 'inflated a step at a time, not whole');
+    }
+
+    /** @return array<string, array{string, float}> */
+    public static function timeouts(): array
+    {
+        return [
+            'hours' => ['2H', 7200.0],
+            'minutes' => ['3M', 180.0],
+            'seconds' => ['10S', 10.0],
+            'milliseconds' => ['250m', 0.25],
+            'microseconds' => ['1500u', 0.0015],
+            'nanoseconds' => ['99999999n', 0.099999999],
+            'eight digits' => ['12345678S', 12345678.0],
+            'zero' => ['0m', 0.0],
+        ];
+    }
+
+    /** @dataProvider timeouts */
+    public function testTimeouts(string $value, float $seconds): void
+    {
+        $this->assertEqualsWithDelta($seconds, Timeout::parse($value), 1e-12);
+    }
+
+    /** @return array<string, array{string}> */
+    public static function malformedTimeouts(): array
+    {
+        return array_map(static fn (string $v): array => [$v], [
+            'nine digits' => '123456789S', 'no unit' => '10', 'no digits' => 'S', 'unknown unit' => '10s',
+            'fraction' => '1.5S', 'negative' => '-1S', 'space' => ' 1S', 'empty' => '', 'trailing newline' => "1S\n",
+        ]);
+    }
+
+    /** @dataProvider malformedTimeouts */
+    public function testMalformedTimeoutsAreInternal(string $value): void
+    {
+        try {
+            Timeout::parse($value);
+            $this->fail('no exception');
+        } catch (GrpcException $e) {
+            $this->assertSame(Status::INTERNAL, $e->status);
+            $this->assertStringStartsWith('malformed grpc-timeout', $e->getMessage());
+        }
+    }
+
+    public function testGrpcMessagePercentEncoding(): void
+    {
+        $this->assertSame('plain text: ok (1/2) ~!', PercentEncoding::encode('plain text: ok (1/2) ~!'));
+        $this->assertSame('100%25 sure', PercentEncoding::encode('100% sure'));
+        $this->assertSame('caf%C3%A9 %E2%98%83', PercentEncoding::encode('café ☃'));
+        $this->assertSame('a%0Ab%09c%7F%00', PercentEncoding::encode("a\nb\tc\x7f\0"));
+        $text = "Zoë's 100% \u{1F600}\r\n\x01";
+        $this->assertSame($text, PercentEncoding::decode(PercentEncoding::encode($text)));
+        $this->assertSame('50% off %zz', PercentEncoding::decode('50% off %zz'), 'a stray % is kept, as readers must');
+    }
+
+    public function testHealthCheckRequestDecoding(): void
+    {
+        $this->assertSame('', HealthCheck::decodeRequest(''));
+        $this->assertSame('helloworld.Greeter', HealthCheck::decodeRequest("\x0a\x12helloworld.Greeter"));
+        // Unknown fields of every wire type are skipped: varint 2, fixed64 3, fixed32 4, bytes 5.
+        $this->assertSame('svc', HealthCheck::decodeRequest("\x10\x96\x01\x19" . str_repeat("\0", 8) . "\x25\0\0\0\0"
+            . "\x2a\x02hi\x0a\x03svc"));
+        $long = str_repeat('s', 300);
+        $this->assertSame($long, HealthCheck::decodeRequest("\x0a\xac\x02$long"), 'a two-byte length');
+        foreach (["\x0a\x05abc", "\x0a", "\x0b", "\x00\x01", "\x10\x80"] as $bad) {
+            try {
+                HealthCheck::decodeRequest($bad);
+                $this->fail('no exception for ' . bin2hex($bad));
+            } catch (GrpcException $e) {
+                $this->assertSame(Status::INTERNAL, $e->status);
+            }
+        }
+    }
+
+    public function testGrpcExceptionTakesAStatusOrItsNumber(): void
+    {
+        $this->assertSame(Status::NOT_FOUND, (new GrpcException('x', 5))->status);
+        $this->assertSame(16, (new GrpcException('x', Status::UNAUTHENTICATED))->getCode());
+        $this->assertSame(Status::UNKNOWN, (new GrpcException('x'))->status);
+        $this->assertCount(17, Status::cases());
+        $this->expectException(ValueError::class);
+        new GrpcException('x', 17);
+    }
+
+    public function testGrpcExceptionRefusesOk(): void
+    {
+        $this->expectException(ValueError::class);
+        $this->expectExceptionMessage('return the reply');
+        new GrpcException('x', Status::OK);
+    }
+}

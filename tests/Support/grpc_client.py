@@ -1,0 +1,176 @@
+#!/usr/bin/python3
+"""gRPC calls with python3-grpcio (gRPC's C core, an implementation that shares
+no code with Rapier's) for tests/Grpc/GrpcServerTest.php. Each scenario prints
+one JSON object with what the client saw; the test asserts on it.
+
+    grpc_client.py SCENARIO HOST:PORT PB2_DIR [ARG]
+
+PB2_DIR holds helloworld_pb2.py and health_pb2.py, made by the test with
+`protoc --python_out` from examples/grpc/helloworld.proto and
+tests/Support/grpc/health.proto.
+"""
+import base64
+import concurrent.futures
+import hashlib
+import json
+import sys
+import time
+
+import grpc
+
+scenario, target, pb2_dir = sys.argv[1:4]
+arg = sys.argv[4] if len(sys.argv) > 4 else None
+sys.path.insert(0, pb2_dir)
+import health_pb2  # noqa: E402
+import helloworld_pb2 as hw  # noqa: E402
+
+TIMEOUT = 30.0
+# Large enough for the over-the-limit message; the server's limit is what is tested.
+channel = grpc.insecure_channel(target, options=[
+    ("grpc.enable_http_proxy", 0),  # straight to the server, whatever http_proxy says
+    ("grpc.max_receive_message_length", 64 << 20),
+    ("grpc.max_send_message_length", 64 << 20),
+])
+
+
+def unary(path, request_class=hw.HelloRequest, reply_class=hw.HelloReply):
+    return channel.unary_unary(path, request_serializer=request_class.SerializeToString,
+                               response_deserializer=reply_class.FromString)
+
+
+def probe(method):
+    return unary("/rapier.test.Probe/" + method)
+
+
+def error(e):
+    return {"code": e.code().name, "details": e.details()}
+
+
+def metadata(pairs):
+    # -bin values arrive as bytes (grpc decodes them): base64 for JSON.
+    return {k: (base64.b64encode(v).decode() if isinstance(v, bytes) else v) for k, v in (pairs or [])}
+
+
+def call(fn, *args, **kwargs):
+    try:
+        reply, info = fn.with_call(*args, timeout=kwargs.pop("timeout", TIMEOUT), **kwargs)
+        return {"code": "OK", "message": reply.message, "initial": metadata(info.initial_metadata()),
+                "trailing": metadata(info.trailing_metadata())}
+    except grpc.RpcError as e:
+        return error(e)
+
+
+def stats():
+    return json.loads(probe("Stats")(hw.HelloRequest(), timeout=TIMEOUT).message)
+
+
+def run():
+    if scenario == "unary":
+        return call(unary("/helloworld.Greeter/SayHello"), hw.HelloRequest(name=arg))
+    if scenario == "server_stream":
+        stream = channel.unary_stream("/helloworld.Greeter/SayHelloStream",
+                                      request_serializer=hw.HelloStreamRequest.SerializeToString,
+                                      response_deserializer=hw.HelloReply.FromString)
+        call_ = stream(hw.HelloStreamRequest(name="stream", count=int(arg)), timeout=TIMEOUT)
+        replies, times = [], []
+        for reply in call_:
+            replies.append(reply.message)
+            times.append(time.monotonic())
+        return {"code": call_.code().name, "replies": replies,
+                "spread": times[-1] - times[0] if times else None}
+    if scenario == "hold_stream":
+        # The handler waits, after its first reply, until Release: it must reach us before the handler ends.
+        stream = channel.unary_stream("/rapier.test.Probe/HoldStream",
+                                      request_serializer=hw.HelloRequest.SerializeToString,
+                                      response_deserializer=hw.HelloReply.FromString)
+        call_ = stream(hw.HelloRequest(name="10"), timeout=TIMEOUT)
+        first = next(call_).message
+        released = probe("Release")(hw.HelloRequest(), timeout=TIMEOUT).message
+        rest = [r.message for r in call_]
+        return {"first": first, "release": released, "rest": rest, "code": call_.code().name}
+    if scenario == "late_header":
+        stream = channel.unary_stream("/rapier.test.Probe/LateHeader",
+                                      request_serializer=hw.HelloRequest.SerializeToString,
+                                      response_deserializer=hw.HelloReply.FromString)
+        call_ = stream(hw.HelloRequest(), timeout=TIMEOUT)
+        return {"replies": [r.message for r in call_], "code": call_.code().name}
+    if scenario == "client_stream":
+        names = json.loads(arg)
+        fn = channel.stream_unary("/helloworld.Greeter/SayHelloToAll",
+                                  request_serializer=hw.HelloRequest.SerializeToString,
+                                  response_deserializer=hw.HelloReply.FromString)
+        return call(fn, iter([hw.HelloRequest(name=n) for n in names]))
+    if scenario == "fail":
+        code, message = json.loads(arg)
+        return call(probe("Fail"), hw.HelloRequest(name=message), metadata=[("x-code", str(code))])
+    if scenario == "crash":
+        return call(probe("Crash"), hw.HelloRequest(name=arg))
+    if scenario == "path":
+        return call(unary(arg), hw.HelloRequest(name="x"))
+    if scenario == "deadline":
+        before = stats()
+        started = time.monotonic()
+        result = call(probe("Sleep"), hw.HelloRequest(name="10"), timeout=float(arg))
+        result["elapsed"] = time.monotonic() - started
+        # The server cancels the handler at the same deadline; give its event a moment to be recorded.
+        after = stats()
+        for _ in range(100):
+            if len(after["events"]) > len(before["events"]):
+                break
+            time.sleep(0.05)
+            after = stats()
+        result["new_events"] = after["events"][len(before["events"]):]
+        result["coroutines_before"] = before["coroutines"]
+        result["coroutines_after"] = after["coroutines"]
+        result["same_worker"] = before["pid"] == after["pid"]
+        result["then"] = call(unary("/helloworld.Greeter/SayHello"), hw.HelloRequest(name="again"))
+        return result
+    if scenario == "metadata":
+        result = call(probe("Metadata"), hw.HelloRequest(), timeout=20.0, metadata=[
+            ("x-text", "plain value"),
+            ("x-data-bin", b"\x00\x01\xfe\xff binary"),
+            ("authorization", "Bearer token-123"),
+        ])
+        result["message"] = json.loads(result["message"]) if result["code"] == "OK" else None
+        return result
+    if scenario == "gzip":
+        name = "compress me " * 10000
+        reply = call(probe("Inspect"), hw.HelloRequest(name=name), compression=grpc.Compression.Gzip)
+        reply["message"] = json.loads(reply["message"]) if reply["code"] == "OK" else None
+        reply["sent_md5"] = hashlib.md5(name.encode()).hexdigest()
+        reply["sent_bytes"] = len(name)
+        return reply
+    if scenario == "echo_size":
+        name = ("0123456789abcdef" * (int(arg) // 16 + 1))[:int(arg)]
+        result = call(probe("Echo"), hw.HelloRequest(name=name))
+        if result["code"] == "OK":
+            result["echoed"] = result.pop("message") == name
+            result["bytes"] = len(name)
+        return result
+    if scenario == "concurrent":
+        count = int(arg)
+        fn = probe("Sleep")
+        started = time.monotonic()
+        futures = [fn.future(hw.HelloRequest(name="0.5"), timeout=TIMEOUT) for _ in range(count)]
+        codes, messages = {}, set()
+        for f in futures:
+            try:
+                messages.add(f.result().message)
+                codes["OK"] = codes.get("OK", 0) + 1
+            except grpc.RpcError as e:
+                codes[e.code().name] = codes.get(e.code().name, 0) + 1
+        return {"codes": codes, "messages": sorted(messages), "elapsed": time.monotonic() - started}
+    if scenario == "health":
+        check = unary("/grpc.health.v1.Health/Check", health_pb2.HealthCheckRequest, health_pb2.HealthCheckResponse)
+        result = {}
+        for service in json.loads(arg):
+            try:
+                reply = check(health_pb2.HealthCheckRequest(service=service), timeout=TIMEOUT)
+                result[service] = health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status)
+            except grpc.RpcError as e:
+                result[service] = e.code().name
+        return result
+    raise SystemExit("unknown scenario " + scenario)
+
+
+print(json.dumps(run()))

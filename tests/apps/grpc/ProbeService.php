@@ -1,0 +1,143 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Rapier\Tests\Apps\Grpc;
+
+use Generator;
+use Helloworld\HelloReply;
+use Helloworld\HelloRequest;
+use LogicException;
+use Rapier\CanceledException;
+use Rapier\Coroutine;
+use Rapier\Grpc\Context;
+use Rapier\Grpc\GrpcException;
+use RuntimeException;
+
+/**
+ * rapier.test.Probe, served beside the example's Greeter for
+ * tests/Grpc/GrpcServerTest.php: calls that fail, sleep, inspect what
+ * arrived, and report what the worker saw. It reuses helloworld's
+ * messages (a name in, a message out), so it needs no .proto of its own.
+ * The worker's state is static: the test serves it with one worker.
+ */
+final class ProbeService
+{
+    /** @var list<string> what happened to calls, in order */
+    private static array $events = [];
+    private static bool $released = false;
+
+    /** Ends with the status named by the x-code metadata and the name as message. */
+    public function Fail(HelloRequest $request, Context $context): HelloReply
+    {
+        throw new GrpcException($request->getName(), (int) ($context->metadataValue('x-code') ?? 2));
+    }
+
+    public function Crash(HelloRequest $request): HelloReply
+    {
+        throw new RuntimeException('probe crash with a secret: ' . $request->getName());
+    }
+
+    /** Sleeps the name's seconds; a cancel (the deadline) is recorded before it goes on up. */
+    public function Sleep(HelloRequest $request): HelloReply
+    {
+        $start = microtime(true);
+        try {
+            Coroutine::sleep((float) $request->getName());
+        } catch (CanceledException $e) {
+            self::$events[] = sprintf('sleep %s canceled after %.3f s', $request->getName(), microtime(true) - $start);
+            throw $e;
+        }
+        self::$events[] = "sleep {$request->getName()} done";
+
+        return new HelloReply(['message' => 'slept ' . $request->getName()]);
+    }
+
+    /** The worker's state: coroutines alive (this call's own included) and the events so far. */
+    public function Stats(HelloRequest $request): HelloReply
+    {
+        return new HelloReply(['message' => json_encode([
+            'coroutines' => Coroutine::count(),
+            'events' => self::$events,
+            'pid' => getmypid(),
+        ], JSON_THROW_ON_ERROR)]);
+    }
+
+    /** The metadata that arrived (binary values base64'd for JSON), and metadata sent back. */
+    public function Metadata(HelloRequest $request, Context $context): HelloReply
+    {
+        $context->setHeader('x-header', 'from-probe');
+        $context->setHeader('x-header-bin', "\x00\x01\xfe\xff header");
+        $context->setTrailer('x-trailer', 'done');
+        $context->setTrailer('x-trailer-bin', "\xff\x00 trailer");
+        $metadata = [];
+        foreach ($context->metadata() as $key => $value) {
+            $metadata[$key] = str_ends_with($key, '-bin') ? base64_encode($value) : $value;
+        }
+
+        return new HelloReply(['message' => json_encode([
+            'metadata' => $metadata,
+            'method' => $context->method(),
+            'time_remaining' => $context->timeRemaining(),
+            'deadline_in' => $context->deadline() === null ? null : $context->deadline() - microtime(true),
+            'protocol' => $context->request()->server()['SERVER_PROTOCOL'] ?? null,
+        ], JSON_THROW_ON_ERROR)]);
+    }
+
+    /** How the request arrived: its grpc-encoding and the first message's compressed flag. */
+    public function Inspect(HelloRequest $request, Context $context): HelloReply
+    {
+        $body = $context->request()->body();
+
+        return new HelloReply(['message' => json_encode([
+            'grpc_encoding' => $context->request()->header('grpc-encoding'),
+            'compressed_flag' => $body === '' ? null : ord($body[0]),
+            'body_bytes' => strlen($body),
+            'name_bytes' => strlen($request->getName()),
+            'name_md5' => md5($request->getName()),
+        ], JSON_THROW_ON_ERROR)]);
+    }
+
+    public function Echo(HelloRequest $request): HelloReply
+    {
+        return new HelloReply(['message' => $request->getName()]);
+    }
+
+    /**
+     * A first reply, then a wait until Release is called (by the client,
+     * once it has the first reply), then a second reply saying which came
+     * first. A server that held the replies back until the handler ends
+     * would leave the client waiting for the first until the wait gives up.
+     *
+     * @return Generator<int, HelloReply>
+     */
+    public function HoldStream(HelloRequest $request): Generator
+    {
+        self::$released = false;
+        yield new HelloReply(['message' => 'first']);
+        $giveUp = microtime(true) + (float) ($request->getName() ?: '10');
+        while (!self::$released && microtime(true) < $giveUp) {
+            Coroutine::sleep(0.01);
+        }
+        yield new HelloReply(['message' => self::$released ? 'released' : 'gave up waiting']);
+    }
+
+    public function Release(HelloRequest $request): HelloReply
+    {
+        self::$released = true;
+
+        return new HelloReply(['message' => 'released']);
+    }
+
+    /** setHeader() after the first reply is refused; the refusal's message is the second reply. */
+    public function LateHeader(HelloRequest $request, Context $context): Generator
+    {
+        yield new HelloReply(['message' => 'first']);
+        try {
+            $context->setHeader('x-late', 'too late');
+            yield new HelloReply(['message' => 'accepted']);
+        } catch (LogicException $e) {
+            yield new HelloReply(['message' => get_class($e) . ': ' . $e->getMessage()]);
+        }
+    }
+}
