@@ -315,21 +315,24 @@ static int last_chunk(struct iovec *iov, const rapier_http_buf_t *trailers)
 
 #define CHUNKED_BODY_IOV 6
 
+/* One chunk of len > 0 bytes: its size line, the data and the CRLF after it, in 3 iovecs. */
+static int one_chunk(struct iovec iov[3], char chunk_head[RAPIER_HTTP_CHUNK_HEADER_MAX], const char *data, size_t len)
+{
+	iov[0].iov_base = chunk_head;
+	iov[0].iov_len = rapier_http_chunk_header(chunk_head, len);
+	iov[1].iov_base = (void *) data;
+	iov[1].iov_len = len;
+	iov[2].iov_base = (void *) RAPIER_HTTP_CHUNK_TAIL;
+	iov[2].iov_len = RAPIER_HTTP_CHUNK_TAIL_LEN;
+	return 3;
+}
+
 /* A whole body as one chunk (none when empty) and the end; fills up to CHUNKED_BODY_IOV iovecs, returns the count. */
 static int chunked_body(struct iovec *iov, char chunk_head[RAPIER_HTTP_CHUNK_HEADER_MAX], const char *body,
 	size_t len, const rapier_http_buf_t *trailers)
 {
-	int n = 0;
+	int n = len > 0 ? one_chunk(iov, chunk_head, body, len) : 0;
 
-	if (len > 0) {
-		iov[0].iov_base = chunk_head;
-		iov[0].iov_len = rapier_http_chunk_header(chunk_head, len);
-		iov[1].iov_base = (void *) body;
-		iov[1].iov_len = len;
-		iov[2].iov_base = (void *) RAPIER_HTTP_CHUNK_TAIL;
-		iov[2].iov_len = RAPIER_HTTP_CHUNK_TAIL_LEN;
-		n = 3;
-	}
 	return n + last_chunk(&iov[n], trailers);
 }
 
@@ -424,13 +427,7 @@ static int write_body_bytes(rapier_http_conn_t *conn, const char *data, size_t l
 		iov[0].iov_len = len;
 		return write_all(conn, iov, 1);
 	}
-	iov[0].iov_base = chunk_head;
-	iov[0].iov_len = rapier_http_chunk_header(chunk_head, len);
-	iov[1].iov_base = (void *) data;
-	iov[1].iov_len = len;
-	iov[2].iov_base = (void *) RAPIER_HTTP_CHUNK_TAIL;
-	iov[2].iov_len = RAPIER_HTTP_CHUNK_TAIL_LEN;
-	return write_all(conn, iov, 3);
+	return write_all(conn, iov, one_chunk(iov, chunk_head, data, len));
 }
 
 /* A streamed body is compressed as it goes when the request and the Content-Type allow it. */
