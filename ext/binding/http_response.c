@@ -139,22 +139,36 @@ static bool require_open(response_t *resp, const char *what)
 }
 
 /* Adds a header, turning a refusal into the exception that names the culprit. */
+/*
+ * The exception for a field the engine refused (rapier_http_head_add or
+ * rapier_http_trailer_add): what is "header" or "trailer", block what
+ * would overflow. Returns whether rc was a refusal.
+ */
+static bool field_refused(int rc, const char *what, const char *block, const char *name, size_t name_len,
+	uint32_t value_arg)
+{
+	if (rc == RAPIER_HTTP_EBADNAME) {
+		zend_argument_value_error(1, "must be a valid header name (letters, digits and !#$%%&'*+-.^_`|~)");
+	} else if (rc == RAPIER_HTTP_ENOTRAILER) {
+		zend_argument_value_error(1, "must not be a field the client needs before the body (%.*s); send it with header()",
+			(int) name_len, name);
+	} else if (rc == RAPIER_HTTP_EBADVALUE) {
+		zend_argument_value_error(value_arg, "must not contain CR, LF, NUL or other control characters");
+	} else if (rc == RAPIER_HTTP_ETOOLARGE) {
+		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot add %s %.*s: %s would exceed %d bytes", what,
+			(int) name_len, name, block, RESPONSE_MAX_HEAD);
+	} else if (rc < 0) {
+		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot add %s %.*s", what, (int) name_len, name);
+	}
+	return rc < 0;
+}
+
 static bool add_header(response_t *resp, const char *name, size_t name_len, const char *value, size_t value_len,
 	uint32_t value_arg)
 {
 	int rc = rapier_http_head_add(&resp->head, name, name_len, value, value_len);
 
-	if (rc == RAPIER_HTTP_EBADNAME) {
-		zend_argument_value_error(1, "must be a valid header name (letters, digits and !#$%%&'*+-.^_`|~)");
-	} else if (rc == RAPIER_HTTP_EBADVALUE) {
-		zend_argument_value_error(value_arg, "must not contain CR, LF, NUL or other control characters");
-	} else if (rc == RAPIER_HTTP_ETOOLARGE) {
-		zend_throw_exception_ex(rapier_ce_exception, 0,
-			"Cannot add header %.*s: the response head would exceed %d bytes", (int) name_len, name, RESPONSE_MAX_HEAD);
-	} else if (rc < 0) {
-		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot add header %.*s", (int) name_len, name);
-	}
-	if (rc < 0) {
+	if (field_refused(rc, "header", "the response head", name, name_len, value_arg)) {
 		return false;
 	}
 	if (name_len == 12 && strncasecmp(name, "content-type", 12) == 0) {
@@ -338,20 +352,7 @@ ZEND_METHOD(Rapier_Http_Response, trailer)
 		RETURN_THROWS();
 	}
 	rc = rapier_http_trailer_add(&resp->trailers, ZSTR_VAL(name), ZSTR_LEN(name), ZSTR_VAL(value), ZSTR_LEN(value));
-	if (rc == RAPIER_HTTP_EBADNAME) {
-		zend_argument_value_error(1, "must be a valid header name (letters, digits and !#$%%&'*+-.^_`|~)");
-	} else if (rc == RAPIER_HTTP_ENOTRAILER) {
-		zend_argument_value_error(1, "must not be a field the client needs before the body (%s); send it with header()",
-			ZSTR_VAL(name));
-	} else if (rc == RAPIER_HTTP_EBADVALUE) {
-		zend_argument_value_error(2, "must not contain CR, LF, NUL or other control characters");
-	} else if (rc == RAPIER_HTTP_ETOOLARGE) {
-		zend_throw_exception_ex(rapier_ce_exception, 0,
-			"Cannot add trailer %s: the trailer fields would exceed %d bytes", ZSTR_VAL(name), RESPONSE_MAX_HEAD);
-	} else if (rc < 0) {
-		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot add trailer %s", ZSTR_VAL(name));
-	}
-	if (rc < 0) {
+	if (field_refused(rc, "trailer", "the trailer fields", ZSTR_VAL(name), ZSTR_LEN(name), 2)) {
 		RETURN_THROWS();
 	}
 	resp->head.trailers = &resp->trailers;

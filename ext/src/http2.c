@@ -1199,12 +1199,15 @@ static int submit_trailers(rapier_http_conn_t *conn)
 	return rc == 0 ? 0 : -EPIPE;
 }
 
-int rapier__h2_set_trailers(rapier_http_conn_t *conn, const char *block, size_t len)
+int rapier__h2_set_trailers(rapier_http_conn_t *conn, const rapier_http_buf_t *trailers)
 {
 	rapier_h2_stream_t *s = conn->h2s;
 
 	rapier_http_buf_reset(&s->trailers);
-	return rapier_http_buf_append(&s->trailers, block, len) == 0 ? 0 : -ENOMEM;
+	if (trailers == NULL || trailers->len == 0) {
+		return 0;
+	}
+	return rapier_http_buf_append(&s->trailers, trailers->data, trailers->len) == 0 ? 0 : -ENOMEM;
 }
 
 /* More body bytes (or its end) for nghttp2 to read. */

@@ -90,11 +90,11 @@ int rapier__h2_submit(rapier_http_conn_t *stream, const rapier_http_head_t *head
 int rapier__h2_send(rapier_http_conn_t *stream, const char *data, size_t len, bool eof);
 
 /*
- * Trailer fields ("Name: value\r\n" lines) to send after the body, before
- * its end is sent: copied, then a trailing HEADERS frame ends the stream
- * instead of the last DATA frame. 0, or -ENOMEM.
+ * Trailer fields ("Name: value\r\n" lines; NULL or empty for none) to send
+ * after the body, before its end is sent: copied, then a trailing HEADERS
+ * frame ends the stream instead of the last DATA frame. 0, or -ENOMEM.
  */
-int rapier__h2_set_trailers(rapier_http_conn_t *stream, const char *block, size_t len);
+int rapier__h2_set_trailers(rapier_http_conn_t *stream, const rapier_http_buf_t *trailers);
 /* length bytes of fd from offset as the rest of the body, waiting as rapier__h2_send() does. */
 int rapier__h2_send_file(rapier_http_conn_t *stream, int fd, uint64_t offset, uint64_t length);
 

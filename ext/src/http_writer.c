@@ -222,8 +222,8 @@ static int h2_write(rapier_http_conn_t *conn, const rapier_http_head_t *head, co
 		rapier__http_conn_close(conn);
 		return rc;
 	}
-	if (eof && trailers && trailers->len > 0) {
-		rc = rapier__h2_set_trailers(conn, trailers->data, trailers->len);
+	if (eof) {
+		rc = rapier__h2_set_trailers(conn, trailers);
 	}
 	if (rc == 0 && head) {
 		rc = rapier__h2_submit(conn, head, block, more);
@@ -587,8 +587,8 @@ int rapier_http_conn_sendfile(rapier_http_conn_t *conn, rapier_http_head_t *head
 	}
 	if (conn->h2s) {
 		bool more = head->body_allowed && (length > 0 || rapier_http_head_has_trailers(head));
-		if (more && rapier_http_head_has_trailers(head)) {
-			rc = rapier__h2_set_trailers(conn, head->trailers->data, head->trailers->len);
+		if (more) {
+			rc = rapier__h2_set_trailers(conn, head->trailers);
 		}
 		if (rc == 0 && (rc = rapier__h2_submit(conn, head, &iov[1], more)) == 0 && more) {
 			rc = rapier__h2_send_file(conn, fd, offset, length);
