@@ -24,6 +24,7 @@ typedef enum {
 	O_MAX_HEADER_SIZE,
 	O_MAX_HEADER_COUNT,
 	O_MAX_BODY_SIZE,
+	O_BODY_BUFFER_SIZE,
 	O_READ_TIMEOUT,
 	O_KEEPALIVE_TIMEOUT,
 	O_WRITE_TIMEOUT,
@@ -79,6 +80,7 @@ static const option_t options[] = {
 	{ "max_header_size", O_MAX_HEADER_SIZE, OPT_SIZE, 256, 1 << 20 },
 	{ "max_header_count", O_MAX_HEADER_COUNT, OPT_INT, 1, 10000 },
 	{ "max_body_size", O_MAX_BODY_SIZE, OPT_SIZE, 0, ZEND_LONG_MAX },
+	{ "body_buffer_size", O_BODY_BUFFER_SIZE, OPT_SIZE, 0, ZEND_LONG_MAX },
 	{ "read_timeout", O_READ_TIMEOUT, OPT_SECONDS, 0, 0 },
 	{ "keepalive_timeout", O_KEEPALIVE_TIMEOUT, OPT_SECONDS, 0, 0 },
 	{ "write_timeout", O_WRITE_TIMEOUT, OPT_SECONDS, 0, 0 },
@@ -289,6 +291,7 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 		case O_MAX_HEADER_SIZE: srv->cfg.limits.max_header_size = (size_t) l; break;
 		case O_MAX_HEADER_COUNT: srv->cfg.limits.max_header_count = (size_t) l; break;
 		case O_MAX_BODY_SIZE: srv->cfg.limits.max_body_size = (size_t) l; break;
+		case O_BODY_BUFFER_SIZE: srv->cfg.body_buffer_size = (uint64_t) l; break;
 		case O_READ_TIMEOUT: srv->cfg.read_timeout_ns = ns; break;
 		case O_KEEPALIVE_TIMEOUT: srv->cfg.keepalive_timeout_ns = ns; break;
 		case O_WRITE_TIMEOUT: srv->cfg.write_timeout_ns = ns; break;

@@ -12,12 +12,17 @@
  * cookies and form fields through php_register_variable_ex, so arrays like
  * a[]=1&a[b]=2, max_input_vars and name mangling are exactly PHP's.
  * Uploaded files are written to upload_tmp_dir, registered with PHP so
- * move_uploaded_file() accepts them, and removed with the Request.
+ * move_uploaded_file() accepts them, and removed with the Request. A large
+ * body of another type arrives in a temporary file of its own (http_upload.h):
+ * body() reads it into memory on first call, bodyStream() reads it from the
+ * file, saveBody() moves it where the application keeps it.
  */
 #include "php_rapier.h"
 #include "SAPI.h"
 #include "php_variables.h"
 #include "php_open_temporary_file.h"
+#include "php_memory_streams.h"
+#include "ext/standard/file.h"
 #include "ext/standard/url.h"
 #include "zend_exceptions.h"
 #include "zend_smart_str.h"
@@ -40,7 +45,10 @@ enum {
 
 typedef struct {
 	zend_string *query_string;      /* raw, without '?' */
-	zend_string *body;
+	zend_string *body;              /* NULL: none, or still only in body_file */
+	zend_string *body_file;         /* a body spooled to a file while it arrived, or NULL */
+	bool body_file_owned;           /* body_file is our temporary file, removed with the request */
+	zend_long body_size;
 	zend_string *protocol;          /* "HTTP/1.1" */
 	uint64_t start_ns;              /* the request's first byte, rapier_now_ns() clock */
 	double request_time;            /* start_ns as Unix time, once server() asked (0: not yet) */
@@ -91,6 +99,12 @@ static void request_free(zend_object *obj)
 	}
 	if (req->body) {
 		zend_string_release(req->body);
+	}
+	if (req->body_file) {
+		if (req->body_file_owned) {
+			VCWD_UNLINK(ZSTR_VAL(req->body_file));
+		}
+		zend_string_release(req->body_file);
 	}
 	if (req->protocol) {
 		zend_string_release(req->protocol);
@@ -180,6 +194,35 @@ static zend_string *decoded_path(const rapier_http_request_t *hr)
 	return path;
 }
 
+/*
+ * The body: from the request buffer, or from a spool, which kept it in
+ * memory or moved it to a file. A multipart spool stays whole until post
+ * and files are built from it.
+ */
+static void take_body(request_t *req, const rapier_http_request_t *hr, rapier_upload_t *upload)
+{
+	rapier_upload_part_t *spooled = upload ? rapier_upload_body(upload) : NULL;
+
+	if (spooled == NULL) {
+		req->body = hr->body_len ? zend_string_init(hr->body, hr->body_len, 0) : NULL;
+		req->body_size = (zend_long) hr->body_len;
+		req->upload = upload;
+		return;
+	}
+	req->body_size = (zend_long) spooled->size;
+	if (spooled->tmp_path) {
+		req->body_file = zend_string_init(spooled->tmp_path, strlen(spooled->tmp_path), 0);
+		req->body_file_owned = true;
+		/* From here on the request removes it. */
+		free(spooled->tmp_path);
+		spooled->tmp_path = NULL;
+	} else if (spooled->value_len) {
+		req->body = zend_string_init(spooled->value, spooled->value_len, 0);
+	}
+	rapier_upload_free(upload);
+	free(upload);
+}
+
 void rapier_http_request_new(zval *out, rapier_http_conn_t *conn)
 {
 	const rapier_http_request_t *hr = rapier_http_conn_request(conn);
@@ -201,7 +244,6 @@ void rapier_http_request_new(zval *out, rapier_http_conn_t *conn)
 	ZVAL_LONG(OBJ_PROP_NUM(obj, PROP_REMOTE_PORT), port);
 
 	req->query_string = hr->query ? zend_string_init(hr->query, hr->query_len, 0) : NULL;
-	req->body = hr->body_len ? zend_string_init(hr->body, hr->body_len, 0) : NULL;
 	req->protocol = hr->version_major == 2 ? zend_string_init("HTTP/2.0", 8, 0)
 		: hr->version_minor == 0 ? zend_string_init("HTTP/1.0", 8, 0) : zend_string_init("HTTP/1.1", 8, 0);
 	req->start_ns = conn->request_start_ns;
@@ -212,7 +254,7 @@ void rapier_http_request_new(zval *out, rapier_http_conn_t *conn)
 		req->tls_verifies_client = rapier_http_tls_verifies_client(tls);
 		req->tls_peer = rapier_http_tls_peer(tls);
 	}
-	req->upload = rapier_http_conn_take_upload(conn);
+	take_body(req, hr, rapier_http_conn_take_upload(conn));
 }
 
 /* Lazy properties */
@@ -482,6 +524,36 @@ static void build_from_upload(request_t *req, zval *post, zval *files)
 	req->upload = NULL;
 }
 
+/*
+ * The body as a string: a spooled one is read from its file once, on first
+ * use. NULL for none; also when the file cannot be read whole (the
+ * application removed or changed it), with *failed set.
+ */
+static zend_string *load_body(request_t *req, bool *failed)
+{
+	php_stream *stream;
+
+	*failed = false;
+	if (req->body || req->body_file == NULL) {
+		return req->body;
+	}
+	if ((stream = php_stream_open_wrapper(ZSTR_VAL(req->body_file), "rb", 0, NULL)) != NULL) {
+		req->body = php_stream_copy_to_mem(stream, PHP_STREAM_COPY_ALL, 0);
+		php_stream_close(stream);
+	}
+	if (req->body == NULL || (zend_long) ZSTR_LEN(req->body) != req->body_size) {
+		if (req->body) {
+			zend_string_release(req->body);
+			req->body = NULL;
+		}
+		*failed = true;
+	}
+	return req->body;
+}
+
+static const char body_file_gone[] =
+	"The request body's file %s cannot be read whole: it was removed or changed (saveBody() keeps a body)";
+
 static bool content_type_is(zval *content_type, const char *type, size_t len)
 {
 	return content_type && Z_STRLEN_P(content_type) >= len && strncasecmp(Z_STRVAL_P(content_type), type, len) == 0
@@ -504,7 +576,13 @@ static void fill_lazy(zend_object *obj)
 	content_type = zend_hash_str_find(Z_ARRVAL_P(headers), ZEND_STRL("content-type"));
 	array_init(files);
 	if (content_type_is(content_type, ZEND_STRL("application/x-www-form-urlencoded"))) {
-		parse_urlencoded(post, req->body);
+		bool failed;
+		zend_string *body = load_body(req, &failed);
+
+		if (failed) {
+			php_error_docref(NULL, E_WARNING, body_file_gone, ZSTR_VAL(req->body_file));
+		}
+		parse_urlencoded(post, body);
 	} else {
 		array_init(post);
 		if (req->upload) {
@@ -579,11 +657,156 @@ ZEND_METHOD(Rapier_Http_Request, body)
 {
 	request_t *req = request_from(Z_OBJ_P(ZEND_THIS));
 
+	bool failed;
+
 	ZEND_PARSE_PARAMETERS_NONE();
+	if (load_body(req, &failed) == NULL && failed) {
+		zend_throw_exception_ex(rapier_ce_exception, 0, body_file_gone, ZSTR_VAL(req->body_file));
+		RETURN_THROWS();
+	}
 	if (req->body == NULL) {
 		RETURN_EMPTY_STRING();
 	}
 	RETURN_STR_COPY(req->body);
+}
+
+ZEND_METHOD(Rapier_Http_Request, bodySize)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	RETURN_LONG(request_from(Z_OBJ_P(ZEND_THIS))->body_size);
+}
+
+ZEND_METHOD(Rapier_Http_Request, bodyFile)
+{
+	request_t *req = request_from(Z_OBJ_P(ZEND_THIS));
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (req->body_file == NULL) {
+		RETURN_NULL();
+	}
+	RETURN_STR_COPY(req->body_file);
+}
+
+ZEND_METHOD(Rapier_Http_Request, bodyStream)
+{
+	request_t *req = request_from(Z_OBJ_P(ZEND_THIS));
+	php_stream *stream;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (req->body || req->body_file == NULL) {
+		stream = php_stream_memory_open(TEMP_STREAM_READONLY, req->body ? req->body : ZSTR_EMPTY_ALLOC());
+	} else if ((stream = php_stream_open_wrapper(ZSTR_VAL(req->body_file), "rb", 0, NULL)) == NULL) {
+		zend_throw_exception_ex(rapier_ce_exception, 0, body_file_gone, ZSTR_VAL(req->body_file));
+		RETURN_THROWS();
+	}
+	php_stream_to_zval(stream, return_value);
+}
+
+/*
+ * The body copied to a new file at path (any stream wrapper): from its
+ * file, or from memory. False with errno set, and no partial plain file
+ * left behind, when it fails.
+ */
+static bool copy_body(request_t *req, const char *path, bool plain)
+{
+	php_stream *out = php_stream_open_wrapper((char *) path, "wb", 0, NULL);
+	php_stream *in = NULL;
+	bool copied;
+	int saved_errno;
+
+	if (out == NULL) {
+		return false;
+	}
+	if (req->body == NULL && req->body_file) {
+		in = php_stream_open_wrapper(ZSTR_VAL(req->body_file), "rb", 0, NULL);
+		copied = in && php_stream_copy_to_stream_ex(in, out, PHP_STREAM_COPY_ALL, NULL) == SUCCESS;
+	} else {
+		copied = req->body == NULL || php_stream_write(out, ZSTR_VAL(req->body), ZSTR_LEN(req->body)) == (ssize_t) ZSTR_LEN(req->body);
+	}
+	saved_errno = errno;
+	if (in) {
+		php_stream_close(in);
+	}
+	if (php_stream_close(out) != 0 && copied) {
+		copied = false;
+		saved_errno = errno;
+	}
+	if (!copied && plain) {
+		VCWD_UNLINK(path);
+	}
+	errno = saved_errno;
+	return copied;
+}
+
+/* The application owns the body's file from now on: it is no longer removed with the request. */
+static void hand_over_body_file(request_t *req, zend_string *path)
+{
+	zend_string_release(req->body_file);
+	req->body_file = zend_string_copy(path);
+	req->body_file_owned = false;
+}
+
+/*
+ * Our own temporary file is renamed, which is instant on the file system of
+ * upload_tmp_dir, and copied anywhere else; once it belongs to the
+ * application (a second save) it is copied, and a body in memory is written
+ * out. False with errno set when it fails.
+ */
+static bool save_body(request_t *req, zend_string *path, bool plain)
+{
+	if (req->body_file && req->body_file_owned && plain) {
+		if (VCWD_RENAME(ZSTR_VAL(req->body_file), ZSTR_VAL(path)) == 0) {
+			mode_t mask = umask(0);
+
+			/* The temporary file was private (0600); the saved one gets a new file's mode, as move_uploaded_file() does. */
+			umask(mask);
+			VCWD_CHMOD(ZSTR_VAL(path), 0666 & ~mask);
+			hand_over_body_file(req, path);
+			return true;
+		}
+		if (errno != EXDEV) {
+			return false;
+		}
+	}
+	if (!copy_body(req, ZSTR_VAL(path), plain)) {
+		return false;
+	}
+	if (req->body_file && req->body_file_owned) {
+		VCWD_UNLINK(ZSTR_VAL(req->body_file));
+		hand_over_body_file(req, path);
+	}
+	return true;
+}
+
+ZEND_METHOD(Rapier_Http_Request, saveBody)
+{
+	request_t *req = request_from(Z_OBJ_P(ZEND_THIS));
+	zend_string *path;
+	bool plain;
+
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_PATH_STR(path)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (ZSTR_LEN(path) == 0) {
+		zend_argument_value_error(1, "must not be empty");
+		RETURN_THROWS();
+	}
+	plain = php_stream_locate_url_wrapper(ZSTR_VAL(path), NULL, 0) == &php_plain_files_wrapper;
+	if (plain && php_check_open_basedir_ex(ZSTR_VAL(path), 0)) {
+		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot save the request body to %s: the path is outside open_basedir",
+			ZSTR_VAL(path));
+		RETURN_THROWS();
+	}
+	if (req->body_file && zend_string_equals(req->body_file, path)) {
+		return;
+	}
+	errno = 0;
+	if (!save_body(req, path, plain)) {
+		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot save the request body to %s: %s", ZSTR_VAL(path),
+			errno ? strerror(errno) : "the stream could not be written");
+		RETURN_THROWS();
+	}
 }
 
 static void add_header_vars(zval *server, zval *headers)

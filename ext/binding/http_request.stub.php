@@ -27,8 +27,35 @@ namespace Rapier\Http {
         /** A header by case-insensitive name; repeated headers are joined with ", ". */
         public function header(string $name): ?string {}
 
-        /** The raw request body. */
+        /**
+         * The raw request body. One spooled to a file (past body_buffer_size)
+         * is read into memory on the first call: prefer bodyStream() or
+         * saveBody() for those.
+         */
         public function body(): string {}
+
+        /** The body's length in bytes, whether it is in memory or in a file. */
+        public function bodySize(): int {}
+
+        /**
+         * The temporary file holding a body spooled while it arrived, or null
+         * when the body is in memory. Removed with the request: keep it with
+         * saveBody().
+         */
+        public function bodyFile(): ?string {}
+
+        /**
+         * The body as a read-only stream, from its file without loading it.
+         * @return resource
+         */
+        public function bodyStream() {}
+
+        /**
+         * Stores the body at $path: a spooled body's file is moved there
+         * (renamed when on the same file system), one in memory written out.
+         * @throws \Rapier\Exception when it cannot be written
+         */
+        public function saveBody(string $path): void {}
 
         /** @return array<string, mixed> a $_SERVER-compatible array */
         public function server(): array {}

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: e062ba7fc1886d6d57b72d270e8af6b8d44acce3 */
+ * Stub hash: a6ee563ccaee6a7368034a400ce1ccaeac634211 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Rapier_Http_Request___construct, 0, 0, 0)
 ZEND_END_ARG_INFO()
@@ -11,6 +11,18 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Request_body, 0, 0, IS_STRING, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Request_bodySize, 0, 0, IS_LONG, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Request_bodyFile, 0, 0, IS_STRING, 1)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Rapier_Http_Request_bodyStream arginfo_class_Rapier_Http_Request___construct
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Request_saveBody, 0, 1, IS_VOID, 0)
+	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Request_server, 0, 0, IS_ARRAY, 0)
 ZEND_END_ARG_INFO()
 
@@ -18,6 +30,10 @@ ZEND_END_ARG_INFO()
 ZEND_METHOD(Rapier_Http_Request, __construct);
 ZEND_METHOD(Rapier_Http_Request, header);
 ZEND_METHOD(Rapier_Http_Request, body);
+ZEND_METHOD(Rapier_Http_Request, bodySize);
+ZEND_METHOD(Rapier_Http_Request, bodyFile);
+ZEND_METHOD(Rapier_Http_Request, bodyStream);
+ZEND_METHOD(Rapier_Http_Request, saveBody);
 ZEND_METHOD(Rapier_Http_Request, server);
 
 
@@ -25,6 +41,10 @@ static const zend_function_entry class_Rapier_Http_Request_methods[] = {
 	ZEND_ME(Rapier_Http_Request, __construct, arginfo_class_Rapier_Http_Request___construct, ZEND_ACC_PRIVATE)
 	ZEND_ME(Rapier_Http_Request, header, arginfo_class_Rapier_Http_Request_header, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Request, body, arginfo_class_Rapier_Http_Request_body, ZEND_ACC_PUBLIC)
+	ZEND_ME(Rapier_Http_Request, bodySize, arginfo_class_Rapier_Http_Request_bodySize, ZEND_ACC_PUBLIC)
+	ZEND_ME(Rapier_Http_Request, bodyFile, arginfo_class_Rapier_Http_Request_bodyFile, ZEND_ACC_PUBLIC)
+	ZEND_ME(Rapier_Http_Request, bodyStream, arginfo_class_Rapier_Http_Request_bodyStream, ZEND_ACC_PUBLIC)
+	ZEND_ME(Rapier_Http_Request, saveBody, arginfo_class_Rapier_Http_Request_saveBody, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Request, server, arginfo_class_Rapier_Http_Request_server, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };

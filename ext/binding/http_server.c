@@ -817,6 +817,11 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 	/* Both strings live as long as the process: the ini value, or PHP's cached temporary directory. */
 	srv->cfg.upload_tmp_dir = PG(upload_tmp_dir) && *PG(upload_tmp_dir) ? PG(upload_tmp_dir)
 		: php_get_temporary_directory();
+	if (srv->worker_id == 0 && !srv->is_task_worker && access(srv->cfg.upload_tmp_dir, W_OK | X_OK) != 0) {
+		/* Said once, at start: otherwise only the clients would learn it, one failed upload at a time. */
+		php_error_docref(NULL, E_WARNING, "upload_tmp_dir %s is not a writable directory (%s): multipart uploads will "
+			"get UPLOAD_ERR_NO_TMP_DIR, and bodies past body_buffer_size a 500", srv->cfg.upload_tmp_dir, strerror(errno));
+	}
 	if (!srv->is_task_worker) {
 		rapier_http_server_init(&srv->http, &srv->cfg, rapier_sched_loop(), srv->listen_fd, dispatch, srv);
 		srv->http.on_limit = on_http_limit;

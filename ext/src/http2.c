@@ -637,7 +637,7 @@ static void headers_done(rapier_http_conn_t *conn, bool end_stream)
 		return;
 	}
 	if (!end_stream) {
-		/* A multipart body goes to upload_tmp_dir while it arrives, as on HTTP/1.1. */
+		/* A multipart or large body goes to upload_tmp_dir while it arrives, as on HTTP/1.1. */
 		rapier__http_spool_upload(conn);
 		if (rapier_http_request_header(req, "expect", NULL) != NULL) {
 			send_continue(conn);

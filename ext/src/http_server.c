@@ -85,6 +85,7 @@ void rapier_http_config_default(rapier_http_config_t *cfg)
 	cfg->gzip = true;
 	rapier_gzip_config_init(&cfg->gzip_config);
 	cfg->http2_max_streams = 100;
+	cfg->body_buffer_size = RAPIER_HTTP_DEFAULT_BODY_BUFFER_SIZE;
 }
 
 /*
@@ -640,28 +641,42 @@ static void keep_leftover(rapier_http_conn_t *conn, const char *data, size_t len
 	conn->rlen = len;
 }
 
-/* A multipart body goes to temporary files while it arrives, not to the request buffer. */
+/*
+ * A body too large to keep in memory, or whose size is not known yet
+ * (chunked, HTTP/2 without content-length), is kept by a spool that moves it
+ * to a temporary file once it passes body_buffer_size. A smaller one goes to
+ * the request buffer as it always did.
+ */
+static bool body_may_outgrow_memory(const rapier_http_config_t *cfg, const rapier_http_request_t *req)
+{
+	return cfg->body_buffer_size > 0
+		&& (req->content_length < 0 || (uint64_t) req->content_length > cfg->body_buffer_size);
+}
+
+/* A multipart body goes to temporary files while it arrives, a large one of another type to one. */
 bool rapier__http_spool_upload(rapier_http_conn_t *conn)
 {
+	const rapier_http_config_t *cfg = &conn->server->cfg;
 	const rapier_http_request_t *req = rapier_http_parser_request(&conn->parser);
 	const char *type;
 	size_t type_len;
 	rapier_upload_t *upload;
 
 	rapier__http_drop_upload(conn);
-	if (conn->server->cfg.upload_tmp_dir == NULL
-		|| (type = rapier_http_request_header(req, "content-type", &type_len)) == NULL) {
+	if (cfg->upload_tmp_dir == NULL || (upload = malloc(sizeof(*upload))) == NULL) {
 		return false;
 	}
-	if ((upload = malloc(sizeof(*upload))) == NULL) {
-		return false;
+	if ((type = rapier_http_request_header(req, "content-type", &type_len)) != NULL
+		&& rapier_upload_init(upload, type, type_len, cfg->upload_tmp_dir) == 0) {
+		conn->upload = upload;
+		return true;
 	}
-	if (rapier_upload_init(upload, type, type_len, conn->server->cfg.upload_tmp_dir) != 0) {
-		free(upload);
-		return false;
+	if (body_may_outgrow_memory(cfg, req) && rapier_upload_init_raw(upload, cfg->upload_tmp_dir, cfg->body_buffer_size) == 0) {
+		conn->upload = upload;
+		return true;
 	}
-	conn->upload = upload;
-	return true;
+	free(upload);
+	return false;
 }
 
 /*

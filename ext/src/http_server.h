@@ -55,6 +55,7 @@ typedef struct {
 	rapier_access_log_t *access_log;   /* or NULL */
 	int worker_id;                     /* for the access log */
 	const char *upload_tmp_dir;        /* spool multipart bodies to files here while they arrive; NULL: buffer them */
+	uint64_t body_buffer_size;         /* other bodies past this size go to a file in upload_tmp_dir; 0: never */
 	uint64_t websocket_max_message;    /* a WebSocket message larger than this is refused with close 1009 */
 	int64_t websocket_close_timeout_ns; /* a close frame sent, the peer's answer is awaited this long */
 	bool websocket_compression;        /* agree to permessage-deflate when a client offers it (at gzip_config.level) */
@@ -64,6 +65,9 @@ typedef struct {
 	bool http2;                        /* HTTP/2: h2 by ALPN over TLS, and prior knowledge (h2c) on plain HTTP */
 	uint32_t http2_max_streams;        /* SETTINGS_MAX_CONCURRENT_STREAMS of each HTTP/2 connection */
 } rapier_http_config_t;
+
+/* A body past this many bytes, or of unknown size, is kept in a temporary file once it passes them. */
+#define RAPIER_HTTP_DEFAULT_BODY_BUFFER_SIZE (1024 * 1024)
 
 void rapier_http_config_default(rapier_http_config_t *cfg);
 
@@ -90,7 +94,7 @@ struct rapier_http_conn_s {
 	size_t rlen;
 	rapier_http_parser_t parser;
 	bool parser_ready;
-	rapier_upload_t *upload;       /* the current request's spooled multipart body, or NULL */
+	rapier_upload_t *upload;       /* the current request's spooled body (multipart or raw), or NULL */
 	bool idle;                     /* no byte of the next request has arrived yet */
 	bool in_next_request;          /* conn_next_request() runs: a nested call only flags more work */
 	bool next_request_pending;     /* ...and this is that flag */

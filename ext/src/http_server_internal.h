@@ -54,7 +54,8 @@ void rapier__http_conn_next_request(rapier_http_conn_t *conn);
 void rapier__http_dispatch(rapier_http_conn_t *conn);
 
 /*
- * Starts spooling the request's multipart body to upload_tmp_dir: true when
+ * Starts spooling the request's body to upload_tmp_dir (a multipart one, or
+ * one that may pass body_buffer_size): true when
  * conn->upload is to take its bytes (rapier_upload_feed), false to buffer it.
  */
 bool rapier__http_spool_upload(rapier_http_conn_t *conn);

@@ -1,5 +1,5 @@
 /*
- * multipart/form-data spooling (http_upload.h).
+ * Request body spooling (http_upload.h).
  *
  * The streaming multipart parser hands over part data in pieces of any
  * size; a file part's pieces are written to its temporary file at once, so
@@ -153,6 +153,46 @@ static int on_part_end(void *data)
 	return 0;
 }
 
+/*
+ * A raw body past memory_max: what was kept moves to a temporary file, and
+ * the rest follows it there. A failure to make the file is the server's
+ * (upload_tmp_dir missing or not writable), not the client's: 500.
+ */
+static int raw_spill(rapier_upload_t *u, rapier_upload_part_t *body)
+{
+	const char *kept = body->value;
+	size_t kept_len = body->value_len;
+	int status;
+
+	if (open_tmp(u, body) < 0) {
+		u->error = "cannot create a temporary file for the request body in upload_tmp_dir";
+		return 500;
+	}
+	body->value = NULL;
+	body->value_len = body->value_cap = 0;
+	body->size = 0;
+	status = kept_len ? write_file(u, body, kept, kept_len) : 0;
+	free((void *) kept);
+	return status;
+}
+
+static int raw_feed(rapier_upload_t *u, const char *buf, size_t len)
+{
+	rapier_upload_part_t *body = u->parts;
+	int status;
+
+	if (body->tmp_path == NULL && body->value_len + len <= u->memory_max) {
+		if ((status = append_value(body, buf, len)) == 0) {
+			body->size += len;
+		}
+		return status;
+	}
+	if (body->tmp_path == NULL && (status = raw_spill(u, body)) != 0) {
+		return status;
+	}
+	return write_file(u, body, buf, len);
+}
+
 static const rapier_multipart_callbacks_t callbacks = { on_part_begin, on_part_data, on_part_end };
 
 int rapier_upload_init(rapier_upload_t *u, const char *content_type, size_t content_type_len, const char *tmp_dir)
@@ -173,12 +213,37 @@ int rapier_upload_init(rapier_upload_t *u, const char *content_type, size_t cont
 	return 0;
 }
 
+int rapier_upload_init_raw(rapier_upload_t *u, const char *tmp_dir, size_t memory_max)
+{
+	memset(u, 0, sizeof(*u));
+	u->fd = -1;
+	u->raw = true;
+	u->memory_max = memory_max;
+	if ((u->parts = u->last = calloc(1, sizeof(*u->parts))) == NULL) {
+		return -1;
+	}
+	if ((u->tmp_dir = strdup(tmp_dir)) == NULL) {
+		free(u->parts);
+		u->parts = u->last = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+rapier_upload_part_t *rapier_upload_body(rapier_upload_t *u)
+{
+	return u->raw ? u->parts : NULL;
+}
+
 int rapier_upload_feed(void *data, const char *buf, size_t len)
 {
 	rapier_upload_t *u = data;
 
 	if (u->status) {
 		return u->status;
+	}
+	if (u->raw) {
+		return u->status = raw_feed(u, buf, len);
 	}
 	if (rapier_multipart_feed(&u->mp, buf, len) != 0) {
 		u->status = u->mp.abort_code ? u->mp.abort_code : 400;
@@ -191,6 +256,13 @@ int rapier_upload_feed(void *data, const char *buf, size_t len)
 
 int rapier_upload_finish(rapier_upload_t *u)
 {
+	if (u->raw) {
+		if (u->fd >= 0) {
+			close(u->fd);
+			u->fd = -1;
+		}
+		return u->status;
+	}
 	if (u->status == 0 && rapier_multipart_finish(&u->mp) != 0) {
 		u->status = 400;
 		u->error = u->mp.error ? u->mp.error : "the multipart/form-data body ends early";

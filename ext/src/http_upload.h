@@ -1,7 +1,9 @@
 /*
- * Spooling multipart/form-data request bodies while they arrive: file
- * parts go straight to temporary files, text fields are kept in memory, so
- * a large upload never sits in the request buffer.
+ * Spooling request bodies while they arrive, so a large upload never sits
+ * in the request buffer. multipart/form-data: file parts go straight to
+ * temporary files, text fields are kept in memory. Any other body (a raw
+ * PUT of a file, a large JSON document): kept in memory up to a bound,
+ * then the whole of it goes to one temporary file.
  *
  * Engine code: no PHP headers. The server feeds body bytes as the parser's
  * body sink (http_parser.h); the Request binding later turns the parts into
@@ -42,6 +44,8 @@ typedef struct {
 	int fd;                     /* the file part being written, or -1 */
 	int status;                 /* 0, or the HTTP status the body was refused with */
 	const char *error;          /* why, for the answer */
+	bool raw;                   /* not multipart: parts is the one body part (rapier_upload_init_raw) */
+	size_t memory_max;          /* raw: bytes kept in memory; past them the body goes to a file */
 } rapier_upload_t;
 
 /*
@@ -52,9 +56,20 @@ typedef struct {
 int rapier_upload_init(rapier_upload_t *u, const char *content_type, size_t content_type_len, const char *tmp_dir);
 
 /*
+ * Starts a spool for a body of any other type: its bytes are kept in the
+ * body part's value while there are at most memory_max of them, then all of
+ * them go to a temporary file in tmp_dir. Returns 0, or -1 out of memory.
+ */
+int rapier_upload_init_raw(rapier_upload_t *u, const char *tmp_dir, size_t memory_max);
+
+/* A raw spool's body: value (tmp_path NULL) or tmp_path, and size. */
+rapier_upload_part_t *rapier_upload_body(rapier_upload_t *u);
+
+/*
  * Body bytes (a rapier_http_body_sink_t). Returns 0, or the HTTP status to
  * refuse the request with: 400 for a malformed body, 507 when the disk is
- * full (the part's file is removed at once).
+ * full (the part's file is removed at once), 500 when no temporary file can
+ * be made for a raw body.
  */
 int rapier_upload_feed(void *u, const char *buf, size_t len);
 

@@ -1,4 +1,4 @@
-/* Unit tests for multipart spooling: parts, files on disk, refusals, cleanup. */
+/* Unit tests for body spooling: multipart parts, raw bodies, files on disk, refusals, cleanup. */
 #define _GNU_SOURCE /* mkostemp() in http_upload.c */
 #include "unit.h"
 
@@ -127,6 +127,100 @@ static void test_not_multipart(void)
 	CHECK_EQ_INT(rapier_upload_init(&u, "multipart/form-data", 19, dir), -1);
 }
 
+static void read_file(const char *path, char *into, size_t cap, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+
+	CHECK(f != NULL);
+	*len = f ? fread(into, 1, cap, f) : 0;
+	if (f) {
+		fclose(f);
+	}
+}
+
+/* A raw body stays in memory up to memory_max bytes, in pieces of any size. */
+static void test_raw_in_memory(size_t piece)
+{
+	rapier_upload_t u;
+	rapier_upload_part_t *b;
+	static const char data[] = "0123456789abcdef";
+
+	CHECK_EQ_INT(rapier_upload_init_raw(&u, dir, 16), 0);
+	for (size_t at = 0; at < 16; at += piece) {
+		CHECK_EQ_INT(rapier_upload_feed(&u, data + at, 16 - at < piece ? 16 - at : piece), 0);
+	}
+	CHECK_EQ_INT(rapier_upload_finish(&u), 0);
+	b = rapier_upload_body(&u);
+	CHECK(b != NULL && b->tmp_path == NULL);
+	CHECK_EQ_INT((int) b->size, 16);
+	CHECK_EQ_INT((int) b->value_len, 16);
+	CHECK(memcmp(b->value, data, 16) == 0);
+	CHECK_EQ_INT(files_in_dir(), 0);
+	rapier_upload_free(&u);
+}
+
+/* One byte past memory_max: what was kept and the rest go to one file, in order. */
+static void test_raw_spills_to_a_file(size_t piece)
+{
+	rapier_upload_t u;
+	rapier_upload_part_t *b;
+	static const char data[] = "0123456789abcdefX and more after the spill";
+	char got[64];
+	size_t len, total = sizeof(data) - 1;
+	struct stat st;
+
+	CHECK_EQ_INT(rapier_upload_init_raw(&u, dir, 16), 0);
+	for (size_t at = 0; at < total; at += piece) {
+		CHECK_EQ_INT(rapier_upload_feed(&u, data + at, total - at < piece ? total - at : piece), 0);
+	}
+	CHECK_EQ_INT(rapier_upload_finish(&u), 0);
+	CHECK(u.fd < 0);
+	b = rapier_upload_body(&u);
+	CHECK(b->tmp_path != NULL && b->value == NULL);
+	CHECK_EQ_INT((int) b->size, (int) total);
+	read_file(b->tmp_path, got, sizeof(got), &len);
+	CHECK_EQ_INT((int) len, (int) total);
+	CHECK(memcmp(got, data, total) == 0);
+	/* Private to the server until the application saves it. */
+	CHECK(stat(b->tmp_path, &st) == 0 && (st.st_mode & 0777) == 0600);
+	CHECK_EQ_INT(files_in_dir(), 1);
+	rapier_upload_free(&u);
+	CHECK_EQ_INT(files_in_dir(), 0);
+}
+
+/* No temporary file can be made: the server's fault, 500, and it stays refused. */
+static void test_raw_without_tmp_dir_is_500(void)
+{
+	rapier_upload_t u;
+
+	CHECK_EQ_INT(rapier_upload_init_raw(&u, "/nonexistent-rapier-dir", 4), 0);
+	CHECK_EQ_INT(rapier_upload_feed(&u, "abcd", 4), 0);
+	CHECK_EQ_INT(rapier_upload_feed(&u, "e", 1), 500);
+	CHECK(u.error != NULL);
+	CHECK_EQ_INT(rapier_upload_feed(&u, "f", 1), 500);
+	CHECK_EQ_INT(rapier_upload_finish(&u), 500);
+	rapier_upload_free(&u);
+}
+
+/* A full disk while spilling or after: 507, and the file goes at once. */
+static void test_raw_write_failure_is_507(void)
+{
+	rapier_upload_t u;
+	struct rlimit old, small = { 8, 8 };
+
+	signal(SIGXFSZ, SIG_IGN);
+	getrlimit(RLIMIT_FSIZE, &old);
+	small.rlim_max = old.rlim_max;
+	setrlimit(RLIMIT_FSIZE, &small);
+	CHECK_EQ_INT(rapier_upload_init_raw(&u, dir, 4), 0);
+	CHECK_EQ_INT(rapier_upload_feed(&u, "abcd", 4), 0);
+	CHECK_EQ_INT(rapier_upload_feed(&u, "0123456789", 10), 507);
+	setrlimit(RLIMIT_FSIZE, &old);
+	CHECK_EQ_INT(files_in_dir(), 0);
+	CHECK(rapier_upload_body(&u)->tmp_path == NULL);
+	rapier_upload_free(&u);
+}
+
 int main(void)
 {
 	CHECK(mkdtemp(dir) != NULL);
@@ -136,6 +230,13 @@ int main(void)
 	test_malformed_is_400_and_cleaned();
 	test_write_failure_is_507();
 	test_not_multipart();
+	test_raw_in_memory(16);
+	test_raw_in_memory(3);
+	test_raw_spills_to_a_file(sizeof("0123456789abcdefX and more after the spill") - 1);
+	test_raw_spills_to_a_file(1);
+	test_raw_spills_to_a_file(5);
+	test_raw_without_tmp_dir_is_500();
+	test_raw_write_failure_is_507();
 	rmdir(dir);
 	return unit_finish("http_upload_test");
 }
