@@ -3,15 +3,20 @@
  * src/multipart.c): the server's body sink for uploads, which writes file
  * parts to temporary files while the body arrives.
  *
- * Input: byte 0 is unused (kept for the same layout as multipart_fuzz.c,
- * whose corpus fits here too), byte 1 seeds the read sizes (fuzz.h), then
- * the Content-Type value up to the first LF, then the body.
+ * Input: byte 0 is the raw spool's memory bound (the multipart layout of
+ * multipart_fuzz.c leaves it unused, so its corpus fits here too), byte 1
+ * seeds the read sizes (fuzz.h), then the Content-Type value up to the
+ * first LF, then the body.
  *
  * Checked: a body is accepted (0) or refused with 400, never anything
  * else; every file part that got a temporary file holds exactly its bytes;
  * and once the spool is freed, the temporary directory is empty again, so
  * no refused, cut or malformed upload leaves a file behind. The three runs
  * must agree on the parts, their bytes and the answer.
+ *
+ * The same body also goes through a raw spool (any other Content-Type):
+ * always accepted, kept in memory while it fits byte 0's bound and in a
+ * file past it, holding exactly the bytes fed, however they were cut.
  */
 /* mkostemp() in http_upload.c: before the first system header. */
 #ifndef _GNU_SOURCE
@@ -122,6 +127,35 @@ static uint64_t run(const char *ct, size_t ct_len, const char *body, size_t len,
 	return h;
 }
 
+static void run_raw(size_t memory_max, const char *body, size_t len, fuzz_cutter_t *cut)
+{
+	rapier_upload_t u;
+	rapier_upload_part_t *kept;
+	uint64_t want = FUZZ_DIGEST_INIT, got = FUZZ_DIGEST_INIT;
+	size_t pos = 0;
+
+	FUZZ_CHECK(rapier_upload_init_raw(&u, spool(), memory_max) == 0);
+	while (pos < len) {
+		size_t n = fuzz_next_cut(cut, len - pos);
+
+		FUZZ_CHECK(rapier_upload_feed(&u, body + pos, n) == 0);
+		pos += n;
+	}
+	FUZZ_CHECK(rapier_upload_finish(&u) == 0);
+	kept = rapier_upload_body(&u);
+	FUZZ_CHECK(kept->size == len);
+	FUZZ_CHECK((kept->tmp_path != NULL) == (len > memory_max));
+	if (kept->tmp_path) {
+		digest_file(kept, &got);
+	} else {
+		fuzz_digest(&got, kept->value ? kept->value : "", kept->value_len);
+	}
+	fuzz_digest(&want, body, len);
+	FUZZ_CHECK(got == want);
+	rapier_upload_free(&u);
+	FUZZ_CHECK(files_in_spool() == 0);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *ct = (const char *) data + 2, *end = (const char *) data + size, *lf;
@@ -143,5 +177,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	FUZZ_CHECK(digest[FUZZ_BYTES] == digest[FUZZ_WHOLE]);
 	FUZZ_CHECK(digest[FUZZ_SEEDED] == digest[FUZZ_WHOLE]);
+	for (int mode = 0; mode < FUZZ_RUNS; mode++) {
+		fuzz_cutter_t cut;
+
+		fuzz_cutter_init(&cut, mode, data[1]);
+		run_raw(data[0], ct, (size_t) (end - ct), &cut);
+	}
 	return 0;
 }
