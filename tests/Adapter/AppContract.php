@@ -134,6 +134,48 @@ abstract class AppContract extends TestCase
         );
     }
 
+    /**
+     * Raw bodies Rapier spools to a temporary file while they arrive (past
+     * the server's body_buffer_size, 1 MiB, whether their length is given or
+     * they come chunked), and ones it keeps in memory.
+     *
+     * @return iterable<string, array{string, int, array<string, string>, bool}> method, size, extra headers, spooled
+     */
+    public static function rawBodies(): iterable
+    {
+        yield 'PUT 3 MiB' => ['PUT', 3 << 20, [], true];
+        yield 'PUT 3 MiB chunked' => ['PUT', 3 << 20, ['Transfer-Encoding' => 'chunked'], true];
+        yield 'POST 3 MiB' => ['POST', 3 << 20, [], true];
+        yield 'PUT 1 MiB + 1 byte' => ['PUT', (1 << 20) + 1, [], true];
+        yield 'PUT 64 KiB' => ['PUT', 64 << 10, [], false];
+        yield 'PUT 64 KiB chunked' => ['PUT', 64 << 10, ['Transfer-Encoding' => 'chunked'], false];
+    }
+
+    /**
+     * The framework's own API gives the body whole, and again when asked
+     * twice. Under Rapier a spooled body is a stream of its file, never a
+     * copy in memory (under php-fpm the framework reads php://input).
+     *
+     * @dataProvider rawBodies
+     * @param array<string, string> $headers
+     */
+    public function testRawBodyReachesTheAppIntactAndRereadable(string $method, int $size, array $headers, bool $spooled): void
+    {
+        $body = random_bytes($size);
+
+        $response = $this->client()->request($method, '/body', ['Content-Type' => 'application/octet-stream'] + $headers, $body);
+
+        $this->assertStatus(200, $response);
+        $seen = $response->json();
+        $stream = $seen['stream'];
+        unset($seen['stream']);
+        $this->assertSame(['size' => $size, 'sha1' => sha1($body), 'again' => true], $seen);
+        if ($spooled && static::mode() === 'rapier') {
+            $this->assertIsString($stream);
+            $this->assertStringStartsNotWith('php://', $stream, 'the app holds a copy of the spooled body, not its file');
+        }
+    }
+
     public function testSessionPersistsThroughItsCookieAndStaysWithItsClient(): void
     {
         $alice = $this->client();

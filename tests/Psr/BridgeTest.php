@@ -87,6 +87,35 @@ final class BridgeTest extends TestCase
         $this->assertSame("http://localhost:$port/describe", $seen['uri'], 'no Host: the default host and the server port');
     }
 
+    /**
+     * A body past body_buffer_size (1 MiB), which Rapier spools to a
+     * temporary file: the PSR-7 body is a stream of that file, read-only.
+     *
+     * @dataProvider factories
+     */
+    public function testLargeBodyIsASeekableStreamOfItsSpooledFile(string $factory): void
+    {
+        $body = random_bytes(3 << 20);
+
+        $response = HttpClient::request($this->port($factory), 'PUT', '/body', ['Content-Type' => 'application/octet-stream'], $body);
+
+        $this->assertSame(200, $response->status, $response->body);
+        $seen = $response->json();
+        $this->assertStringStartsNotWith('php://', $seen['uri'], 'a stream of the spooled file, not a copy in memory');
+        unset($seen['uri']);
+        $this->assertSame([
+            'length' => strlen($body),
+            'sha1' => sha1($body),
+            'again' => true,
+            'tail' => bin2hex(substr($body, -16)),
+            'eof' => true,
+            'size' => strlen($body),
+            'seekable' => true,
+            'readable' => true,
+            'writable' => false,
+        ], $seen);
+    }
+
     /** @dataProvider factories */
     public function testHostThatWouldChangeTheUriIsReplaced(string $factory): void
     {

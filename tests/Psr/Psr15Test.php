@@ -39,6 +39,50 @@ final class Psr15Test extends ServedAppTestCase
             $post->json(), 'one handler object serves the worker\'s requests');
     }
 
+    /**
+     * Bodies Rapier spools to a temporary file: past body_buffer_size
+     * (1 MiB), or of unknown length (chunked).
+     *
+     * @return iterable<string, array{array<string, string>}> the extra request headers
+     */
+    public static function spooledBodies(): iterable
+    {
+        yield 'with its length' => [[]];
+        yield 'chunked' => [['Transfer-Encoding' => 'chunked']];
+    }
+
+    /**
+     * @dataProvider spooledBodies
+     * @param array<string, string> $headers
+     */
+    public function testLargeBodyReachesTheHandlerAsASeekableStreamOfItsFile(array $headers): void
+    {
+        $port = Cli::freePort();
+        $this->server = Cli::serve([__DIR__ . '/psr15-app.php', '--port', (string) $port, '--workers', '1',
+            '--pid-file', "$this->dir/rapier.pid"], PsrExtension::phpOptions());
+        $this->server->waitForWorkers("$this->dir/rapier.pid", 1);
+        $body = random_bytes(3 << 20);
+
+        $response = (new AppClient("http://127.0.0.1:$port"))
+            ->request('PUT', '/body', ['Content-Type' => 'application/octet-stream'] + $headers, $body);
+
+        $this->assertSame(200, $response->status, $response->describe() . "\n" . $this->server->stderr());
+        $seen = $response->json();
+        $this->assertStringStartsNotWith('php://', $seen['uri'], 'a stream of the spooled file, not a copy in memory');
+        unset($seen['uri']);
+        $this->assertSame([
+            'length' => strlen($body),
+            'sha1' => sha1($body),
+            'again' => true,
+            'tail' => bin2hex(substr($body, -16)),
+            'eof' => true,
+            'size' => strlen($body),
+            'seekable' => true,
+            'readable' => true,
+            'writable' => false,
+        ], $seen);
+    }
+
     public function testRequestOverHttpsHasAnHttpsUri(): void
     {
         $cert = TlsCertificate::create($this->dir);

@@ -3,13 +3,14 @@
 /*
  * The app BridgeTest serves: the PSR-7 bridge used directly, with the
  * PSR-17 factories named by RAPIER_TEST_PSR17. /describe answers with
- * what the ServerRequest holds; the other paths answer with PSR-7
- * responses of each kind the emitter handles.
+ * what the ServerRequest holds, /body with what its body stream does; the
+ * other paths answer with PSR-7 responses of each kind the emitter handles.
  */
 
 declare(strict_types=1);
 
 use Psr\Http\Message\ServerRequestInterface;
+use Psr\Http\Message\StreamInterface;
 use Psr\Http\Message\UploadedFileInterface;
 use Rapier\Http\Psr\Psr17Factories;
 use Rapier\Http\Psr\ResponseEmitter;
@@ -56,12 +57,37 @@ $describe = static function (ServerRequestInterface $r) use ($factories): string
     ], JSON_THROW_ON_ERROR);
 };
 
-return static function (Request $request, Response $response) use ($factories, $requests, $emitter, $describe): void {
+// The body read whole, read again after a rewind, its last 16 bytes read
+// after a seek from the end, and what the stream says of itself.
+$describeBody = static function (StreamInterface $stream): string {
+    $content = (string) $stream;
+    $stream->rewind();
+    $again = $stream->getContents();
+    $stream->seek(-16, SEEK_END);
+    $tail = $stream->read(16);
+
+    return json_encode([
+        'length' => strlen($content),
+        'sha1' => sha1($content),
+        'again' => $again === $content,
+        'tail' => bin2hex($tail),
+        'eof' => $stream->read(1) === '' && $stream->eof(),
+        'size' => $stream->getSize(),
+        'seekable' => $stream->isSeekable(),
+        'readable' => $stream->isReadable(),
+        'writable' => $stream->isWritable(),
+        'uri' => $stream->getMetadata('uri'),
+    ], JSON_THROW_ON_ERROR);
+};
+
+return static function (Request $request, Response $response) use ($factories, $requests, $emitter, $describe, $describeBody): void {
     $psr = $requests->build($request);
     $f = $factories;
     $out = match ($psr->getUri()->getPath()) {
         '/describe' => $f->responses->createResponse(200)->withHeader('Content-Type', 'application/json')
             ->withBody($f->streams->createStream($describe($psr))),
+        '/body' => $f->responses->createResponse(200)->withHeader('Content-Type', 'application/json')
+            ->withBody($f->streams->createStream($describeBody($psr->getBody()))),
         '/move' => (static function () use ($psr, $f) {
             $target = tempnam(sys_get_temp_dir(), 'rapier-moved-');
             unlink($target);

@@ -27,9 +27,14 @@ final class SlimRequestFactory
     public static function create(Environment $environment, Request $request): SlimRequest
     {
         $headers = Headers::createFromEnvironment($environment);
-        $body = new Body(fopen('php://temp', 'w+b'));
-        $body->write($request->body());
-        $body->rewind();
+        if ($request->bodyFile() !== null) {
+            // Spooled past body_buffer_size: read from its file, never whole into memory.
+            $body = new Body($request->bodyStream());
+        } else {
+            $body = new Body(fopen('php://temp', 'w+b'));
+            $body->write($request->body());
+            $body->rewind();
+        }
         $slimRequest = new SlimRequest(
             $request->method,
             Uri::createFromEnvironment($environment),

@@ -68,7 +68,7 @@ final class SymfonyRequestFactory
         return new SymfonyRequest($request->query, $post, [], $request->cookies, $files, $server, $content);
     }
 
-    /** @return array{array<string, mixed>, array<string, mixed>, string} the request bag, the files, the content */
+    /** @return array{array<string, mixed>, array<string, mixed>, string|resource} the request bag, the files, the content */
     private static function body(Request $request): array
     {
         $contentType = strtolower($request->headers['content-type'] ?? '');
@@ -81,7 +81,12 @@ final class SymfonyRequestFactory
             && str_starts_with($contentType, 'application/x-www-form-urlencoded')) {
             $post = $request->post;
         }
-        $content = str_starts_with($contentType, 'multipart/form-data') ? '' : $request->body();
+        $content = match (true) {
+            str_starts_with($contentType, 'multipart/form-data') => '',
+            // Spooled past body_buffer_size: Symfony takes a stream as content, and reads it only when asked.
+            $request->bodyFile() !== null => $request->bodyStream(),
+            default => $request->body(),
+        };
 
         return [$post, $files, $content];
     }

@@ -52,8 +52,10 @@ final class ServerRequestBuilder
         if ($request->files !== []) {
             $psr = $psr->withUploadedFiles($this->uploadedFiles($request->files));
         }
-        $body = $request->body();
-        if ($body !== '') {
+        if ($request->bodyFile() !== null) {
+            // Spooled past body_buffer_size: read from its file, never whole into memory.
+            $psr = $psr->withBody($this->factories->streams->createStreamFromResource($request->bodyStream()));
+        } elseif (($body = $request->body()) !== '') {
             $psr = $psr->withBody($this->factories->streams->createStream($body));
         }
 

@@ -84,6 +84,20 @@ $app->post('/upload', function (Request $req, Response $res) use ($storage) {
     ]);
 });
 
+// The raw body as the framework gives it, read twice (a body Rapier spooled
+// to a file reaches the app as a stream, which must rewind), and the URI of
+// the stream the framework holds it in.
+$app->map(['POST', 'PUT'], '/body', function (Request $req, Response $res) {
+    $content = (string) $req->getBody();
+
+    return $res->withJson([
+        'size' => strlen($content),
+        'sha1' => sha1($content),
+        'again' => (string) $req->getBody() === $content,
+        'stream' => $req->getBody()->getMetadata('uri'),
+    ]);
+});
+
 $app->get('/session', function (Request $req, Response $res) {
     if ($req->getQueryParam('put') !== null) {
         $_SESSION['value'] = $req->getQueryParam('put');

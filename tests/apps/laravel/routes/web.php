@@ -46,6 +46,20 @@ Route::post('/upload', function (Request $request) {
     ];
 });
 
+// The raw body as the framework gives it, read twice (a body Rapier spooled
+// to a file reaches the app as a stream, which must rewind), and the URI of
+// the stream the framework holds it in.
+Route::match(['POST', 'PUT'], '/body', function (Request $request) {
+    $content = $request->getContent();
+
+    return [
+        'size' => strlen($content),
+        'sha1' => sha1($content),
+        'again' => $request->getContent() === $content,
+        'stream' => stream_get_meta_data($request->getContent(true))['uri'] ?? null,
+    ];
+});
+
 Route::get('/session', function (Request $request) {
     if ($request->query('put') !== null) {
         $request->session()->put('value', $request->query('put'));

@@ -71,6 +71,7 @@ class Kernel extends BaseKernel
         $routes->add('echo', '/echo')->controller([$app, 'echo'])->methods(['POST']);
         $routes->add('form', '/form')->controller([$app, 'form'])->methods(['POST', 'PUT']);
         $routes->add('upload', '/upload')->controller([$app, 'upload'])->methods(['POST']);
+        $routes->add('body', '/body')->controller([$app, 'body'])->methods(['POST', 'PUT']);
         $routes->add('session', '/session')->controller([$app, 'session']);
         $routes->add('redirect', '/redirect')->controller([$app, 'redirect']);
         $routes->add('cookies_set', '/cookies/set')->controller([$app, 'setCookies']);

@@ -74,6 +74,23 @@ class AppController
         ]);
     }
 
+    /**
+     * The raw body read twice (a body Rapier spooled to a file reaches the
+     * app as a stream, which must rewind), and the URI of the stream the
+     * request holds it in.
+     */
+    public function body(Request $request): JsonResponse
+    {
+        $content = $request->getContent();
+
+        return new JsonResponse([
+            'size' => strlen($content),
+            'sha1' => sha1($content),
+            'again' => $request->getContent() === $content,
+            'stream' => stream_get_meta_data($request->getContent(true))['uri'] ?? null,
+        ]);
+    }
+
     public function session(Request $request): JsonResponse
     {
         $session = $request->getSession();
