@@ -22,6 +22,9 @@ void rapier_http_websocket_class_minit(void);
 /* A Request holding a copy of conn's current request (it does not keep conn). */
 void rapier_http_request_new(zval *out, rapier_http_conn_t *conn);
 
+/* php://input in the request's handler: a new read-only stream over its body, NULL when its file is gone. */
+php_stream *rapier_http_request_input(zend_object *request);
+
 /* A Response answering on conn (it holds a reference to conn). */
 void rapier_http_response_new(zval *out, rapier_http_conn_t *conn, bool debug);
 

@@ -687,15 +687,27 @@ ZEND_METHOD(Rapier_Http_Request, bodyFile)
 	RETURN_STR_COPY(req->body_file);
 }
 
+/* A new read-only stream over the body, from its start; NULL when its file is gone. */
+static php_stream *open_body_stream(request_t *req)
+{
+	if (req->body || req->body_file == NULL) {
+		return php_stream_memory_open(TEMP_STREAM_READONLY, req->body ? req->body : ZSTR_EMPTY_ALLOC());
+	}
+	return php_stream_open_wrapper(ZSTR_VAL(req->body_file), "rb", 0, NULL);
+}
+
+php_stream *rapier_http_request_input(zend_object *request)
+{
+	return open_body_stream(request_from(request));
+}
+
 ZEND_METHOD(Rapier_Http_Request, bodyStream)
 {
 	request_t *req = request_from(Z_OBJ_P(ZEND_THIS));
 	php_stream *stream;
 
 	ZEND_PARSE_PARAMETERS_NONE();
-	if (req->body || req->body_file == NULL) {
-		stream = php_stream_memory_open(TEMP_STREAM_READONLY, req->body ? req->body : ZSTR_EMPTY_ALLOC());
-	} else if ((stream = php_stream_open_wrapper(ZSTR_VAL(req->body_file), "rb", 0, NULL)) == NULL) {
+	if ((stream = open_body_stream(req)) == NULL) {
 		zend_throw_exception_ex(rapier_ce_exception, 0, body_file_gone, ZSTR_VAL(req->body_file));
 		RETURN_THROWS();
 	}

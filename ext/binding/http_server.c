@@ -30,6 +30,7 @@
 #include "http.h"
 #include "process.h"
 #include "sigwait.h"
+#include "stdio_hook.h"
 #include "http_task.h"
 #include "http_server_object.h"
 #include "http_server_arginfo.h"
@@ -381,6 +382,21 @@ static void on_request_done(rapier_coro_t *co, zval *retval, zend_object *except
 	if (srv->max_memory && zend_memory_usage(0) > srv->max_memory) {
 		recycle_self(srv);
 	}
+}
+
+/*
+ * php://input: the body of the request whose handler is running. Its
+ * coroutine holds the Request as its first argument until it ends; the
+ * coroutines a handler starts are not handlers (pass them the Request).
+ */
+static php_stream *open_request_input(void)
+{
+	rapier_coro_t *co = rapier_coro_current();
+
+	if (co == NULL || co->on_finish != on_request_done || co->argc < 1 || Z_TYPE(co->args[0]) != IS_OBJECT) {
+		return NULL;
+	}
+	return rapier_http_request_input(Z_OBJ(co->args[0]));
 }
 
 static void dispatch(rapier_http_conn_t *conn, void *data)
@@ -1367,6 +1383,7 @@ void rapier_http_server_class_minit(void)
 {
 	rapier_ce_http_server = register_class_Rapier_Http_Server();
 	rapier_ce_http_server->create_object = server_create;
+	rapier_stdio_hook_set_input_opener(open_request_input);
 	sigemptyset(&blocked_for_worker);
 	sigemptyset(&ignored_for_worker);
 	pthread_atfork(NULL, NULL, undo_worker_signals_in_child);

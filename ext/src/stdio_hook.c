@@ -38,6 +38,12 @@
 static php_stream_wrapper_ops php_wrapper_ops;
 static php_stream_wrapper php_wrapper;
 static size_t (*php_ub_write)(const char *str, size_t len);   /* the CLI SAPI's */
+static rapier_php_input_opener_t input_opener;
+
+void rapier_stdio_hook_set_input_opener(rapier_php_input_opener_t opener)
+{
+	input_opener = opener;
+}
 
 /* php://stdin, php://stdout, php://stderr, php://fd/N: PHP's names for the standard streams and descriptors. */
 static bool names_descriptor(const char *path)
@@ -68,8 +74,13 @@ static bool may_wait(php_stream *stream)
 static php_stream *open_php_stream(php_stream_wrapper *wrapper, const char *path, const char *mode, int options,
 	zend_string **opened_path, php_stream_context *context STREAMS_DC)
 {
-	php_stream *stream = php_stream_php_wrapper.wops->stream_opener(wrapper, path, mode, options, opened_path,
-		context STREAMS_REL_CC);
+	php_stream *stream;
+
+	if (input_opener && strcasecmp(path + (strncasecmp(path, "php://", 6) == 0 ? 6 : 0), "input") == 0
+			&& (stream = input_opener()) != NULL) {
+		return stream;
+	}
+	stream = php_stream_php_wrapper.wops->stream_opener(wrapper, path, mode, options, opened_path, context STREAMS_REL_CC);
 
 	if (stream != NULL && stream->ops == &php_stream_stdio_ops && names_descriptor(path) && may_wait(stream)) {
 		stream->ops = rapier_pipe_ops(RAPIER_PIPE_STDIO);
