@@ -94,6 +94,8 @@ $app->map(['POST', 'PUT'], '/body', function (Request $req, Response $res) {
         'size' => strlen($content),
         'sha1' => sha1($content),
         'again' => (string) $req->getBody() === $content,
+        // Code written for php-fpm reads the body itself.
+        'input' => sha1((string) file_get_contents('php://input')),
         'stream' => $req->getBody()->getMetadata('uri'),
     ]);
 });

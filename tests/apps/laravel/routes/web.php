@@ -56,6 +56,8 @@ Route::match(['POST', 'PUT'], '/body', function (Request $request) {
         'size' => strlen($content),
         'sha1' => sha1($content),
         'again' => $request->getContent() === $content,
+        // Code written for php-fpm reads the body itself.
+        'input' => sha1((string) file_get_contents('php://input')),
         'stream' => stream_get_meta_data($request->getContent(true))['uri'] ?? null,
     ];
 });

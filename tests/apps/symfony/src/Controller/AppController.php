@@ -87,6 +87,8 @@ class AppController
             'size' => strlen($content),
             'sha1' => sha1($content),
             'again' => $request->getContent() === $content,
+            // Code written for php-fpm reads the body itself.
+            'input' => sha1((string) file_get_contents('php://input')),
             'stream' => stream_get_meta_data($request->getContent(true))['uri'] ?? null,
         ]);
     }
