@@ -10,13 +10,15 @@
 declare(strict_types=1);
 
 use Psr\Http\Message\ServerRequestInterface;
-use Psr\Http\Message\StreamInterface;
 use Psr\Http\Message\UploadedFileInterface;
 use Rapier\Http\Psr\Psr17Factories;
 use Rapier\Http\Psr\ResponseEmitter;
 use Rapier\Http\Psr\ServerRequestBuilder;
 use Rapier\Http\Request;
 use Rapier\Http\Response;
+use Rapier\Tests\Psr\BodyStreamProbe;
+
+require_once __DIR__ . '/BodyStreamProbe.php';
 
 $factories = Psr17Factories::detect(getenv('RAPIER_TEST_PSR17') ?: null);
 $requests = new ServerRequestBuilder($factories);
@@ -57,37 +59,14 @@ $describe = static function (ServerRequestInterface $r) use ($factories): string
     ], JSON_THROW_ON_ERROR);
 };
 
-// The body read whole, read again after a rewind, its last 16 bytes read
-// after a seek from the end, and what the stream says of itself.
-$describeBody = static function (StreamInterface $stream): string {
-    $content = (string) $stream;
-    $stream->rewind();
-    $again = $stream->getContents();
-    $stream->seek(-16, SEEK_END);
-    $tail = $stream->read(16);
-
-    return json_encode([
-        'length' => strlen($content),
-        'sha1' => sha1($content),
-        'again' => $again === $content,
-        'tail' => bin2hex($tail),
-        'eof' => $stream->read(1) === '' && $stream->eof(),
-        'size' => $stream->getSize(),
-        'seekable' => $stream->isSeekable(),
-        'readable' => $stream->isReadable(),
-        'writable' => $stream->isWritable(),
-        'uri' => $stream->getMetadata('uri'),
-    ], JSON_THROW_ON_ERROR);
-};
-
-return static function (Request $request, Response $response) use ($factories, $requests, $emitter, $describe, $describeBody): void {
+return static function (Request $request, Response $response) use ($factories, $requests, $emitter, $describe): void {
     $psr = $requests->build($request);
     $f = $factories;
     $out = match ($psr->getUri()->getPath()) {
         '/describe' => $f->responses->createResponse(200)->withHeader('Content-Type', 'application/json')
             ->withBody($f->streams->createStream($describe($psr))),
         '/body' => $f->responses->createResponse(200)->withHeader('Content-Type', 'application/json')
-            ->withBody($f->streams->createStream($describeBody($psr->getBody()))),
+            ->withBody($f->streams->createStream(json_encode(BodyStreamProbe::describe($psr->getBody()), JSON_THROW_ON_ERROR))),
         '/move' => (static function () use ($psr, $f) {
             $target = tempnam(sys_get_temp_dir(), 'rapier-moved-');
             unlink($target);

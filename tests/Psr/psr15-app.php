@@ -10,10 +10,11 @@ declare(strict_types=1);
 
 use Psr\Http\Message\ResponseInterface;
 use Psr\Http\Message\ServerRequestInterface;
-use Psr\Http\Message\StreamInterface;
 use Psr\Http\Server\RequestHandlerInterface;
+use Rapier\Tests\Psr\BodyStreamProbe;
 
 require_once '/usr/share/php/Nyholm/Psr7/autoload.php';
+require_once __DIR__ . '/BodyStreamProbe.php';
 
 return new class () implements RequestHandlerInterface {
     private int $handled = 0;
@@ -27,7 +28,7 @@ return new class () implements RequestHandlerInterface {
         if ($request->getUri()->getPath() === '/body') {
             return $factory->createResponse(200)
                 ->withHeader('Content-Type', 'application/json')
-                ->withBody($factory->createStream(json_encode(self::describeBody($request->getBody()), JSON_THROW_ON_ERROR)));
+                ->withBody($factory->createStream(json_encode(BodyStreamProbe::describe($request->getBody()), JSON_THROW_ON_ERROR)));
         }
         $body = json_encode([
             'method' => $request->getMethod(),
@@ -41,33 +42,5 @@ return new class () implements RequestHandlerInterface {
         return $factory->createResponse($request->getMethod() === 'POST' ? 201 : 200)
             ->withHeader('Content-Type', 'application/json')
             ->withBody($factory->createStream($body));
-    }
-
-    /**
-     * The body read whole, read again after a rewind, its last 16 bytes
-     * read after a seek from the end, and what the stream says of itself.
-     *
-     * @return array<string, mixed>
-     */
-    private static function describeBody(StreamInterface $stream): array
-    {
-        $content = (string) $stream;
-        $stream->rewind();
-        $again = $stream->getContents();
-        $stream->seek(-16, SEEK_END);
-        $tail = $stream->read(16);
-
-        return [
-            'length' => strlen($content),
-            'sha1' => sha1($content),
-            'again' => $again === $content,
-            'tail' => bin2hex($tail),
-            'eof' => $stream->read(1) === '' && $stream->eof(),
-            'size' => $stream->getSize(),
-            'seekable' => $stream->isSeekable(),
-            'readable' => $stream->isReadable(),
-            'writable' => $stream->isWritable(),
-            'uri' => $stream->getMetadata('uri'),
-        ];
     }
 };
