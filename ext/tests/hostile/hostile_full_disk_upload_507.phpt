@@ -1,5 +1,5 @@
 --TEST--
-Hostile: an upload that meets a full disk (upload_tmp_dir on a 1 MiB tmpfs) gets 507 before the handler runs and leaves no file, over HTTP/1.1 and on an HTTP/2 stream; once there is room again, uploads succeed
+Hostile: an upload that meets a full disk (upload_tmp_dir on a 1 MiB tmpfs) gets 507 before the handler runs and leaves no file, over HTTP/1.1 and on an HTTP/2 stream, multipart or a raw body spooled past body_buffer_size; once there is room again, uploads succeed
 --EXTENSIONS--
 rapier
 --SKIPIF--
@@ -37,13 +37,20 @@ $srv = http_server_start('function ($req, $res) {
         return;
     }
     echo "handled {$req->path}\n";
+    if ($req->path === "/raw") {
+        $file = $req->bodyFile();
+        $res->end("raw: {$req->bodySize()} bytes in its file, "
+            . ($file !== null && file_get_contents($file) === str_repeat("r", $req->bodySize()) ? "intact" : "wrong"));
+        return;
+    }
     $got = [];
     foreach ($req->files as $name => $f) {
         $got[] = "$name: error {$f["error"]}, {$f["size"]} bytes, file "
             . (is_file($f["tmp_name"]) && file_get_contents($f["tmp_name"]) === str_repeat($name[0], $f["size"]) ? "intact" : "wrong");
     }
     $res->end(implode("; ", $got));
-}', HOSTILE_KEEPALIVE + ['max_body_size' => 8 << 20, 'http2' => true], '', '', ['upload_tmp_dir' => $tmp]);
+}', HOSTILE_KEEPALIVE + ['max_body_size' => 8 << 20, 'http2' => true, 'body_buffer_size' => 100000], '', '',
+    ['upload_tmp_dir' => $tmp]);
 $ctl = new HostileControl($srv->port);
 
 function upload(int $port, array $files): string
@@ -111,6 +118,22 @@ $ctl->check('HTTP/2, 3 MiB');
 echo "HTTP/2, 200 KB: ", upload_h2($srv->port, 'j', 200000), "; files left: ", files_left($tmp), "\n";
 $ctl->check('HTTP/2, 200 KB');
 
+/* A raw body past body_buffer_size goes to a file of its own, and meets the full disk the same way. */
+$raw = fn(int $size) => http_request($srv->port, "PUT /raw HTTP/1.1\r\nHost: x\r\nContent-Length: $size\r\nConnection: close\r\n\r\n"
+    . str_repeat('r', $size));
+foreach (['raw body, 200 KB' => 200000, 'raw body, 3 MiB' => 3 << 20] as $what => $size) {
+    $r = $raw($size);
+    echo "$what: ", $r ? "{$r['status']} " . trim($r['body']) : 'no response', "; files left: ", files_left($tmp), "\n";
+    $ctl->check($what);
+}
+$c = new H2TestConn($srv->port);
+$c->request(1, 'PUT', '/raw', [], false);
+$c->data(1, str_repeat('r', 3 << 20));
+$frames = $c->stream(1);
+$c->close();
+echo "HTTP/2, raw body, 3 MiB: ", $frames ? trim(h2_body($frames)) : 'no answer', "; files left: ", files_left($tmp), "\n";
+$ctl->check('HTTP/2, raw body, 3 MiB');
+
 echo $ctl->report(), "\n";
 echo "reached the handler: ", json_encode(hostile_handled($srv)), "\n";
 http_report_stop($srv);
@@ -124,6 +147,9 @@ disk nearly full, 200 KB: 507 %s; files left: none
 room again, 200 KB: 200 h: error 0, 200000 bytes, file intact; files left: none
 HTTP/2, 3 MiB: 507 %s; files left: none
 HTTP/2, 200 KB: j: error 0, 200000 bytes, file intact; files left: none
+raw body, 200 KB: 200 raw: 200000 bytes in its file, intact; files left: none
+raw body, 3 MiB: 507 %s; files left: none
+HTTP/2, raw body, 3 MiB: 507 %s; files left: none
 control: all answered
-reached the handler: ["handled \/upload","handled \/upload","handled \/upload","handled \/upload"]
+reached the handler: ["handled \/upload","handled \/upload","handled \/upload","handled \/upload","handled \/raw"]
 exit: 0
