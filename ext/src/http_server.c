@@ -671,7 +671,9 @@ bool rapier__http_spool_upload(rapier_http_conn_t *conn)
 		conn->upload = upload;
 		return true;
 	}
-	if (body_may_outgrow_memory(cfg, req) && rapier_upload_init_raw(upload, cfg->upload_tmp_dir, cfg->body_buffer_size) == 0) {
+	/* A length known to be over the bound goes to its file from the first byte, not by way of memory. */
+	if (body_may_outgrow_memory(cfg, req)
+		&& rapier_upload_init_raw(upload, cfg->upload_tmp_dir, req->content_length > 0 ? 0 : cfg->body_buffer_size) == 0) {
 		conn->upload = upload;
 		return true;
 	}

@@ -160,7 +160,7 @@ static int on_part_end(void *data)
  */
 static int raw_spill(rapier_upload_t *u, rapier_upload_part_t *body)
 {
-	const char *kept = body->value;
+	char *kept = body->value;
 	size_t kept_len = body->value_len;
 	int status;
 
@@ -172,7 +172,7 @@ static int raw_spill(rapier_upload_t *u, rapier_upload_part_t *body)
 	body->value_len = body->value_cap = 0;
 	body->size = 0;
 	status = kept_len ? write_file(u, body, kept, kept_len) : 0;
-	free((void *) kept);
+	free(kept);
 	return status;
 }
 

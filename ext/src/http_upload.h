@@ -58,7 +58,8 @@ int rapier_upload_init(rapier_upload_t *u, const char *content_type, size_t cont
 /*
  * Starts a spool for a body of any other type: its bytes are kept in the
  * body part's value while there are at most memory_max of them, then all of
- * them go to a temporary file in tmp_dir. Returns 0, or -1 out of memory.
+ * them go to a temporary file in tmp_dir (from the first byte with
+ * memory_max 0). Returns 0, or -1 out of memory.
  */
 int rapier_upload_init_raw(rapier_upload_t *u, const char *tmp_dir, size_t memory_max);
 

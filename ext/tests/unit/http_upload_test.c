@@ -188,6 +188,27 @@ static void test_raw_spills_to_a_file(size_t piece)
 	CHECK_EQ_INT(files_in_dir(), 0);
 }
 
+/* memory_max 0 (a length known to be over the bound): the file from the first byte. */
+static void test_raw_straight_to_a_file(void)
+{
+	rapier_upload_t u;
+	rapier_upload_part_t *b;
+	char got[8];
+	size_t len;
+
+	CHECK_EQ_INT(rapier_upload_init_raw(&u, dir, 0), 0);
+	CHECK_EQ_INT(rapier_upload_feed(&u, "abc", 3), 0);
+	b = rapier_upload_body(&u);
+	CHECK(b->tmp_path != NULL && b->value == NULL);
+	CHECK_EQ_INT(rapier_upload_feed(&u, "de", 2), 0);
+	CHECK_EQ_INT(rapier_upload_finish(&u), 0);
+	read_file(b->tmp_path, got, sizeof(got), &len);
+	CHECK(len == 5 && memcmp(got, "abcde", 5) == 0);
+	CHECK_EQ_INT((int) b->size, 5);
+	rapier_upload_free(&u);
+	CHECK_EQ_INT(files_in_dir(), 0);
+}
+
 /* No temporary file can be made: the server's fault, 500, and it stays refused. */
 static void test_raw_without_tmp_dir_is_500(void)
 {
@@ -235,6 +256,7 @@ int main(void)
 	test_raw_spills_to_a_file(sizeof("0123456789abcdefX and more after the spill") - 1);
 	test_raw_spills_to_a_file(1);
 	test_raw_spills_to_a_file(5);
+	test_raw_straight_to_a_file();
 	test_raw_without_tmp_dir_is_500();
 	test_raw_write_failure_is_507();
 	rmdir(dir);
