@@ -26,6 +26,7 @@ typedef enum {
 	O_MAX_BODY_SIZE,
 	O_BODY_BUFFER_SIZE,
 	O_READ_TIMEOUT,
+	O_BODY_TIMEOUT,
 	O_KEEPALIVE_TIMEOUT,
 	O_WRITE_TIMEOUT,
 	O_SHUTDOWN_TIMEOUT,
@@ -82,6 +83,7 @@ static const option_t options[] = {
 	{ "max_body_size", O_MAX_BODY_SIZE, OPT_SIZE, 0, ZEND_LONG_MAX },
 	{ "body_buffer_size", O_BODY_BUFFER_SIZE, OPT_SIZE, 0, ZEND_LONG_MAX },
 	{ "read_timeout", O_READ_TIMEOUT, OPT_SECONDS, 0, 0 },
+	{ "body_timeout", O_BODY_TIMEOUT, OPT_SECONDS, 0, 0 },
 	{ "keepalive_timeout", O_KEEPALIVE_TIMEOUT, OPT_SECONDS, 0, 0 },
 	{ "write_timeout", O_WRITE_TIMEOUT, OPT_SECONDS, 0, 0 },
 	{ "shutdown_timeout", O_SHUTDOWN_TIMEOUT, OPT_SECONDS, 0, 0 },
@@ -293,6 +295,7 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 		case O_MAX_BODY_SIZE: srv->cfg.limits.max_body_size = (size_t) l; break;
 		case O_BODY_BUFFER_SIZE: srv->cfg.body_buffer_size = (uint64_t) l; break;
 		case O_READ_TIMEOUT: srv->cfg.read_timeout_ns = ns; break;
+		case O_BODY_TIMEOUT: srv->cfg.body_timeout_ns = ns; break;
 		case O_KEEPALIVE_TIMEOUT: srv->cfg.keepalive_timeout_ns = ns; break;
 		case O_WRITE_TIMEOUT: srv->cfg.write_timeout_ns = ns; break;
 		case O_WEBSOCKET_MAX_MESSAGE_SIZE: srv->cfg.websocket_max_message = (uint64_t) l; break;

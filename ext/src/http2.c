@@ -602,6 +602,16 @@ static int build_request_line(rapier_http_conn_t *conn, const char **reason)
 	return 0;
 }
 
+/* With body_timeout, the stream's body is bounded by its progress (as on HTTP/1.1), not by read_timeout. */
+static void restart_body_timer(rapier_http_conn_t *conn)
+{
+	int64_t timeout_ns = conn->server->cfg.body_timeout_ns;
+
+	if (timeout_ns > 0) {
+		rapier_timer_start(conn->server->loop, &conn->timer, (uint64_t) timeout_ns, 0);
+	}
+}
+
 /* Expect: 100-continue: a client waiting for it before the body gets the interim answer. */
 static void send_continue(rapier_http_conn_t *conn)
 {
@@ -639,6 +649,7 @@ static void headers_done(rapier_http_conn_t *conn, bool end_stream)
 	if (!end_stream) {
 		/* A multipart or large body goes to upload_tmp_dir while it arrives, as on HTTP/1.1. */
 		rapier__http_spool_upload(conn);
+		restart_body_timer(conn);
 		if (rapier_http_request_header(req, "expect", NULL) != NULL) {
 			send_continue(conn);
 		}
@@ -740,6 +751,7 @@ static int on_data_chunk(nghttp2_session *ng, uint8_t flags, int32_t id, const u
 		return 0;
 	}
 	req->body_received += len;
+	restart_body_timer(conn);
 	if (conn->upload) {
 		if ((status = rapier_upload_feed(conn->upload, (const char *) data, len)) != 0) {
 			refuse(conn, status, conn->upload->error);

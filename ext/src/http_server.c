@@ -125,6 +125,7 @@ void rapier__http_conn_set_timer(rapier_http_conn_t *conn, int64_t timeout_ns)
 static void conn_start_request(rapier_http_conn_t *conn)
 {
 	conn->idle = false;
+	conn->body_timed = false;
 	conn->request_start_ns = rapier_now_ns();
 	conn_set_deadline(conn, conn->request_start_ns, conn->server->cfg.read_timeout_ns);
 }
@@ -706,6 +707,11 @@ static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len)
 {
 	rapier_http_parser_t *p = &conn->parser;
 
+	if (conn->body_timed) {
+		/* Bytes of the body came: it may take body_timeout again for the next ones. */
+		conn_set_timer(conn, conn->server->cfg.body_timeout_ns);
+	}
+
 	while (conn->state == RAPIER_HTTP_CONN_READING) {
 		ssize_t used = rapier_http_parser_feed(p, data, len);
 
@@ -724,9 +730,15 @@ static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len)
 			if (rapier__http_spool_upload(conn)) {
 				rapier_http_parser_set_body_sink(p, rapier_upload_feed, conn->upload);
 			}
+			if (conn->server->cfg.body_timeout_ns > 0) {
+				/* A large upload is bounded by its progress, not by read_timeout. */
+				conn->body_timed = true;
+				conn_set_timer(conn, conn->server->cfg.body_timeout_ns);
+			}
 			continue;
 		}
 		if (p->state == RAPIER_HTTP_MESSAGE_COMPLETE) {
+			conn->body_timed = false;
 			if (conn->upload && rapier_upload_finish(conn->upload) != 0) {
 				int status = conn->upload->status;
 				const char *error = conn->upload->error;   /* static text */

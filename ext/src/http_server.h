@@ -39,6 +39,7 @@ typedef struct rapier_h2_stream_s rapier_h2_stream_t;
 typedef struct {
 	rapier_http_limits_t limits;
 	int64_t read_timeout_ns;       /* a request must arrive whole within this (slowloris) */
+	int64_t body_timeout_ns;       /* instead, once its head has: no body byte for this long; 0: read_timeout covers the body */
 	int64_t keepalive_timeout_ns;  /* an idle keep-alive connection is closed after this */
 	int64_t write_timeout_ns;      /* a client that accepts no bytes for this long is cut off */
 	uint32_t max_connections;      /* per worker; the listener pauses at the limit */
@@ -96,6 +97,7 @@ struct rapier_http_conn_s {
 	bool parser_ready;
 	rapier_upload_t *upload;       /* the current request's spooled body (multipart or raw), or NULL */
 	bool idle;                     /* no byte of the next request has arrived yet */
+	bool body_timed;               /* its body is arriving under body_timeout, reset by each read */
 	bool in_next_request;          /* conn_next_request() runs: a nested call only flags more work */
 	bool next_request_pending;     /* ...and this is that flag */
 	bool kept_alive;               /* has answered a request: idle means between keep-alive requests */
