@@ -497,9 +497,25 @@ static void build_from_upload(request_t *req, zval *post, zval *files)
 {
 	multipart_ctx_t ctx = { .req = req, .post = post, .files = files, .fd = -1 };
 
+	bool over_count = false;
+
 	for (rapier_upload_part_t *part = req->upload->parts; part; part = part->next) {
 		zval value;
 
+		if (part->skipped) {
+			/* PHP's words and levels, as php-fpm logs them. */
+			if (!over_count) {
+				php_error_docref(NULL, E_WARNING, "Maximum number of allowable file uploads has been exceeded");
+				over_count = true;
+			}
+			continue;
+		}
+		if (part->error == RAPIER_UPLOAD_ERR_INI_SIZE || part->error == RAPIER_UPLOAD_ERR_FORM_SIZE) {
+			php_error_docref(NULL, E_NOTICE, "%s of %" PRIu64 " bytes exceeded - file [%s=%.*s] not saved",
+				part->error == RAPIER_UPLOAD_ERR_INI_SIZE ? "upload_max_filesize" : "MAX_FILE_SIZE",
+				part->error == RAPIER_UPLOAD_ERR_INI_SIZE ? req->upload->max_file_size : req->upload->form_max_file_size,
+				part->name, (int) part->filename_len, part->filename);
+		}
 		if (part->filename == NULL) {
 			ZVAL_STRINGL(&value, part->value ? part->value : "", part->value_len);
 			php_register_variable_ex(part->name, &value, post);

@@ -833,6 +833,9 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 	/* Both strings live as long as the process: the ini value, or PHP's cached temporary directory. */
 	srv->cfg.upload_tmp_dir = PG(upload_tmp_dir) && *PG(upload_tmp_dir) ? PG(upload_tmp_dir)
 		: php_get_temporary_directory();
+	/* PHP's own upload limits, as php-fpm applies them (they cannot change at run time). */
+	srv->cfg.upload_max_file_size = PG(upload_max_filesize) > 0 ? (uint64_t) PG(upload_max_filesize) : 0;
+	srv->cfg.max_file_uploads = PG(file_uploads) ? MAX(zend_ini_long(ZEND_STRL("max_file_uploads"), 0), 0) : 0;
 	if (srv->worker_id == 0 && !srv->is_task_worker && access(srv->cfg.upload_tmp_dir, W_OK | X_OK) != 0) {
 		/* Said once, at start: otherwise only the clients would learn it, one failed upload at a time. */
 		php_error_docref(NULL, E_WARNING, "upload_tmp_dir %s is not a writable directory (%s): multipart uploads will "

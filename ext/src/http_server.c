@@ -86,6 +86,7 @@ void rapier_http_config_default(rapier_http_config_t *cfg)
 	rapier_gzip_config_init(&cfg->gzip_config);
 	cfg->http2_max_streams = 100;
 	cfg->body_buffer_size = RAPIER_HTTP_DEFAULT_BODY_BUFFER_SIZE;
+	cfg->max_file_uploads = -1;
 }
 
 /*
@@ -669,6 +670,8 @@ bool rapier__http_spool_upload(rapier_http_conn_t *conn)
 	}
 	if ((type = rapier_http_request_header(req, "content-type", &type_len)) != NULL
 		&& rapier_upload_init(upload, type, type_len, cfg->upload_tmp_dir) == 0) {
+		upload->max_file_size = cfg->upload_max_file_size;
+		upload->max_files = cfg->max_file_uploads;
 		conn->upload = upload;
 		return true;
 	}

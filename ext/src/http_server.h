@@ -57,6 +57,8 @@ typedef struct {
 	int worker_id;                     /* for the access log */
 	const char *upload_tmp_dir;        /* spool multipart bodies to files here while they arrive; NULL: buffer them */
 	uint64_t body_buffer_size;         /* other bodies past this size go to a file in upload_tmp_dir; 0: never */
+	uint64_t upload_max_file_size;     /* PHP's upload_max_filesize for multipart files; 0: no limit */
+	int64_t max_file_uploads;          /* PHP's max_file_uploads (0 with file_uploads off); < 0: no limit */
 	uint64_t websocket_max_message;    /* a WebSocket message larger than this is refused with close 1009 */
 	int64_t websocket_close_timeout_ns; /* a close frame sent, the peer's answer is awaited this long */
 	bool websocket_compression;        /* agree to permessage-deflate when a client offers it (at gzip_config.level) */

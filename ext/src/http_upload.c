@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 static char *dup_n(const char *s, size_t n)
@@ -76,12 +77,47 @@ static int on_part_begin(void *data, const rapier_multipart_part_t *mp_part)
 	if (part->filename == NULL || part->content_type == NULL) {
 		return 500;
 	}
-	if (mp_part->filename_len == 0) {
+	/* As PHP counts: past the limit even an empty file input is left out. */
+	if (u->max_files >= 0 && u->files >= u->max_files) {
+		part->skipped = true;
+	} else if (mp_part->filename_len == 0) {
 		part->error = RAPIER_UPLOAD_ERR_NO_FILE;
-	} else if (open_tmp(u, part) < 0) {
-		part->error = RAPIER_UPLOAD_ERR_NO_TMP_DIR;
+	} else {
+		u->files++;
+		if (open_tmp(u, part) < 0) {
+			part->error = RAPIER_UPLOAD_ERR_NO_TMP_DIR;
+		}
 	}
 	return 0;
+}
+
+/* A file over a size limit is not kept, as PHP does: its file goes at once, and the rest of its data nowhere. */
+static void cancel_file(rapier_upload_t *u, rapier_upload_part_t *part, int error)
+{
+	close(u->fd);
+	u->fd = -1;
+	unlink(part->tmp_path);
+	free(part->tmp_path);
+	part->tmp_path = NULL;
+	part->error = error;
+}
+
+/* The body's own MAX_FILE_SIZE field limits the files after it (PHP reads it as atoll() does). */
+static void take_form_max_file_size(rapier_upload_t *u, const rapier_upload_part_t *part)
+{
+	uint64_t n = 0;
+	size_t i = 0;
+
+	if (strcasecmp(part->name, "MAX_FILE_SIZE") != 0) {
+		return;
+	}
+	while (i < part->value_len && (part->value[i] == ' ' || part->value[i] == '\t')) {
+		i++;
+	}
+	for (; i < part->value_len && part->value[i] >= '0' && part->value[i] <= '9' && n < UINT64_MAX / 10; i++) {
+		n = n * 10 + (uint64_t) (part->value[i] - '0');
+	}
+	u->form_max_file_size = n;
 }
 
 static int append_value(rapier_upload_part_t *part, const char *buf, size_t len)
@@ -137,7 +173,15 @@ static int on_part_data(void *data, const char *buf, size_t len)
 		return append_value(part, buf, len);
 	}
 	if (u->fd < 0) {
-		return 0; /* no file (UPLOAD_ERR_NO_FILE / NO_TMP_DIR): the data goes nowhere */
+		return 0; /* no file (NO_FILE, NO_TMP_DIR, skipped, cancelled): the data goes nowhere */
+	}
+	if (u->max_file_size && part->size + len > u->max_file_size) {
+		cancel_file(u, part, RAPIER_UPLOAD_ERR_INI_SIZE);
+		return 0;
+	}
+	if (u->form_max_file_size && part->size + len > u->form_max_file_size) {
+		cancel_file(u, part, RAPIER_UPLOAD_ERR_FORM_SIZE);
+		return 0;
 	}
 	return write_file(u, part, buf, len);
 }
@@ -146,6 +190,9 @@ static int on_part_end(void *data)
 {
 	rapier_upload_t *u = data;
 
+	if (u->last && u->last->filename == NULL) {
+		take_form_max_file_size(u, u->last);
+	}
 	if (u->fd >= 0) {
 		close(u->fd);
 		u->fd = -1;
@@ -202,6 +249,7 @@ int rapier_upload_init(rapier_upload_t *u, const char *content_type, size_t cont
 
 	memset(u, 0, sizeof(*u));
 	u->fd = -1;
+	u->max_files = -1;
 	if (rapier_multipart_boundary(content_type, content_type_len, &boundary, &boundary_len) != 0
 		|| rapier_multipart_init(&u->mp, boundary, boundary_len, NULL, &callbacks, u) != 0) {
 		return -1;
@@ -217,6 +265,7 @@ int rapier_upload_init_raw(rapier_upload_t *u, const char *tmp_dir, size_t memor
 {
 	memset(u, 0, sizeof(*u));
 	u->fd = -1;
+	u->max_files = -1;
 	u->raw = true;
 	u->memory_max = memory_max;
 	if ((u->parts = u->last = calloc(1, sizeof(*u->parts))) == NULL) {

@@ -19,6 +19,8 @@
 #include "multipart.h"
 
 /* PHP's UPLOAD_ERR_* values, which $_FILES[...]['error'] carries. */
+#define RAPIER_UPLOAD_ERR_INI_SIZE   1
+#define RAPIER_UPLOAD_ERR_FORM_SIZE  2
 #define RAPIER_UPLOAD_ERR_NO_FILE    4
 #define RAPIER_UPLOAD_ERR_NO_TMP_DIR 6
 
@@ -34,6 +36,7 @@ struct rapier_upload_part_s {
 	char *tmp_path;             /* file parts that got a temporary file; NULL once taken */
 	uint64_t size;
 	int error;                  /* UPLOAD_ERR_*, 0 for a good file */
+	bool skipped;               /* a file part past max_files: no file, and left out of $_FILES */
 	rapier_upload_part_t *next;
 };
 
@@ -44,6 +47,17 @@ typedef struct {
 	int fd;                     /* the file part being written, or -1 */
 	int status;                 /* 0, or the HTTP status the body was refused with */
 	const char *error;          /* why, for the answer */
+	/*
+	 * PHP's limits on multipart files, set after init (by default none):
+	 * a file past max_file_size bytes (upload_max_filesize), or past the
+	 * body's own MAX_FILE_SIZE field, is cancelled (its file removed at once,
+	 * UPLOAD_ERR_INI_SIZE or _FORM_SIZE); file parts after max_files of them
+	 * (max_file_uploads; < 0: no limit) are skipped.
+	 */
+	uint64_t max_file_size;     /* 0: no limit */
+	int64_t max_files;
+	uint64_t form_max_file_size; /* the body's MAX_FILE_SIZE field, 0: none */
+	int64_t files;              /* file parts that were given a temporary file */
 	bool raw;                   /* not multipart: parts is the one body part (rapier_upload_init_raw) */
 	size_t memory_max;          /* raw: bytes kept in memory; past them the body goes to a file */
 } rapier_upload_t;

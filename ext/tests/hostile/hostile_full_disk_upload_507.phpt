@@ -50,7 +50,7 @@ $srv = http_server_start('function ($req, $res) {
     }
     $res->end(implode("; ", $got));
 }', HOSTILE_KEEPALIVE + ['max_body_size' => 8 << 20, 'http2' => true, 'body_buffer_size' => 100000], '', '',
-    ['upload_tmp_dir' => $tmp]);
+    ['upload_tmp_dir' => $tmp, 'upload_max_filesize' => '16M']);
 $ctl = new HostileControl($srv->port);
 
 function upload(int $port, array $files): string

@@ -16,7 +16,7 @@ $srv = http_server_start('function ($req, $res) {
         "field" => $req->post["note"] ?? null,
         "peak_mb" => intdiv(memory_get_peak_usage(), 1 << 20),
     ]);
-}', ['max_body_size' => 64 << 20], '', '', ['upload_tmp_dir' => $dir]);
+}', ['max_body_size' => 64 << 20], '', '', ['upload_tmp_dir' => $dir, 'upload_max_filesize' => '64M']);
 $files = fn() => array_values(array_diff(scandir($dir), ['.', '..']));
 
 $boundary = 'xYzBoundary';

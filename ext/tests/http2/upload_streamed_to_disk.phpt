@@ -21,7 +21,7 @@ $srv = http_server_start('function ($req, $res) {
         "field" => $req->post["note"] ?? null,
         "protocol" => $req->server()["SERVER_PROTOCOL"],
     ]);
-}', ['http2' => true, 'max_body_size' => ($mib + 4) << 20], '', '', ['upload_tmp_dir' => $dir]);
+}', ['http2' => true, 'max_body_size' => ($mib + 4) << 20], '', '', ['upload_tmp_dir' => $dir, 'upload_max_filesize' => '64M']);
 $p = $srv->port;
 $files = fn () => array_values(array_diff(scandir($dir), ['.', '..']));
 $spooled = function () use ($dir, $files): int {

@@ -138,6 +138,62 @@ static void read_file(const char *path, char *into, size_t cap, size_t *len)
 	}
 }
 
+/*
+ * PHP's limits: a file over max_file_size, or over the body's MAX_FILE_SIZE,
+ * is cancelled with its file removed at once; file parts after max_files
+ * are skipped, an empty file input among them.
+ */
+static void test_php_limits(size_t piece)
+{
+	static const char limited[] =
+		"--BB\r\nContent-Disposition: form-data; name=\"big\"; filename=\"b\"\r\n\r\n0123456789\r\n"
+		"--BB\r\nContent-Disposition: form-data; name=\"max_file_size\"\r\n\r\n 5\r\n"
+		"--BB\r\nContent-Disposition: form-data; name=\"form\"; filename=\"f\"\r\n\r\n123456\r\n"
+		"--BB\r\nContent-Disposition: form-data; name=\"ok\"; filename=\"o\"\r\n\r\n12345\r\n"
+		"--BB\r\nContent-Disposition: form-data; name=\"over\"; filename=\"v\"\r\n\r\nxyz\r\n"
+		"--BB\r\nContent-Disposition: form-data; name=\"empty\"; filename=\"\"\r\n\r\n\r\n"
+		"--BB--\r\n";
+	rapier_upload_t u;
+	rapier_upload_part_t *p;
+
+	CHECK_EQ_INT(rapier_upload_init(&u, type, sizeof(type) - 1, dir), 0);
+	u.max_file_size = 8;
+	u.max_files = 3;
+	for (size_t at = 0; at < sizeof(limited) - 1; at += piece) {
+		size_t n = sizeof(limited) - 1 - at < piece ? sizeof(limited) - 1 - at : piece;
+		CHECK_EQ_INT(rapier_upload_feed(&u, limited + at, n), 0);
+		/* The cancelled files never stay on disk: at most the one being written. */
+		CHECK(files_in_dir() <= 1);
+	}
+	CHECK_EQ_INT(rapier_upload_finish(&u), 0);
+	p = u.parts;
+	CHECK_EQ_STR(p->name, "big");
+	CHECK_EQ_INT(p->error, RAPIER_UPLOAD_ERR_INI_SIZE);
+	CHECK(p->tmp_path == NULL);
+	p = p->next;
+	CHECK_EQ_STR(p->name, "max_file_size");
+	CHECK_EQ_INT((int) u.form_max_file_size, 5);
+	p = p->next;
+	CHECK_EQ_STR(p->name, "form");
+	CHECK_EQ_INT(p->error, RAPIER_UPLOAD_ERR_FORM_SIZE);
+	CHECK(p->tmp_path == NULL);
+	p = p->next;
+	CHECK_EQ_STR(p->name, "ok");
+	CHECK_EQ_INT(p->error, 0);
+	CHECK(p->tmp_path != NULL && !p->skipped);
+	CHECK_EQ_INT((int) p->size, 5);
+	p = p->next;
+	CHECK_EQ_STR(p->name, "over");
+	CHECK(p->skipped && p->tmp_path == NULL && p->error == 0);
+	p = p->next;
+	CHECK_EQ_STR(p->name, "empty");
+	CHECK(p->skipped);
+	CHECK_EQ_INT((int) u.files, 3);
+	CHECK_EQ_INT(files_in_dir(), 1);
+	rapier_upload_free(&u);
+	CHECK_EQ_INT(files_in_dir(), 0);
+}
+
 /* A raw body stays in memory up to memory_max bytes, in pieces of any size. */
 static void test_raw_in_memory(size_t piece)
 {
@@ -251,6 +307,9 @@ int main(void)
 	test_malformed_is_400_and_cleaned();
 	test_write_failure_is_507();
 	test_not_multipart();
+	test_php_limits(1);
+	test_php_limits(9);
+	test_php_limits(4096);
 	test_raw_in_memory(16);
 	test_raw_in_memory(3);
 	test_raw_spills_to_a_file(sizeof("0123456789abcdefX and more after the spill") - 1);
