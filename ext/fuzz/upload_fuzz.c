@@ -3,16 +3,17 @@
  * src/multipart.c): the server's body sink for uploads, which writes file
  * parts to temporary files while the body arrives.
  *
- * Input: byte 0 is the raw spool's memory bound (the multipart layout of
- * multipart_fuzz.c leaves it unused, so its corpus fits here too), byte 1
- * seeds the read sizes (fuzz.h), then the Content-Type value up to the
- * first LF, then the body.
+ * Input: byte 0 picks PHP's upload limits for the multipart run and is
+ * the raw spool's memory bound (multipart_fuzz.c's layout leaves it
+ * unused, so its corpus fits here too), byte 1 seeds the read sizes
+ * (fuzz.h), then the Content-Type value up to the first LF, then the body.
  *
  * Checked: a body is accepted (0) or refused with 400, never anything
  * else; every file part that got a temporary file holds exactly its bytes;
  * and once the spool is freed, the temporary directory is empty again, so
- * no refused, cut or malformed upload leaves a file behind. The three runs
- * must agree on the parts, their bytes and the answer.
+ * no refused, cut or malformed upload leaves a file behind. A file over a
+ * size limit keeps no file, nor does a part skipped past the count. The
+ * three runs must agree on the parts, their bytes and the answer.
  *
  * The same body also goes through a raw spool (any other Content-Type):
  * always accepted, kept in memory while it fits byte 0's bound and in a
@@ -88,6 +89,9 @@ static void digest_parts(const rapier_upload_t *u, uint64_t *h)
 	for (const rapier_upload_part_t *part = u->parts; part; part = part->next) {
 		fuzz_digest(h, part->name, strlen(part->name) + 1);
 		fuzz_digest_u64(h, (uint64_t) part->error);
+		fuzz_digest_u64(h, (uint64_t) part->skipped);
+		FUZZ_CHECK(!part->skipped || part->tmp_path == NULL);
+		FUZZ_CHECK((part->error != 1 && part->error != 2) || part->tmp_path == NULL);
 		if (part->filename == NULL) {
 			fuzz_digest(h, part->value ? part->value : "", part->value_len);
 			continue;
@@ -100,7 +104,7 @@ static void digest_parts(const rapier_upload_t *u, uint64_t *h)
 	}
 }
 
-static uint64_t run(const char *ct, size_t ct_len, const char *body, size_t len, fuzz_cutter_t *cut)
+static uint64_t run(uint8_t limits, const char *ct, size_t ct_len, const char *body, size_t len, fuzz_cutter_t *cut)
 {
 	rapier_upload_t u;
 	uint64_t h = FUZZ_DIGEST_INIT;
@@ -110,6 +114,9 @@ static uint64_t run(const char *ct, size_t ct_len, const char *body, size_t len,
 	if (rapier_upload_init(&u, ct, ct_len, spool()) != 0) {
 		return h;
 	}
+	/* Bits 0-1: max_file_uploads 0..2 or none; bits 2-7: upload_max_filesize in 7-byte steps (0: none). */
+	u.max_files = (limits & 3) == 3 ? -1 : (int64_t) (limits & 3);
+	u.max_file_size = (uint64_t) (limits >> 2) * 7;
 	while (pos < len && status == 0) {
 		size_t n = fuzz_next_cut(cut, len - pos);
 
@@ -172,7 +179,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_cutter_t cut;
 
 		fuzz_cutter_init(&cut, mode, data[1]);
-		digest[mode] = run(ct, (size_t) (lf - ct), lf < end ? lf + 1 : end, (size_t) (end - (lf < end ? lf + 1 : end)),
+		digest[mode] = run(data[0], ct, (size_t) (lf - ct), lf < end ? lf + 1 : end, (size_t) (end - (lf < end ? lf + 1 : end)),
 			&cut);
 	}
 	FUZZ_CHECK(digest[FUZZ_BYTES] == digest[FUZZ_WHOLE]);
