@@ -8,6 +8,7 @@
 #   make bench   the HTTP benchmark (FULL=1: every scenario; ROUNDS=N: medians of N; docs/benchmarks.md)
 #   make bench-coroutine   the coroutine micro-benchmark
 #   make bench-messages    messages between two workers a second (Server::sendMessage())
+#   make bench-uploads     a worker's peak RSS under concurrent large uploads, spooled and in memory
 #   make fuzz    libFuzzer over the parsers (FUZZ_SECONDS per target); make fuzz-replay: the corpus once
 #   make soak    three million mixed requests (HTTP/1.1 and HTTP/2) and WebSocket echoes with hostile clients: RSS, fds, zombies, temp files (docs/reliability.md)
 #
@@ -82,7 +83,7 @@ asan: deps build
 # nginx + php-fpm and Rapier on loopback. `make bench` is the quick run
 # (about 5 minutes), `make bench FULL=1` every scenario at every concurrency.
 # The coroutine micro-benchmark is `make bench-coroutine`.
-.PHONY: bench-coroutine bench-messages
+.PHONY: bench-coroutine bench-messages bench-uploads
 FULL ?= 0
 bench: deps build
 	@scripts/install-deps.sh --bench
@@ -93,6 +94,9 @@ bench-coroutine: build
 
 bench-messages: build
 	$(PHP_EXT) bench/messages.php
+
+bench-uploads: build
+	$(PHP_EXT) bench/uploads.php
 
 # Fuzzing (ext/fuzz; docs/reliability.md). `make fuzz` builds the libFuzzer
 # drivers with clang-14 (ASan + UBSan) and runs each of the four for
