@@ -672,7 +672,6 @@ ZEND_METHOD(Rapier_Http_Request, header)
 ZEND_METHOD(Rapier_Http_Request, body)
 {
 	request_t *req = request_from(Z_OBJ_P(ZEND_THIS));
-
 	bool failed;
 
 	ZEND_PARSE_PARAMETERS_NONE();
