@@ -730,26 +730,22 @@ ZEND_METHOD(Rapier_Http_Request, bodyStream)
 }
 
 /*
- * The body copied to a new file at path (any stream wrapper): from its
- * file, or from memory. False with errno set, and no partial plain file
- * left behind, when it fails.
+ * The body copied to a new file at path (any stream wrapper), from the
+ * stream bodyStream() gives. False with errno set, and no partial plain
+ * file left behind, when it fails.
  */
 static bool copy_body(request_t *req, const char *path, bool plain)
 {
 	php_stream *out = php_stream_open_wrapper((char *) path, "wb", 0, NULL);
-	php_stream *in = NULL;
+	php_stream *in;
 	bool copied;
 	int saved_errno;
 
 	if (out == NULL) {
 		return false;
 	}
-	if (req->body == NULL && req->body_file) {
-		in = php_stream_open_wrapper(ZSTR_VAL(req->body_file), "rb", 0, NULL);
-		copied = in && php_stream_copy_to_stream_ex(in, out, PHP_STREAM_COPY_ALL, NULL) == SUCCESS;
-	} else {
-		copied = req->body == NULL || php_stream_write(out, ZSTR_VAL(req->body), ZSTR_LEN(req->body)) == (ssize_t) ZSTR_LEN(req->body);
-	}
+	in = open_body_stream(req);
+	copied = in && php_stream_copy_to_stream_ex(in, out, PHP_STREAM_COPY_ALL, NULL) == SUCCESS;
 	saved_errno = errno;
 	if (in) {
 		php_stream_close(in);
