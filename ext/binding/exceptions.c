@@ -2,6 +2,7 @@
 #include "php_rapier.h"
 #include "zend_exceptions.h"
 #include "exceptions_arginfo.h"
+#include "http.h"
 
 zend_class_entry *rapier_ce_exception;
 zend_class_entry *rapier_ce_canceled_exception;
@@ -29,4 +30,5 @@ void rapier_exceptions_minit(void)
 	rapier_ce_timeout_exception = register_class_Rapier_TimeoutException(rapier_ce_exception);
 	rapier_ce_exit_exception = register_class_Rapier_ExitException(rapier_ce_exception);
 	rapier_ce_table_full_exception = register_class_Rapier_TableFullException(rapier_ce_exception);
+	rapier_ce_http_body_exception = register_class_Rapier_Http_BodyException(rapier_ce_exception);
 }

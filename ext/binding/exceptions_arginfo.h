@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: a8ba6d11fb54062aafc547c624da4cf768d61161 */
+ * Stub hash: 7a99164f8d41f5e6c617032cc31b9d0ccb2a27a3 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_ExitException_getStatus, 0, 0, IS_LONG, 0)
 ZEND_END_ARG_INFO()
@@ -35,6 +35,11 @@ static const zend_function_entry class_Rapier_TableFullException_methods[] = {
 
 
 static const zend_function_entry class_Rapier_TimeoutException_methods[] = {
+	ZEND_FE_END
+};
+
+
+static const zend_function_entry class_Rapier_Http_BodyException_methods[] = {
 	ZEND_FE_END
 };
 
@@ -98,6 +103,17 @@ static zend_class_entry *register_class_Rapier_TimeoutException(zend_class_entry
 
 	INIT_NS_CLASS_ENTRY(ce, "Rapier", "TimeoutException", class_Rapier_TimeoutException_methods);
 	class_entry = zend_register_internal_class_ex(&ce, class_entry_Rapier_Exception);
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_Rapier_Http_BodyException(zend_class_entry *class_entry_Rapier_Exception)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "Rapier\\Http", "BodyException", class_Rapier_Http_BodyException_methods);
+	class_entry = zend_register_internal_class_ex(&ce, class_entry_Rapier_Exception);
+	class_entry->ce_flags |= ZEND_ACC_FINAL;
 
 	return class_entry;
 }

@@ -13,6 +13,7 @@ extern zend_class_entry *rapier_ce_http_request;
 extern zend_class_entry *rapier_ce_http_response;
 extern zend_class_entry *rapier_ce_http_websocket;
 extern zend_class_entry *rapier_ce_http_websocket_message;
+extern zend_class_entry *rapier_ce_http_body_exception;
 
 void rapier_http_server_class_minit(void);
 void rapier_http_request_class_minit(void);
@@ -24,6 +25,15 @@ void rapier_http_request_new(zval *out, rapier_http_conn_t *conn);
 
 /* php://input in the request's handler: a new read-only stream over its body, NULL when its file is gone. */
 php_stream *rapier_http_request_input(zend_object *request);
+
+/*
+ * A body read while it arrives (http_body.c): a new read-only stream over
+ * what is still to come (it holds the body); the rest of it as a string
+ * (NULL with an exception thrown); and the exception for a failed read's rc.
+ */
+php_stream *rapier_http_body_stream_open(struct rapier_http_body_s *body);
+zend_string *rapier_http_body_read_rest(struct rapier_http_body_s *body);
+void rapier_http_body_throw(struct rapier_http_body_s *body, ssize_t rc);
 
 /* A Response answering on conn (it holds a reference to conn). */
 void rapier_http_response_new(zval *out, rapier_http_conn_t *conn, bool debug);

@@ -27,6 +27,7 @@ typedef enum {
 	O_BODY_BUFFER_SIZE,
 	O_READ_TIMEOUT,
 	O_BODY_TIMEOUT,
+	O_REQUEST_BUFFERING,
 	O_KEEPALIVE_TIMEOUT,
 	O_WRITE_TIMEOUT,
 	O_SHUTDOWN_TIMEOUT,
@@ -84,6 +85,7 @@ static const option_t options[] = {
 	{ "body_buffer_size", O_BODY_BUFFER_SIZE, OPT_SIZE, 0, ZEND_LONG_MAX },
 	{ "read_timeout", O_READ_TIMEOUT, OPT_SECONDS, 0, 0 },
 	{ "body_timeout", O_BODY_TIMEOUT, OPT_SECONDS, 0, 0 },
+	{ "request_buffering", O_REQUEST_BUFFERING, OPT_BOOL, 0, 0 },
 	{ "keepalive_timeout", O_KEEPALIVE_TIMEOUT, OPT_SECONDS, 0, 0 },
 	{ "write_timeout", O_WRITE_TIMEOUT, OPT_SECONDS, 0, 0 },
 	{ "shutdown_timeout", O_SHUTDOWN_TIMEOUT, OPT_SECONDS, 0, 0 },
@@ -296,6 +298,7 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 		case O_BODY_BUFFER_SIZE: srv->cfg.body_buffer_size = (uint64_t) l; break;
 		case O_READ_TIMEOUT: srv->cfg.read_timeout_ns = ns; break;
 		case O_BODY_TIMEOUT: srv->cfg.body_timeout_ns = ns; break;
+		case O_REQUEST_BUFFERING: srv->cfg.request_buffering = l != 0; break;
 		case O_KEEPALIVE_TIMEOUT: srv->cfg.keepalive_timeout_ns = ns; break;
 		case O_WRITE_TIMEOUT: srv->cfg.write_timeout_ns = ns; break;
 		case O_WEBSOCKET_MAX_MESSAGE_SIZE: srv->cfg.websocket_max_message = (uint64_t) l; break;

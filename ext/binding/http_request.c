@@ -15,7 +15,10 @@
  * move_uploaded_file() accepts them, and removed with the Request. A large
  * body of another type arrives in a temporary file of its own (http_upload.h):
  * body() reads it into memory on first call, bodyStream() reads it from the
- * file, saveBody() moves it where the application keeps it.
+ * file, saveBody() moves it where the application keeps it. With
+ * request_buffering off the handler starts at the head, and the body is read
+ * while it arrives (http_body.c): bodyStream() and php://input read it live,
+ * body() and post wait for the rest of it.
  */
 #include "php_rapier.h"
 #include "SAPI.h"
@@ -31,6 +34,7 @@
 #include <unistd.h>
 
 #include "http.h"
+#include "http_body.h"
 #include "multipart.h"
 #include "http_request_arginfo.h"
 
@@ -59,6 +63,8 @@ typedef struct {
 	rapier_http_tls_peer_t *tls_peer; /* the one the client sent, verified; NULL: none */
 	HashTable *tmp_files;           /* uploaded files to remove with the request */
 	rapier_upload_t *upload;        /* a multipart body spooled while it arrived, until post/files are built */
+	rapier_http_body_t *live;       /* a body still arriving (request_buffering off) until body() took it whole */
+	int64_t content_length;         /* the request's, -1 when it had none */
 	bool lazy_ready;                /* query, cookies, post and files are filled in */
 	zend_object std;
 } request_t;
@@ -119,6 +125,9 @@ static void request_free(zend_object *obj)
 	if (req->upload) {
 		rapier_upload_free(req->upload);
 		free(req->upload);
+	}
+	if (req->live) {
+		rapier_http_body_release(req->live);
 	}
 	zend_object_std_dtor(obj);
 }
@@ -253,6 +262,12 @@ void rapier_http_request_new(zval *out, rapier_http_conn_t *conn)
 		req->tls_cipher = rapier_http_tls_cipher(tls);
 		req->tls_verifies_client = rapier_http_tls_verifies_client(tls);
 		req->tls_peer = rapier_http_tls_peer(tls);
+	}
+	req->content_length = hr->content_length;
+	if (conn->body) {
+		req->live = conn->body;
+		rapier_http_body_addref(req->live);
+		return;
 	}
 	take_body(req, hr, rapier_http_conn_take_upload(conn));
 }
@@ -567,6 +582,37 @@ static zend_string *load_body(request_t *req, bool *failed)
 	return req->body;
 }
 
+/*
+ * A body still arriving is read to its end and kept, as if it had come
+ * whole: false with an exception thrown when the rest will not come, or
+ * when a stream took part of it already.
+ */
+static bool settle_live_body(request_t *req)
+{
+	zend_string *rest;
+
+	if (req->live == NULL) {
+		return true;
+	}
+	if (req->live->taken > 0) {
+		zend_throw_exception(rapier_ce_exception, "Part of the request body was read already (bodyStream(), "
+			"php://input): the rest of it is only on that stream", 0);
+		return false;
+	}
+	if ((rest = rapier_http_body_read_rest(req->live)) == NULL) {
+		return false;
+	}
+	req->body_size = (zend_long) ZSTR_LEN(rest);
+	if (ZSTR_LEN(rest) > 0) {
+		req->body = rest;
+	} else {
+		zend_string_release(rest);
+	}
+	rapier_http_body_release(req->live);
+	req->live = NULL;
+	return true;
+}
+
 static const char body_file_gone[] =
 	"The request body's file %s cannot be read whole: it was removed or changed (saveBody() keeps a body)";
 
@@ -593,7 +639,13 @@ static void fill_lazy(zend_object *obj)
 	array_init(files);
 	if (content_type_is(content_type, ZEND_STRL("application/x-www-form-urlencoded"))) {
 		bool failed;
-		zend_string *body = load_body(req, &failed);
+		zend_string *body;
+
+		if (!settle_live_body(req)) {
+			array_init(post);   /* typed: it must hold an array even as the exception leaves */
+			return;
+		}
+		body = load_body(req, &failed);
 
 		if (failed) {
 			php_error_docref(NULL, E_WARNING, body_file_gone, ZSTR_VAL(req->body_file));
@@ -675,6 +727,9 @@ ZEND_METHOD(Rapier_Http_Request, body)
 	bool failed;
 
 	ZEND_PARSE_PARAMETERS_NONE();
+	if (!settle_live_body(req)) {
+		RETURN_THROWS();
+	}
 	if (load_body(req, &failed) == NULL && failed) {
 		zend_throw_exception_ex(rapier_ce_exception, 0, body_file_gone, ZSTR_VAL(req->body_file));
 		RETURN_THROWS();
@@ -687,8 +742,13 @@ ZEND_METHOD(Rapier_Http_Request, body)
 
 ZEND_METHOD(Rapier_Http_Request, bodySize)
 {
+	request_t *req = request_from(Z_OBJ_P(ZEND_THIS));
+
 	ZEND_PARSE_PARAMETERS_NONE();
-	RETURN_LONG(request_from(Z_OBJ_P(ZEND_THIS))->body_size);
+	if (req->live) {
+		RETURN_LONG((zend_long) rapier_http_body_size(req->live, req->content_length));
+	}
+	RETURN_LONG(req->body_size);
 }
 
 ZEND_METHOD(Rapier_Http_Request, bodyFile)
@@ -702,9 +762,15 @@ ZEND_METHOD(Rapier_Http_Request, bodyFile)
 	RETURN_STR_COPY(req->body_file);
 }
 
-/* A new read-only stream over the body, from its start; NULL when its file is gone. */
+/*
+ * A new read-only stream over the body, from its start; over what is still
+ * to come of a body read while it arrives. NULL when its file is gone.
+ */
 static php_stream *open_body_stream(request_t *req)
 {
+	if (req->live) {
+		return rapier_http_body_stream_open(req->live);
+	}
 	if (req->body || req->body_file == NULL) {
 		return php_stream_memory_open(TEMP_STREAM_READONLY, req->body ? req->body : ZSTR_EMPTY_ALLOC());
 	}
@@ -723,7 +789,7 @@ ZEND_METHOD(Rapier_Http_Request, bodyStream)
 
 	ZEND_PARSE_PARAMETERS_NONE();
 	if ((stream = open_body_stream(req)) == NULL) {
-		zend_throw_exception_ex(rapier_ce_exception, 0, body_file_gone, ZSTR_VAL(req->body_file));
+		zend_throw_exception_ex(rapier_ce_exception, 0, body_file_gone, req->body_file ? ZSTR_VAL(req->body_file) : "");
 		RETURN_THROWS();
 	}
 	php_stream_to_zval(stream, return_value);
@@ -826,6 +892,10 @@ ZEND_METHOD(Rapier_Http_Request, saveBody)
 	}
 	errno = 0;
 	if (!save_body(req, path, plain)) {
+		if (EG(exception)) {
+			/* A body read while it arrives did not come whole: that exception says why. */
+			RETURN_THROWS();
+		}
 		zend_throw_exception_ex(rapier_ce_exception, 0, "Cannot save the request body to %s: %s", ZSTR_VAL(path),
 			errno ? strerror(errno) : "the stream could not be written");
 		RETURN_THROWS();

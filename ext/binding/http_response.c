@@ -252,6 +252,34 @@ static bool sent(int rc)
 	return rc == 0;
 }
 
+/* An uncaught Rapier\Http\BodyException with a 4xx code is answered with that status and its message. */
+static bool body_failure_answered(response_t *resp, zend_object *exception)
+{
+	zval *code, *message, tmp1, tmp2;
+	zend_long status;
+	smart_str text = {0};
+
+	if (!instanceof_function(exception->ce, rapier_ce_http_body_exception)) {
+		return false;
+	}
+	code = zend_read_property(zend_ce_exception, exception, ZEND_STRL("code"), true, &tmp1);
+	message = zend_read_property(zend_ce_exception, exception, ZEND_STRL("message"), true, &tmp2);
+	status = zval_get_long(code);
+	if (status < 400 || status > 498 || Z_TYPE_P(message) != IS_STRING) {
+		return false;
+	}
+	rapier_http_head_init(&resp->head, &resp->buf);
+	rapier_http_buf_reset(&resp->buf);
+	rapier_http_head_set_status(&resp->head, (int) status, NULL, 0);
+	rapier_http_head_add(&resp->head, ZEND_STRL("Content-Type"), ZEND_STRL("text/plain; charset=utf-8"));
+	smart_str_append(&text, Z_STR_P(message));
+	smart_str_appendc(&text, '\n');
+	smart_str_0(&text);
+	rapier_http_conn_respond(resp->conn, &resp->head, NULL, 0, ZSTR_VAL(text.s), ZSTR_LEN(text.s));
+	smart_str_free(&text);
+	return true;
+}
+
 void rapier_http_response_handler_done(zend_object *obj, zend_object *exception)
 {
 	response_t *resp = response_from(obj);
@@ -265,7 +293,9 @@ void rapier_http_response_handler_done(zend_object *obj, zend_object *exception)
 			zend_clear_exception();
 		}
 		php_log_err_with_severity(Z_TYPE(str) == IS_STRING ? Z_STRVAL(str) : "uncaught exception", LOG_ERR);
-		if (rapier_http_conn_writable(conn) && !conn->response_started) {
+		if (rapier_http_conn_writable(conn) && !conn->response_started && body_failure_answered(resp, exception)) {
+			/* The body did not come whole: the status that says why, not a 500 (as if the server had buffered it). */
+		} else if (rapier_http_conn_writable(conn) && !conn->response_started) {
 			rapier_http_head_init(&resp->head, &resp->buf);
 			rapier_http_buf_reset(&resp->buf);
 			rapier_http_head_set_status(&resp->head, 500, NULL, 0);

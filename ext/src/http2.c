@@ -27,6 +27,7 @@
 #include "http2.h"
 #include "http_server.h"
 #include "http_server_internal.h"
+#include "http_body.h"
 #include "http_slowlog.h"
 
 /* Frames gathered before one send: a few DATA frames of the default 16 KiB. */
@@ -70,6 +71,7 @@ struct rapier_h2_stream_s {
 	bool request_done;             /* END_STREAM came: the request is whole */
 	bool rejected;                 /* answered (413, 431...) before its request was whole: the rest is dropped */
 	bool deferred;                 /* the body reader ran dry; resume it when bytes come */
+	bool end_sent;                 /* the response's last frame went out */
 	int error_status;              /* a limit the request broke, answered at the end of its headers */
 	const char *error_reason;
 
@@ -621,6 +623,36 @@ static void send_continue(rapier_http_conn_t *conn)
 	nghttp2_submit_headers(s->parent->h2->ng, NGHTTP2_FLAG_NONE, s->id, NULL, cont, 1, NULL);
 }
 
+static rapier_h2_session_t *h2_of(rapier_http_conn_t *conn)
+{
+	return conn->h2s->parent->h2;
+}
+
+/* Dispatched once mem_recv() returns. */
+static void make_ready(rapier_h2_session_t *h2, rapier_http_conn_t *conn)
+{
+	if (h2->ready_len == h2->ready_cap) {
+		h2->ready_cap = h2->ready_cap ? h2->ready_cap * 2 : 8;
+		h2->ready = erealloc(h2->ready, h2->ready_cap * sizeof(*h2->ready));
+	}
+	rapier_http_conn_addref(conn);
+	h2->ready[h2->ready_len++] = conn;
+}
+
+/* As on HTTP/1.1 (http_server.c): request_buffering off, and neither a form's files nor a GET's or HEAD's body. */
+static bool streams_body(rapier_http_conn_t *conn)
+{
+	const rapier_http_request_t *req = &conn->parser.req;
+	const char *type;
+	size_t type_len;
+
+	if (conn->server->cfg.request_buffering || req->method == HTTP_GET || req->method == HTTP_HEAD) {
+		return false;
+	}
+	type = rapier_http_request_header(req, "content-type", &type_len);
+	return type == NULL || type_len < 19 || strncasecmp(type, "multipart/form-data", 19) != 0;
+}
+
 /* The end of the request's header block: its parts are laid out for the application. */
 static void headers_done(rapier_http_conn_t *conn, bool end_stream)
 {
@@ -646,6 +678,16 @@ static void headers_done(rapier_http_conn_t *conn, bool end_stream)
 		refuse(conn, s->error_status, s->error_reason);
 		return;
 	}
+	if (!end_stream && streams_body(conn)) {
+		/* request_buffering off: the handler starts now and reads the body as DATA comes (http_body.h). */
+		if (rapier__http_body_start(conn, rapier_http_request_header(req, "expect", NULL) != NULL) == NULL) {
+			refuse(conn, 503, "out of memory");
+			return;
+		}
+		rapier_timer_stop(conn->server->loop, &conn->timer);
+		make_ready(h2_of(conn), conn);
+		return;
+	}
 	if (!end_stream) {
 		/* A multipart or large body goes to upload_tmp_dir while it arrives, as on HTTP/1.1. */
 		rapier__http_spool_upload(conn);
@@ -664,6 +706,11 @@ static void request_done(rapier_h2_session_t *h2, rapier_http_conn_t *conn)
 
 	s->request_done = true;
 	rapier_timer_stop(conn->server->loop, &conn->timer);
+	if (conn->body) {
+		/* Dispatched at its head already. */
+		rapier__http_body_end(conn->body, 0, NULL);
+		return;
+	}
 	if (s->rejected || conn->state != RAPIER_HTTP_CONN_READING) {
 		return;
 	}
@@ -673,12 +720,7 @@ static void request_done(rapier_h2_session_t *h2, rapier_http_conn_t *conn)
 	}
 	req->body = s->body.len ? s->body.data : NULL;
 	req->body_len = s->body.len;
-	if (h2->ready_len == h2->ready_cap) {
-		h2->ready_cap = h2->ready_cap ? h2->ready_cap * 2 : 8;
-		h2->ready = erealloc(h2->ready, h2->ready_cap * sizeof(*h2->ready));
-	}
-	rapier_http_conn_addref(conn);
-	h2->ready[h2->ready_len++] = conn;
+	make_ready(h2, conn);
 }
 
 static void dispatch_ready(rapier_h2_session_t *h2)
@@ -692,6 +734,43 @@ static void dispatch_ready(rapier_h2_session_t *h2)
 		rapier_http_conn_release(conn);
 	}
 	h2->ready_len = 0;
+}
+
+int rapier__h2_body_pull(rapier_http_conn_t *conn)
+{
+	rapier_h2_stream_t *s = conn->h2s;
+
+	if (conn->body->continue_due) {
+		conn->body->continue_due = false;
+		if (s->open && !conn->response_started) {
+			send_continue(conn);
+			h2_flush(h2_of(conn));
+		}
+	}
+	return 0;
+}
+
+void rapier__http_body_taken(rapier_http_conn_t *conn, size_t n)
+{
+	rapier_h2_stream_t *s = conn->h2s;
+
+	/* A closed stream's bytes still count for its connection's window, while that is open. */
+	if (s == NULL || n == 0 || s->parent->h2 == NULL) {
+		return;
+	}
+	nghttp2_session_consume(h2_of(conn)->ng, s->id, n);
+	h2_flush(h2_of(conn));
+}
+
+void rapier__h2_body_detached(rapier_http_conn_t *conn)
+{
+	rapier_h2_stream_t *s = conn->h2s;
+
+	/* The handler returned after its response ended and before the body did: nobody wants the rest. */
+	if (conn->state != RAPIER_HTTP_CONN_CLOSED && s->open && s->end_sent && !s->request_done) {
+		nghttp2_submit_rst_stream(h2_of(conn)->ng, NGHTTP2_FLAG_NONE, s->id, NGHTTP2_NO_ERROR);
+		h2_flush(h2_of(conn));
+	}
 }
 
 /* nghttp2's callbacks */
@@ -735,6 +814,23 @@ static int on_header(nghttp2_session *ng, const nghttp2_frame *frame, const uint
 	return 0;
 }
 
+/* DATA of a body read while it arrives: kept for its reader, unless it breaks max_body_size. */
+static void body_data(rapier_http_conn_t *conn, const uint8_t *data, size_t len)
+{
+	rapier_http_body_t *body = conn->body;
+	int status = 0;
+
+	if (body->error || len > conn->server->cfg.limits.max_body_size - body->received) {
+		status = 413;
+	} else {
+		status = rapier__http_body_append(body, (const char *) data, len);
+	}
+	if (status != 0) {
+		rapier__http_body_end(body, status, "the request body is larger than max_body_size");
+		nghttp2_session_consume(h2_of(conn)->ng, conn->h2s->id, len);
+	}
+}
+
 static int on_data_chunk(nghttp2_session *ng, uint8_t flags, int32_t id, const uint8_t *data, size_t len,
 	void *user_data)
 {
@@ -742,6 +838,15 @@ static int on_data_chunk(nghttp2_session *ng, uint8_t flags, int32_t id, const u
 	rapier_http_request_t *req;
 	int status;
 
+	/*
+	 * The window opens by what was read: a body read while it arrives is
+	 * read by its handler (rapier__http_body_taken()); the rest here, at once.
+	 */
+	if (conn && conn->body) {
+		body_data(conn, data, len);
+		return 0;
+	}
+	nghttp2_session_consume(ng, id, len);
 	if (conn == NULL || conn->h2s->rejected || conn->state != RAPIER_HTTP_CONN_READING) {
 		return 0;
 	}
@@ -791,8 +896,14 @@ static int on_frame_send(nghttp2_session *ng, const nghttp2_frame *frame, void *
 			|| (conn = stream_conn(ng, frame->hd.stream_id)) == NULL) {
 		return 0;
 	}
-	/* Answered before the request was whole (413, 408...): the client may stop sending it (RFC 9113 8.1). */
-	if (!conn->h2s->request_done) {
+	conn->h2s->end_sent = true;
+	/*
+	 * Answered before the request was whole (413, 408...): the client may
+	 * stop sending it (RFC 9113 8.1). A handler reading its body as it
+	 * arrives may go on reading after its response: it is told when the
+	 * handler returns (rapier__h2_body_detached()).
+	 */
+	if (!conn->h2s->request_done && conn->body == NULL) {
 		nghttp2_submit_rst_stream(ng, NGHTTP2_FLAG_NONE, frame->hd.stream_id, NGHTTP2_NO_ERROR);
 	}
 	return 0;
@@ -919,6 +1030,8 @@ static bool session_new(rapier_h2_session_t *h2)
 	if (cb == NULL || nghttp2_option_new(&opt) != 0) {
 		goto out;
 	}
+	/* The windows open by what was read (on_data_chunk()), so a body read while it arrives holds back its sender. */
+	nghttp2_option_set_no_auto_window_update(opt, 1);
 	/* A response head may be as large as the binding allows one (1 MiB), not nghttp2's 64 KiB. */
 	nghttp2_option_set_max_send_header_block_length(opt, RAPIER_HTTP_BUF_DEFAULT_MAX + 4096);
 	if (nghttp2_session_server_new2(&h2->ng, cb, h2, opt) != 0) {

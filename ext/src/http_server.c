@@ -36,6 +36,7 @@
 #include "http_redirect.h"
 #include "http_server.h"
 #include "http_server_internal.h"
+#include "http_body.h"
 #include "http_slowlog.h"
 #include "http_websocket.h"
 #include "websocket_deflate.h"
@@ -86,6 +87,7 @@ void rapier_http_config_default(rapier_http_config_t *cfg)
 	rapier_gzip_config_init(&cfg->gzip_config);
 	cfg->http2_max_streams = 100;
 	cfg->body_buffer_size = RAPIER_HTTP_DEFAULT_BODY_BUFFER_SIZE;
+	cfg->request_buffering = true;
 	cfg->max_file_uploads = -1;
 }
 
@@ -448,6 +450,7 @@ static void stream_close(rapier_http_conn_t *conn)
 	conn->state = RAPIER_HTTP_CONN_CLOSED;
 	rapier_timer_stop(conn->server->loop, &conn->timer);
 	wake_writers(conn);
+	rapier__http_body_detach(conn, 499, "the client reset the stream before the body ended");
 	rapier__http_gzip_stream_release(conn);
 	rapier__h2_stream_closed(conn);
 	rapier_http_conn_release(conn);
@@ -471,6 +474,7 @@ void rapier__http_conn_close(rapier_http_conn_t *conn)
 	rapier_io_stop(server->loop, &conn->io);
 	rapier_timer_stop(server->loop, &conn->timer);
 	wake_writers(conn);
+	rapier__http_body_detach(conn, 499, "the connection closed before the body ended");
 	rapier__ws_conn_closed(conn);
 	rapier__http_gzip_stream_release(conn);
 	if (conn->file_fd >= 0) {
@@ -706,6 +710,128 @@ static bool send_continue(rapier_http_conn_t *conn)
 	return true;
 }
 
+/*
+ * Whether the body is read while it arrives (request_buffering off). Not a
+ * multipart body: post and files need it whole, and it is spooled to its
+ * files as before. Not a GET or HEAD body, which nobody reads, nor a request
+ * the loop answers itself (the redirect to HTTPS).
+ */
+static bool streams_body(rapier_http_conn_t *conn)
+{
+	const rapier_http_config_t *cfg = &conn->server->cfg;
+	const rapier_http_request_t *req = rapier_http_conn_request(conn);
+	const char *type;
+	size_t type_len;
+
+	if (cfg->request_buffering || req->method == HTTP_GET || req->method == HTTP_HEAD
+			|| (conn->via_plain_listener && cfg->https_redirect_port)) {
+		return false;
+	}
+	type = rapier_http_request_header(req, "content-type", &type_len);
+	return type == NULL || type_len < 19 || strncasecmp(type, "multipart/form-data", 19) != 0;
+}
+
+/* Bytes of a body read while it arrives: through the parser to conn->body. What follows it is the next request's. */
+static void body_feed(rapier_http_conn_t *conn, const char *data, size_t len)
+{
+	rapier_http_parser_t *p = &conn->parser;
+	ssize_t used = rapier_http_parser_feed(p, data, len);
+
+	if (used < 0 || p->state == RAPIER_HTTP_ERROR) {
+		rapier__http_body_end(conn->body, p->error_status, p->error_reason);
+		return;
+	}
+	if (p->state == RAPIER_HTTP_MESSAGE_COMPLETE) {
+		rapier__http_body_end(conn->body, 0, NULL);
+		if ((size_t) used < len) {
+			keep_leftover(conn, data + used, len - used);
+		} else {
+			conn->rlen = 0;
+		}
+	}
+}
+
+/* The head is in: the handler starts now and reads the body itself (http_body.h). */
+static void dispatch_streaming(rapier_http_conn_t *conn, const char *data, size_t len)
+{
+	rapier_http_parser_t *p = &conn->parser;
+
+	if (rapier__http_body_start(conn, p->req.expect_continue) == NULL) {
+		rapier__http_answer_error(conn, 503, "out of memory");
+		return;
+	}
+	rapier_http_parser_set_body_sink(p, rapier__http_body_append, conn->body);
+	/* What came with the head is the body's start: in before any read of the handler's. */
+	if (len > 0) {
+		body_feed(conn, data, len);
+	}
+	conn_dispatch(conn);
+}
+
+int rapier__http_body_pull(rapier_http_conn_t *conn)
+{
+	rapier_http_body_t *body = conn->body;
+	ssize_t n;
+
+	if (conn->h2s) {
+		return rapier__h2_body_pull(conn);
+	}
+	if (body->continue_due) {
+		/* The client waits for this before the body: it goes out when the handler wants the body, not before. */
+		body->continue_due = false;
+		if (!conn->response_started && !send_continue(conn)) {
+			return -1;  /* closed: the body was ended by the close */
+		}
+	}
+	n = rapier__http_conn_recv(conn, read_buffer, sizeof(read_buffer));
+	if (n > 0) {
+		body_feed(conn, read_buffer, (size_t) n);
+		return 1;
+	}
+	if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+		return 0;
+	}
+	rapier__http_body_end(body, 499, "the client closed the connection before the body ended");
+	return -1;
+}
+
+void rapier__http_conn_watch(rapier_http_conn_t *conn)
+{
+	rapier_loop_t *loop = conn->server->loop;
+	uint32_t events = 0;
+
+	if (conn->h2s || conn->state != RAPIER_HTTP_CONN_HANDLING) {
+		return;
+	}
+	if (conn->writer) {
+		events |= RAPIER_IO_WRITE;
+	}
+	if (conn->body && conn->body->reader) {
+		events |= RAPIER_HTTP_CONN_READ;
+	}
+	if (events) {
+		rapier_io_start(loop, &conn->io, events);
+	} else {
+		rapier_io_pause(loop, &conn->io);
+	}
+}
+
+/* A handler reading its body while it arrives: the socket serves its writer and its reader at once. */
+static void handling_io(rapier_http_conn_t *conn, uint32_t events)
+{
+	rapier_coro_t *co;
+
+	if ((events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) && (co = conn->writer) != NULL) {
+		conn->writer = NULL;
+		rapier_coro_wake(co, RAPIER_WAKE_OK);
+	}
+	if ((events & (EPOLLIN | EPOLLRDHUP | EPOLLERR | EPOLLHUP)) && conn->body && (co = conn->body->reader) != NULL) {
+		conn->body->reader = NULL;
+		rapier_coro_wake(co, RAPIER_WAKE_OK);
+	}
+	rapier__http_conn_watch(conn);
+}
+
 static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len)
 {
 	rapier_http_parser_t *p = &conn->parser;
@@ -727,6 +853,10 @@ static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len)
 		data += used;
 		len -= (size_t) used;
 		if (p->state == RAPIER_HTTP_HEADERS_COMPLETE) {
+			if (streams_body(conn)) {
+				dispatch_streaming(conn, data, len);
+				return;
+			}
 			if (p->req.expect_continue && !conn->response_started && !send_continue(conn)) {
 				return;
 			}
@@ -956,6 +1086,10 @@ static void conn_handle_io(rapier_http_conn_t *conn, uint32_t events)
 		}
 		return;
 	}
+	if (conn->body && conn->state == RAPIER_HTTP_CONN_HANDLING) {
+		handling_io(conn, events);
+		return;
+	}
 	if ((events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) && conn->writer) {
 		rapier_coro_t *writer = conn->writer;
 		conn->writer = NULL;
@@ -1126,6 +1260,7 @@ static void upgraded_handler_done(rapier_http_conn_t *conn, bool failed)
 void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 {
 	rapier_http_server_t *server = conn->server;
+	bool body_unread = conn->body && !conn->body->done;
 
 	conn->handler_co = NULL;
 	if (conn->upgraded) {
@@ -1133,6 +1268,7 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 		return;
 	}
 	rapier_http_slowlog_stop(conn);
+	rapier__http_body_detach(conn, 500, "the request's handler returned before its body ended");
 	server->stats.handling--;
 	rapier_list_remove(&server->handlers, &conn->handling);
 	rapier__http_stats_changed(server);
@@ -1151,6 +1287,14 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 			conn->state = RAPIER_HTTP_CONN_READING;
 			rapier__http_answer_error(conn, 500, failed ? NULL : "the handler sent no response");
 		}
+	} else if (body_unread && conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->h2s) {
+		/*
+		 * The rest of the body was never read, so the connection cannot carry
+		 * another request (the response said Connection: close). Lingering
+		 * lets the client read the response before the close.
+		 */
+		conn->state = RAPIER_HTTP_CONN_READING;
+		rapier__http_conn_linger(conn);
 	} else {
 		rapier__http_conn_next_request(conn);
 	}

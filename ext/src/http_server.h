@@ -65,6 +65,7 @@ typedef struct {
 	rapier_http_tls_ctx_t *tls;        /* HTTPS: every connection starts with a TLS handshake; NULL: plain HTTP */
 	int https_redirect_port;           /* requests on the plain listener beside HTTPS get a 308 to https on this
 	                                    * port; 0: the application serves them */
+	bool request_buffering;            /* a body arrives whole before the handler; false: read while it arrives (http_body.h) */
 	bool http2;                        /* HTTP/2: h2 by ALPN over TLS, and prior knowledge (h2c) on plain HTTP */
 	uint32_t http2_max_streams;        /* SETTINGS_MAX_CONCURRENT_STREAMS of each HTTP/2 connection */
 } rapier_http_config_t;
@@ -98,6 +99,7 @@ struct rapier_http_conn_s {
 	rapier_http_parser_t parser;
 	bool parser_ready;
 	rapier_upload_t *upload;       /* the current request's spooled body (multipart or raw), or NULL */
+	struct rapier_http_body_s *body; /* the current request's body read while it arrives (http_body.h), or NULL */
 	bool idle;                     /* no byte of the next request has arrived yet */
 	bool body_timed;               /* its body is arriving under body_timeout, reset by each read */
 	bool in_next_request;          /* conn_next_request() runs: a nested call only flags more work */

@@ -60,6 +60,26 @@ void rapier__http_dispatch(rapier_http_conn_t *conn);
  */
 bool rapier__http_spool_upload(rapier_http_conn_t *conn);
 
+/*
+ * The request's body is read while it arrives (http_body.h): asks the
+ * connection for more of it. Answers a due 100 Continue, and on HTTP/1.1
+ * reads the socket once: 1 when bytes (or the end) came, 0 when none is
+ * there yet, -1 when the body ended in an error (set on conn->body).
+ */
+int rapier__http_body_pull(rapier_http_conn_t *conn);
+
+/* n bytes of the body were read: HTTP/2 opens the stream's window by as much (http2.c). */
+void rapier__http_body_taken(rapier_http_conn_t *conn, size_t n);
+
+/* HTTP/2's rapier__http_body_pull() (http2.c). */
+int rapier__h2_body_pull(rapier_http_conn_t *conn);
+
+/* An HTTP/2 stream's body was detached: a stream answered and no longer read is reset (http2.c). */
+void rapier__h2_body_detached(rapier_http_conn_t *conn);
+
+/* A handler's HTTP/1.1 connection watches for what its waiting writer and body reader need, or pauses. */
+void rapier__http_conn_watch(rapier_http_conn_t *conn);
+
 /* Frees the request's spooled body, if any, and removes the files nobody took. */
 void rapier__http_drop_upload(rapier_http_conn_t *conn);
 

@@ -28,6 +28,7 @@
 #include "http2.h"
 #include "http_server.h"
 #include "http_server_internal.h"
+#include "http_body.h"
 #include "http_websocket.h"
 
 static void unlink_writer(rapier_coro_t *co, void *data)
@@ -39,6 +40,8 @@ static void unlink_writer(rapier_coro_t *co, void *data)
 	}
 	if (conn->state == RAPIER_HTTP_CONN_WEBSOCKET) {
 		rapier__ws_watch(conn);
+	} else if (conn->body) {
+		rapier__http_conn_watch(conn);
 	} else if (conn->state != RAPIER_HTTP_CONN_CLOSED) {
 		rapier_io_stop(conn->server->loop, &conn->io);
 	}
@@ -58,6 +61,12 @@ static int wait_writable(rapier_http_conn_t *conn)
 	if (conn->state == RAPIER_HTTP_CONN_WEBSOCKET) {
 		/* A coroutine may be waiting to read meanwhile: the watcher serves both. */
 		rapier__ws_watch(conn);
+		why = rapier_coro_wait(conn->server->cfg.write_timeout_ns, unlink_writer, conn, "a client write");
+		return rapier_wake_errno(why, -EPIPE);
+	}
+	if (conn->body) {
+		/* The handler may be reading its body meanwhile (http_body.h): the watcher serves both. */
+		rapier__http_conn_watch(conn);
 		why = rapier_coro_wait(conn->server->cfg.write_timeout_ns, unlink_writer, conn, "a client write");
 		return rapier_wake_errno(why, -EPIPE);
 	}
@@ -244,8 +253,10 @@ void rapier__http_fill_finish(rapier_http_conn_t *conn, rapier_http_finish_t *fi
 	fin->content_length = content_length;
 	fin->version_minor = req->version_minor;
 	fin->request_keep_alive = req->keep_alive;
+	/* A body still arriving (request_buffering off) leaves the connection unfit for another request. */
 	fin->server_close = server->draining
-		|| (server->cfg.max_requests && server->stats.requests + 1 >= server->cfg.max_requests);
+		|| (server->cfg.max_requests && server->stats.requests + 1 >= server->cfg.max_requests)
+		|| (conn->body && !conn->body->done);
 	fin->head_request = req->method == HTTP_HEAD;
 	fin->date_line = rapier_http_date_cache_line(&server->date, (int64_t) time(NULL));
 	if (server->cfg.server_name) {
