@@ -118,6 +118,10 @@ php_stream *rapier_http_body_stream_open(rapier_http_body_t *body)
 		return NULL;
 	}
 	rapier_http_body_addref(body);
-	stream->flags |= PHP_STREAM_FLAG_NO_SEEK;
+	/*
+	 * Unbuffered: a read takes what it asked for, so bytes never hide in
+	 * one stream object's buffer from another, or from body().
+	 */
+	stream->flags |= PHP_STREAM_FLAG_NO_SEEK | PHP_STREAM_FLAG_NO_BUFFER;
 	return stream;
 }
