@@ -70,7 +70,12 @@ zend_string *rapier_http_body_read_rest(rapier_http_body_t *body)
 static ssize_t body_stream_read(php_stream *stream, char *buf, size_t count)
 {
 	rapier_http_body_t *body = stream->abstract;
-	ssize_t n = rapier_http_body_read(body, buf, count);
+	ssize_t n;
+
+	if (count == 0) {
+		return 0;  /* not the end: nothing was asked for */
+	}
+	n = rapier_http_body_read(body, buf, count);
 
 	if (n == 0) {
 		stream->eof = 1;
