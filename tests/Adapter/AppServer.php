@@ -59,16 +59,28 @@ final class AppServer
     /**
      * `rapier serve tests/apps/NAME` with one worker; tests/apps/serve.php,
      * which builds the adapter itself, where bin/rapier is not there.
+     * $serverOptions: Rapier\Http\Server options on top of serve's own,
+     * given as the 'server' array of a --config file (bin/rapier only).
+     *
+     * @param array<string, mixed> $serverOptions
      */
-    public static function rapier(string $app): self
+    public static function rapier(string $app, array $serverOptions = []): self
     {
+        $rapier = dirname(__DIR__, 2) . '/bin/rapier';
+        if ($serverOptions !== [] && !is_file($rapier)) {
+            throw new SkippedTestError('Server options need bin/rapier (its --config); tests/apps/serve.php takes none');
+        }
         $dir = self::scratch($app);
         $port = Cli::freePort();
         $php = [PHP_BINARY, '-d', 'extension=' . Cli::extension(), '-d', 'display_errors=stderr'];
-        $rapier = dirname(__DIR__, 2) . '/bin/rapier';
         $command = is_file($rapier)
             ? [$rapier, 'serve', self::apps() . "/$app", '--port', (string) $port, '--workers', '1', '--pid-file', "$dir/rapier.pid"]
             : [self::apps() . '/serve.php', $app, (string) $port];
+        if ($serverOptions !== []) {
+            file_put_contents("$dir/rapier-config.php",
+                "<?php\n\nreturn " . var_export(['server' => $serverOptions], true) . ";\n");
+            array_push($command, '--config', "$dir/rapier-config.php");
+        }
         $server = new self("http://127.0.0.1:$port", $dir, [self::spawn([...$php, ...$command], $dir, 'rapier')]);
         $server->waitUntil(static fn (): bool => self::answers($port));
 
