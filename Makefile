@@ -8,7 +8,7 @@
 #   make bench   the HTTP benchmark (FULL=1: every scenario; ROUNDS=N: medians of N; docs/benchmarks.md)
 #   make bench-coroutine   the coroutine micro-benchmark
 #   make bench-messages    messages between two workers a second (Server::sendMessage())
-#   make bench-uploads     a worker's peak RSS under concurrent large uploads, spooled and in memory
+#   make bench-uploads     a worker's peak RSS under concurrent large uploads: spooled, in memory, read as they arrive
 #   make fuzz    libFuzzer over the parsers (FUZZ_SECONDS per target); make fuzz-replay: the corpus once
 #   make soak    three million mixed requests (HTTP/1.1 and HTTP/2) and WebSocket echoes with hostile clients: RSS, fds, zombies, temp files (docs/reliability.md)
 #

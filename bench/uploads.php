@@ -3,8 +3,9 @@
 /*
  * Large request bodies: what many concurrent uploads cost the worker that
  * takes them, with bodies spooled to disk past body_buffer_size (the
- * default, 1 MiB) and with every body kept in memory (body_buffer_size 0,
- * as before spooling). A server with one worker runs in a child process;
+ * default, 1 MiB), with every body kept in memory (body_buffer_size 0,
+ * as before spooling), and read by the handler while they arrive
+ * (request_buffering off: neither disk nor memory holds them). A server with one worker runs in a child process;
  * C clients PUT an S MiB body each at once, the handler hashes it from
  * bodyStream() and answers the hash, which the client checks. Reported:
  * the worker's peak RSS (VmHWM) and the upload rate. The server runs
@@ -19,12 +20,13 @@ declare(strict_types=1);
 
 require __DIR__ . '/../scripts/lib/proc.php';
 
-/* The server itself: php bench/uploads.php --serve PORT BODY_BUFFER_SIZE */
-function serve(int $port, int $bodyBufferSize): void
+/* The server itself: php bench/uploads.php --serve PORT BODY_BUFFER_SIZE REQUEST_BUFFERING */
+function serve(int $port, int $bodyBufferSize, bool $requestBuffering): void
 {
     $server = new Rapier\Http\Server('127.0.0.1', $port, [
         'workers' => 1,
         'body_buffer_size' => $bodyBufferSize,
+        'request_buffering' => $requestBuffering,
         'max_body_size' => 1 << 30,
     ]);
     $server->on('request', function (Rapier\Http\Request $req, Rapier\Http\Response $res): void {
@@ -75,7 +77,7 @@ function upload_all(int $port, string $file, int $clients): ?float
 }
 
 if (($argv[1] ?? '') === '--serve') {
-    serve((int) $argv[2], (int) $argv[3]);
+    serve((int) $argv[2], (int) $argv[3], (bool) $argv[4]);
     exit(0);
 }
 
@@ -98,11 +100,16 @@ fclose($out);
 printf("%d clients at once, %d MiB each, one worker (%d CPUs)\n\n", $clients, $mib, (int) shell_exec('nproc'));
 printf("| bodies | worker peak RSS | upload rate |\n| --- | --: | --: |\n");
 try {
-    foreach (['spooled past 1 MiB (the default)' => 1 << 20, 'kept in memory (body_buffer_size 0)' => 0] as $what => $bound) {
+    $modes = [
+        'spooled past 1 MiB (the default)' => [1 << 20, 1],
+        'kept in memory (body_buffer_size 0)' => [0, 1],
+        'read while they arrive (request_buffering off)' => [1 << 20, 0],
+    ];
+    foreach ($modes as $what => [$bound, $buffering]) {
         $port = free_tcp_port();
         // No memory_limit: kept in memory, the bodies pass PHP's default 128M long before the kernel's limits.
         $server = proc_open([PHP_BINARY, '-n', '-d', "extension=$ext", '-d', 'memory_limit=-1', __FILE__, '--serve',
-            (string) $port, (string) $bound],
+            (string) $port, (string) $bound, (string) $buffering],
             [1 => ['file', '/dev/null', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes);
         try {
             $deadline = microtime(true) + 10;
