@@ -37,6 +37,14 @@
 #define H2_STREAM_WINDOW (1 << 20)
 #define H2_CONN_WINDOW (16 << 20)
 
+/*
+ * The rest of a request body nobody will read, once its response is out:
+ * up to this much is let in and dropped; a larger or open-ended rest is
+ * refused with RST_STREAM NO_ERROR (RFC 9113 8.1). Some clients (curl 7.88)
+ * count a reset after a whole response as a failed transfer.
+ */
+#define H2_DRAIN_MAX (64 * 1024)
+
 /* Reads per connection event, as for HTTP/1.1 connections. */
 #define H2_READS_PER_EVENT 4
 
@@ -736,6 +744,19 @@ static void dispatch_ready(rapier_h2_session_t *h2)
 	h2->ready_len = 0;
 }
 
+/*
+ * Whether the unread rest of a request whose response has ended is refused
+ * rather than dropped (H2_DRAIN_MAX): always for a request the server
+ * refused, or whose client still waits for a 100 Continue.
+ */
+static bool rest_refused(const rapier_http_conn_t *conn)
+{
+	const rapier_http_request_t *req = &conn->parser.req;
+
+	return conn->h2s->rejected || req->content_length < 0 || req->body_received > (uint64_t) req->content_length
+		|| (uint64_t) req->content_length - req->body_received > H2_DRAIN_MAX;
+}
+
 int rapier__h2_body_pull(rapier_http_conn_t *conn)
 {
 	rapier_h2_stream_t *s = conn->h2s;
@@ -762,12 +783,16 @@ void rapier__http_body_taken(rapier_http_conn_t *conn, size_t n)
 	h2_flush(h2_of(conn));
 }
 
-void rapier__h2_body_detached(rapier_http_conn_t *conn)
+void rapier__h2_body_detached(rapier_http_conn_t *conn, bool continue_unsent)
 {
 	rapier_h2_stream_t *s = conn->h2s;
 
+	if (continue_unsent) {
+		/* Its client was never asked for the body: it is not to send it. */
+		s->rejected = true;
+	}
 	/* The handler returned after its response ended and before the body did: nobody wants the rest. */
-	if (conn->state != RAPIER_HTTP_CONN_CLOSED && s->open && s->end_sent && !s->request_done) {
+	if (conn->state != RAPIER_HTTP_CONN_CLOSED && s->open && s->end_sent && !s->request_done && rest_refused(conn)) {
 		nghttp2_submit_rst_stream(h2_of(conn)->ng, NGHTTP2_FLAG_NONE, s->id, NGHTTP2_NO_ERROR);
 		h2_flush(h2_of(conn));
 	}
@@ -820,6 +845,7 @@ static void body_data(rapier_http_conn_t *conn, const uint8_t *data, size_t len)
 	rapier_http_body_t *body = conn->body;
 	int status = 0;
 
+	conn->parser.req.body_received += len;
 	if (body->error || len > conn->server->cfg.limits.max_body_size - body->received) {
 		status = 413;
 	} else {
@@ -903,7 +929,7 @@ static int on_frame_send(nghttp2_session *ng, const nghttp2_frame *frame, void *
 	 * arrives may go on reading after its response: it is told when the
 	 * handler returns (rapier__h2_body_detached()).
 	 */
-	if (!conn->h2s->request_done && conn->body == NULL) {
+	if (!conn->h2s->request_done && conn->body == NULL && rest_refused(conn)) {
 		nghttp2_submit_rst_stream(ng, NGHTTP2_FLAG_NONE, frame->hd.stream_id, NGHTTP2_NO_ERROR);
 	}
 	return 0;

@@ -91,10 +91,12 @@ void rapier__http_body_end(rapier_http_body_t *body, int status, const char *rea
 void rapier__http_body_detach(rapier_http_conn_t *conn, int status, const char *reason)
 {
 	rapier_http_body_t *body = conn->body;
+	bool continue_unsent;
 
 	if (body == NULL) {
 		return;
 	}
+	continue_unsent = body->continue_due;
 	/* What nobody will read opens the window again, so the connection's other streams go on. */
 	if (body->buf.len > body->pos) {
 		rapier__http_body_taken(conn, body->buf.len - body->pos);
@@ -103,7 +105,7 @@ void rapier__http_body_detach(rapier_http_conn_t *conn, int status, const char *
 	body->conn = NULL;
 	conn->body = NULL;
 	if (conn->h2s) {
-		rapier__h2_body_detached(conn);
+		rapier__h2_body_detached(conn, continue_unsent);
 	}
 	rapier_http_body_release(body);
 }

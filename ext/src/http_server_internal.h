@@ -74,8 +74,12 @@ void rapier__http_body_taken(rapier_http_conn_t *conn, size_t n);
 /* HTTP/2's rapier__http_body_pull() (http2.c). */
 int rapier__h2_body_pull(rapier_http_conn_t *conn);
 
-/* An HTTP/2 stream's body was detached: a stream answered and no longer read is reset (http2.c). */
-void rapier__h2_body_detached(rapier_http_conn_t *conn);
+/*
+ * An HTTP/2 stream's body was detached (continue_unsent: its client still
+ * waits for a 100 Continue): a stream answered whose unread rest is not
+ * worth taking in is reset (http2.c).
+ */
+void rapier__h2_body_detached(rapier_http_conn_t *conn, bool continue_unsent);
 
 /* A handler's HTTP/1.1 connection watches for what its waiting writer and body reader need, or pauses. */
 void rapier__http_conn_watch(rapier_http_conn_t *conn);

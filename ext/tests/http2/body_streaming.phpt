@@ -1,5 +1,5 @@
 --TEST--
-HTTP/2: request_buffering off starts a stream's handler at its HEADERS and hands it the DATA as it comes: full duplex on one stream, a handler not reading holds its sender back by flow control while other streams go on, early answers reset the rest, 100-continue on the first read, a reset or an oversized body throws BodyException, and unread bytes never shrink the connection's window
+HTTP/2: request_buffering off starts a stream's handler at its HEADERS and hands it the DATA as it comes: full duplex on one stream, a handler not reading holds its sender back by flow control while other streams go on, early answers reset a large rest and take a small one in, 100-continue on the first read, a reset or an oversized body throws BodyException, and unread bytes never shrink the connection's window
 --EXTENSIONS--
 rapier
 --SKIPIF--
@@ -96,6 +96,22 @@ $first = $c->frames(fn ($f) => $f['stream'] === 11, 3);
 echo "expect, read: ", implode(', ', array_map('h2_describe', $first)), " first; ";
 $c->data(11, 'hello');
 echo h2_body($c->stream(11)) === md5('hello') . ' 5' ? 'then the body' : 'then something else', "\n";
+$c->request(13, 'PUT', '/deny', [['content-length', '100']], false);
+$answer = $c->stream(13);
+$c->data(13, str_repeat('r', 100));
+$c->request(15, 'GET', '/md5');
+$after = $c->frames(fn ($f) => $f['stream'] === 15 && $f['flags'] & H2_END_STREAM, 5);
+echo "a small rest sent after the answer: ", implode(', ', array_map('h2_describe', $answer)), "; taken in, no reset: ",
+    var_export(!array_filter($after, fn ($f) => $f['stream'] === 13), true), "\n";
+/* curl sends its body only once the answer is in: a reset then would fail the transfer (curl 7.88: exit 92). */
+$curl = proc_open(['curl', '-sS', '--http2-prior-knowledge', '--max-time', (string) http_test_timeout(5), '-H', 'Content-Length: 1000',
+    '-T', '-', "http://127.0.0.1:$p/deny"], [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+usleep(300000);
+fwrite($pipes[0], str_repeat('c', 1000));
+fclose($pipes[0]);
+$out = stream_get_contents($pipes[1]);
+$err = stream_get_contents($pipes[2]);
+echo "curl sending a small body after the answer: exit ", proc_close($curl), ", $out", trim($err), "\n";
 
 echo "-- bytes never read give their window back: 3 rounds of 6 streams left with 1 MiB unread, past the 16 MiB connection window\n";
 $id = 101;
@@ -155,6 +171,8 @@ once it reads: the whole body
 without reading: HEADERS, DATA end "denied", RST_STREAM code 0
 expect, not read: HEADERS, DATA end "denied", RST_STREAM code 0
 expect, read: HEADERS first; then the body
+a small rest sent after the answer: HEADERS, DATA end "denied"; taken in, no reset: true
+curl sending a small body after the answer: exit 0, denied
 -- bytes never read give their window back: 3 rounds of 6 streams left with 1 MiB unread, past the 16 MiB connection window
 round 1: 6 x 1 MiB dropped
 round 2: 6 x 1 MiB dropped
