@@ -71,4 +71,21 @@ final class Greeter
 
         return new HelloReply(['message' => $names === [] ? 'Hello, nobody!' : 'Hello, ' . implode(', ', $names) . '!']);
     }
+
+    /**
+     * Bidirectional streaming: rpc SayHelloChat (stream HelloRequest)
+     * returns (stream HelloReply). Each request is read as it arrives and
+     * answered at once, so a client may wait for a reply before it sends
+     * its next request (served so by `rapier serve`, which reads request
+     * bodies as they arrive; docs/grpc.md).
+     *
+     * @param iterable<HelloRequest> $requests
+     * @return Generator<int, HelloReply>
+     */
+    public function SayHelloChat(#[Stream(HelloRequest::class)] iterable $requests): Generator
+    {
+        foreach ($requests as $request) {
+            yield new HelloReply(['message' => "Hello, {$request->getName()}!"]);
+        }
+    }
 }

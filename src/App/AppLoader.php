@@ -75,6 +75,17 @@ final class AppLoader
     }
 
     /**
+     * Whether the app reads request bodies while they arrive: a gRPC
+     * server, whose calls may stream both ways at once, so a method must
+     * have a client's first message before the client sends the next.
+     * `rapier serve` then turns request_buffering off.
+     */
+    public static function readsBodyAsItArrives(Adapter $adapter): bool
+    {
+        return $adapter instanceof GrpcServer;
+    }
+
+    /**
      * $baseDir: the app's directory, for adapters that take it second
      * (SlimAdapter resets static state of the classes declared under it).
      *

@@ -24,7 +24,8 @@ final class AppProbe
     /**
      * @param array<string, array{size: int, columns: array<string, string>}> $tables the config's shared
      *        tables, made in the probe too: an app may take them as it loads
-     * @return array{kind: string, serial: bool, http2: bool} what AppLoader::describe(), isSerial() and requiresHttp2() say
+     * @return array{kind: string, serial: bool, http2: bool, streams_body: bool} what AppLoader::describe(),
+     *         isSerial(), requiresHttp2() and readsBodyAsItArrives() say
      * @throws CliException with the one-line reason APP cannot be served
      */
     public static function check(string $app, array $tables = []): array
@@ -49,7 +50,7 @@ final class AppProbe
         }
         if ($status === 0 && is_array($result) && isset($result['kind'])) {
             return ['kind' => (string) $result['kind'], 'serial' => (bool) ($result['serial'] ?? false),
-                'http2' => (bool) ($result['http2'] ?? false)];
+                'http2' => (bool) ($result['http2'] ?? false), 'streams_body' => (bool) ($result['streams_body'] ?? false)];
         }
         rewind($stderr);
         $lines = array_values(array_filter(array_map('trim', explode("\n", (string) stream_get_contents($stderr)))));
@@ -57,7 +58,7 @@ final class AppProbe
             $lines === [] ? '' : ': ' . end($lines)));
     }
 
-    /** The probe process: prints one JSON line, {"kind":..., "serial":..., "http2":...} or {"error":...}. */
+    /** The probe process: prints one JSON line, {"kind":..., "serial":..., "http2":..., "streams_body":...} or {"error":...}. */
     public static function child(string $app, string $tables = '[]'): int
     {
         ini_set('display_errors', '0');
@@ -80,7 +81,7 @@ final class AppProbe
             Tables::create(json_decode($tables, true, 512, JSON_THROW_ON_ERROR));
             $adapter = AppLoader::load($app);
             $result = ['kind' => AppLoader::describe($adapter), 'serial' => AppLoader::isSerial($adapter),
-                'http2' => AppLoader::requiresHttp2($adapter)];
+                'http2' => AppLoader::requiresHttp2($adapter), 'streams_body' => AppLoader::readsBodyAsItArrives($adapter)];
         } catch (AppException $e) {
             $result = ['error' => $e->getMessage()];
         } catch (Throwable $e) {

@@ -48,13 +48,13 @@ final class ServeCommand
             // No master and no reload: the one process loads the app itself.
             $adapter = self::load($config->app);
             $app = ['kind' => AppLoader::describe($adapter), 'serial' => AppLoader::isSerial($adapter),
-                'http2' => AppLoader::requiresHttp2($adapter)];
+                'http2' => AppLoader::requiresHttp2($adapter), 'streams_body' => AppLoader::readsBodyAsItArrives($adapter)];
         } else {
             $adapter = null;
             $app = AppProbe::check($config->app, $config->tables);
         }
         self::checkPort($config);
-        $options = $config->serverOptions($app['serial'], $app['http2']);
+        $options = $config->serverOptions($app['serial'], $app['http2'], $app['streams_body']);
         try {
             $server = new Server($config->host, $config->port, $options);
         } catch (ValueError $e) {

@@ -199,12 +199,15 @@ final class ServeConfig
      * Rapier\Http\Server's options. $serial: the app needs one request at a
      * time per worker (the framework adapters); --concurrency overrides it.
      * $requiresHttp2: the app's clients speak only HTTP/2 (gRPC), so http2
-     * is on whatever --http2 and the config say.
+     * is on whatever --http2 and the config say. $readsBodyAsItArrives: the
+     * app reads request bodies while they arrive (gRPC), so request_buffering
+     * is off unless the config's 'server' array says otherwise (the app
+     * still works with it on, only one way at a time).
      *
      * @return array<string, mixed>
      * @throws CliException
      */
-    public function serverOptions(bool $serial, bool $requiresHttp2 = false): array
+    public function serverOptions(bool $serial, bool $requiresHttp2 = false, bool $readsBodyAsItArrives = false): array
     {
         $options = ['workers' => $this->workers];
         if ($this->taskWorkers > 0) {
@@ -249,7 +252,12 @@ final class ServeConfig
             $options['http2'] = true;
         }
 
-        return $options + $this->server;
+        $options += $this->server;
+        if ($readsBodyAsItArrives) {
+            $options += ['request_buffering' => false];
+        }
+
+        return $options;
     }
 
     /**

@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace Rapier\Grpc;
 
+use Generator;
 use Google\Protobuf\Internal\Message;
 use Rapier\Adapter\Adapter;
 use Rapier\Adapter\RequiresHttp2;
@@ -16,6 +17,7 @@ use Rapier\Grpc\Internal\PercentEncoding;
 use Rapier\Grpc\Internal\RpcMethod;
 use Rapier\Grpc\Internal\ServiceReflector;
 use Rapier\Grpc\Internal\Timeout;
+use Rapier\Http\BodyException;
 use Rapier\Http\Request;
 use Rapier\Http\Response;
 use Throwable;
@@ -23,11 +25,13 @@ use ValueError;
 
 /**
  * gRPC services over Rapier's HTTP/2 server (docs/grpc.md): unary, server
- * streaming and client streaming calls, each in the request's coroutine.
+ * streaming, client streaming and bidirectional streaming calls, each in
+ * the request's coroutine, their request messages read as they arrive.
  *
  *     $grpc = (new Rapier\Grpc\Server())->addService('helloworld.Greeter', new Greeter());
- *     return $grpc;                        // as `rapier serve` APP (HTTP/2 is turned on for it)
- *     $http->on('request', $grpc);         // or in a Rapier\Http\Server with 'http2' => true
+ *     return $grpc;                        // as `rapier serve` APP (which sets the two options below)
+ *     $http->on('request', $grpc);         // or in a Rapier\Http\Server with 'http2' => true and,
+ *                                          // for streams both ways at once, 'request_buffering' => false
  */
 final class Server implements Adapter, RequiresHttp2
 {
@@ -36,6 +40,8 @@ final class Server implements Adapter, RequiresHttp2
     private const ACCEPT_ENCODING = 'identity,gzip';
     /** grpc-timeout goes up to 99999999H (11,000 years); Rapier's timers to 9e9 s. Farther than this is no deadline. */
     private const FARTHEST_ENFORCED_DEADLINE = 1e9;
+    /** A request body up to this size is read to its end before an answer that does not need it (readSmallBody()). */
+    private const SMALL_BODY_BYTES = 65536;
 
     /** @var array<string, array<string, RpcMethod>> by service name, then method name */
     private array $services = [];
@@ -104,12 +110,14 @@ final class Server implements Adapter, RequiresHttp2
     {
         // Not gRPC at all: plain HTTP answers, as PROTOCOL-HTTP2.md asks.
         if ($request->method !== 'POST') {
+            self::readSmallBody($request);
             $response->status(405)->header('allow', 'POST')->header('content-type', 'text/plain')
                 ->end("405 Method Not Allowed: gRPC calls are POST requests\n");
             return;
         }
         $contentType = strtolower(trim(explode(';', (string) $request->header('content-type'))[0]));
         if ($contentType !== 'application/grpc' && !str_starts_with($contentType, 'application/grpc+')) {
+            self::readSmallBody($request);
             $response->status(415)->header('content-type', 'text/plain')
                 ->end("415 Unsupported Media Type: gRPC requests are application/grpc\n");
             return;
@@ -145,7 +153,7 @@ final class Server implements Adapter, RequiresHttp2
             $status = Status::UNKNOWN;
             $message = 'Internal error';
         }
-        $this->finish($response, $context, $status, $message, $reply);
+        $this->finish($request, $response, $context, $status, $message, $reply);
     }
 
     /**
@@ -181,10 +189,10 @@ final class Server implements Adapter, RequiresHttp2
 
     private function run(RpcMethod $method, Context $context, Request $request, Response $response, string $encoding): string
     {
-        $messages = MessageFraming::decode($request->body(), $encoding, $this->maxReceiveMessageBytes);
+        $messages = $this->requestMessages($request, $encoding);
         if ($method->clientStreaming) {
-            // Decoded as the method iterates: the body is all here, but a message it never reaches costs nothing.
-            $input = (static function () use ($messages, $method): \Generator {
+            // Read and decoded as the method iterates: a both-ways method answers one message before the next arrives.
+            $input = (static function () use ($messages, $method): Generator {
                 foreach ($messages as $bytes) {
                     yield ($method->decode)($bytes);
                 }
@@ -210,11 +218,70 @@ final class Server implements Adapter, RequiresHttp2
         return '';
     }
 
-    /** Ends the call: header metadata not sent yet, the last reply, then the status in trailers. */
-    private function finish(Response $response, ?Context $context, Status $status, string $message, string $reply): void
+    /**
+     * The request's messages, read from the body while it arrives (with the
+     * HTTP server's request_buffering off; from the whole body otherwise).
+     * A body whose rest will not come ends the call with the status that
+     * fits, thrown where the method reads its next message.
+     *
+     * @return Generator<int, string>
+     */
+    private function requestMessages(Request $request, string $encoding): Generator
     {
+        try {
+            yield from MessageFraming::read($request->bodyStream(), $encoding, $this->maxReceiveMessageBytes);
+        } catch (BodyException $e) {
+            // The server's own words (a limit, a reset, a stall), nothing of the application's.
+            throw new GrpcException(lcfirst($e->getMessage()), match ($e->getCode()) {
+                413 => Status::RESOURCE_EXHAUSTED,
+                400 => Status::INTERNAL,
+                // 499: the client reset the stream or left; 408: no byte came for body_timeout (read_timeout without it).
+                default => Status::CANCELLED,
+            }, $e);
+        }
+    }
+
+    /**
+     * Reads the rest of a request body of a small, known length before it is
+     * answered. A plain HTTP client sends one (gRPC clients send no
+     * Content-Length), and some (curl 7.88) take an answer that arrives
+     * while they still send, trailers and all, as a transfer that never
+     * ends.
+     */
+    private static function readSmallBody(Request $request): void
+    {
+        $size = $request->bodySize();
+        if ($size < 1 || $size > self::SMALL_BODY_BYTES) {
+            return;
+        }
+        try {
+            $stream = $request->bodyStream();
+            do {
+                $piece = fread($stream, self::SMALL_BODY_BYTES);
+            } while ($piece !== false && $piece !== '');
+        } catch (\Rapier\Exception) {
+            // The client left or stalled (BodyException), the server is stopping (CanceledException): answer if it can.
+        }
+    }
+
+    /** Ends the call: header metadata not sent yet, the last reply, then the status in trailers. */
+    private function finish(
+        Request $request,
+        Response $response,
+        ?Context $context,
+        Status $status,
+        string $message,
+        string $reply,
+    ): void {
         if (!$response->isWritable()) {
             return;
+        }
+        if ($status !== Status::OK) {
+            // An error may come before the body was read (a call that succeeded read it to its end).
+            self::readSmallBody($request);
+            if (!$response->isWritable()) {
+                return;
+            }
         }
         if ($context !== null && !$context->headersSent()) {
             self::sendHeaders($response, $context);
@@ -236,8 +303,8 @@ final class Server implements Adapter, RequiresHttp2
         }
     }
 
-    /** @param \Generator<int, string> $messages */
-    private static function onlyMessage(\Generator $messages): string
+    /** @param Generator<int, string> $messages */
+    private static function onlyMessage(Generator $messages): string
     {
         if (!$messages->valid()) {
             throw new GrpcException('the request holds no message; a unary call takes exactly one', Status::INTERNAL);

@@ -155,6 +155,23 @@ final class ServeConfigTest extends TestCase
         }
     }
 
+    public function testAnAppThatReadsBodiesAsTheyArriveGetsRequestBufferingOff(): void
+    {
+        // A gRPC server: a both-ways call needs each message before the client sends the next.
+        $options = self::config(['app.php'])->serverOptions(false, true, readsBodyAsItArrives: true);
+        $this->assertFalse($options['request_buffering']);
+        $this->assertArrayNotHasKey('request_buffering', self::config(['app.php'])->serverOptions(false), 'the server\'s default otherwise');
+        $dir = Cli::tempDirectory();
+        try {
+            file_put_contents("$dir/rapier.php", "<?php return ['app' => 'app.php', 'server' => ['request_buffering' => true]];");
+            $options = self::config(['--config', "$dir/rapier.php"])->serverOptions(false, true, readsBodyAsItArrives: true);
+            $this->assertTrue($options['request_buffering'],
+                "the config's 'server' array may turn it back on: calls still work, one way at a time");
+        } finally {
+            Cli::removeDirectory($dir);
+        }
+    }
+
     public function testHttp2IsAFlagOnTheCommandLineAndInTheConfigFile(): void
     {
         $this->assertTrue(self::config(['app.php', '--http2'])->serverOptions(false)['http2']);

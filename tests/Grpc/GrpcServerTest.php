@@ -125,6 +125,72 @@ final class GrpcServerTest extends TestCase
         $this->assertSame('Hello, nobody!', $this->client('client_stream', '[]')['message'], 'a stream of no messages');
     }
 
+    public function testABidiMethodAnswersEachMessageBeforeTheClientSendsTheNext(): void
+    {
+        // The client sends a name only once the reply to the one before has come: a server that
+        // read the whole body first would leave both waiting until the deadline.
+        $names = ['ann', 'bob', 'çé', '', 'dee'];
+        $seen = $this->client('chat', json_encode(['names' => $names, 'interleaved' => true, 'timeout' => 10]));
+
+        $this->assertSame('OK', $seen['code'], json_encode($seen));
+        $this->assertSame(['Hello, ann!', 'Hello, bob!', 'Hello, çé!', 'Hello, !', 'Hello, dee!'], $seen['replies']);
+
+        $halfDuplex = $this->client('chat', json_encode(['names' => $names, 'interleaved' => false]));
+        $this->assertSame(['code' => 'OK', 'replies' => $seen['replies']], $halfDuplex, 'all sent first, then all read');
+        $none = $this->client('chat', json_encode(['names' => [], 'interleaved' => true]));
+        $this->assertSame(['code' => 'OK', 'replies' => []], $none, 'a stream of no messages');
+    }
+
+    public function testClientStreamMessagesReachTheMethodWhileTheClientStillSends(): void
+    {
+        $seen = $this->client('gather', '[4, 0.3]');
+
+        $this->assertSame('OK', $seen['code'], json_encode($seen));
+        $this->assertCount(4, $seen['arrived']);
+        for ($i = 0; $i < 3; $i++) {
+            // The same clock (wall time) in both processes.
+            $this->assertLessThan($seen['sent'][$i + 1], $seen['arrived'][$i],
+                "message $i reached the method before the client sent message " . ($i + 1) . ': ' . json_encode($seen));
+        }
+    }
+
+    public function testAClientThatCancelsMidStreamLeavesTheWorkerServing(): void
+    {
+        $seen = $this->client('cancel_chat');
+
+        $this->assertSame('one', $seen['first']);
+        $this->assertSame('CANCELLED', $seen['code']);
+        // The method was waiting for the next message: the reset ended that wait, as a GrpcException.
+        $this->assertCount(1, $seen['new_events'], json_encode($seen));
+        $this->assertStringStartsWith('chat broke off after 1: CANCELLED: ', $seen['new_events'][0]);
+        $this->assertStringContainsString('reset the stream', $seen['new_events'][0]);
+        $this->assertSame($seen['coroutines_before'], $seen['coroutines_after'], 'no coroutine left behind');
+        $this->assertTrue($seen['same_worker']);
+        $this->assertSame('Hello, again!', $seen['then']['message'] ?? null);
+    }
+
+    public function testAClientStreamOverMaxBodySizeIsResourceExhausted(): void
+    {
+        // Three messages of 3 MiB, each under maxReceiveMessageBytes, together over the 8 MiB max_body_size.
+        $seen = $this->client('client_stream_size', json_encode([3, 3 << 20]));
+
+        $this->assertSame('RESOURCE_EXHAUSTED', $seen['code'], json_encode($seen));
+        $this->assertStringContainsString('max_body_size', $seen['details']);
+        $this->assertSame('OK', $this->client('unary', 'after')['code'], 'the worker serves on');
+    }
+
+    public function testAUnaryCallTakesExactlyOneMessage(): void
+    {
+        $none = $this->curl('/helloworld.Greeter/SayHello', '');
+        $this->assertSame('13', $none['fields']['grpc-status'] ?? null, $none['raw']);
+        $this->assertStringContainsString('holds no message', $none['fields']['grpc-message'] ?? '');
+
+        $two = $this->curl('/helloworld.Greeter/SayHello',
+            self::frame(self::helloRequest('a')) . self::frame(self::helloRequest('b')));
+        $this->assertSame('13', $two['fields']['grpc-status'] ?? null, $two['raw']);
+        $this->assertStringContainsString('more than one message', $two['fields']['grpc-message'] ?? '');
+    }
+
     public function testAGrpcExceptionCodeAndANonAsciiMessageRoundTrip(): void
     {
         $message = "Zoë's 100% wrong: ☃ \u{1F600}\nsecond line";
@@ -232,8 +298,7 @@ final class GrpcServerTest extends TestCase
 
         $this->assertSame('OK', $seen['code'], json_encode($seen));
         $this->assertSame('gzip', $seen['message']['grpc_encoding']);
-        $this->assertSame(1, $seen['message']['compressed_flag'], 'the client did compress the message');
-        $this->assertLessThan($seen['sent_bytes'], $seen['message']['body_bytes']);
+        $this->assertLessThan($seen['sent_bytes'], $seen['message']['body_bytes'], 'the client did compress the message');
         $this->assertSame($seen['sent_md5'], $seen['message']['name_md5']);
     }
 
@@ -316,27 +381,37 @@ final class GrpcServerTest extends TestCase
     public function testARequestHandlerOfAnHttpServerOfOnesOwn(): void
     {
         // Without `rapier serve`: the Server is the 'request' callable, HTTP/2 turned on by hand.
-        $root = dirname(__DIR__, 2);
-        $port = Cli::freePort();
-        file_put_contents(self::$dir . '/own-server.php', sprintf(<<<'PHP'
-            <?php
-            require %s;
-            $grpc = require %s;
-            $http = new Rapier\Http\Server('127.0.0.1', %d, ['workers' => 1, 'http2' => true]);
-            $http->on('request', $grpc);
-            $http->start();
-            PHP, var_export("$root/src/autoload.php", true), var_export("$root/examples/grpc/app.php", true), $port));
-        $out = self::$dir . '/own-server.out';
-        $proc = proc_open([PHP_BINARY, '-d', 'extension=' . Cli::extension(), self::$dir . '/own-server.php'],
-            [0 => ['file', '/dev/null', 'r'], 1 => ['file', $out, 'w'], 2 => ['file', $out, 'a']], $pipes);
-        $server = new ServedApp($proc, $out, $out);
-        try {
-            $server->waitForPort($port);
+        $this->withOwnServer(['http2' => true], function (int $port, ServedApp $server): void {
             $seen = $this->client('unary', 'own server', $port);
             $this->assertSame('Hello, own server!', $seen['message'] ?? null, json_encode($seen) . $server->output());
-        } finally {
-            $this->assertSame(0, $server->stop(), $server->output());
-        }
+
+            // request_buffering left on: the method starts once the whole body is in, so a bidi call works
+            // one way at a time only, and a client waiting for a reply before it sends more waits in vain.
+            $names = ['ann', 'bob'];
+            $halfDuplex = $this->client('chat', json_encode(['names' => $names, 'interleaved' => false]), $port);
+            $this->assertSame(['code' => 'OK', 'replies' => ['Hello, ann!', 'Hello, bob!']], $halfDuplex);
+            $interleaved = $this->client('chat', json_encode(['names' => $names, 'interleaved' => true, 'timeout' => 1.5]),
+                $port);
+            $this->assertSame('DEADLINE_EXCEEDED', $interleaved['code'], json_encode($interleaved));
+            $this->assertSame([], $interleaved['replies']);
+        });
+    }
+
+    public function testAnHttpServerOfOnesOwnWithoutRequestBufferingServesBidiInterleaved(): void
+    {
+        $options = ['http2' => true, 'request_buffering' => false, 'body_timeout' => 1];
+        $this->withOwnServer($options, function (int $port): void {
+            $seen = $this->client('chat', json_encode(['names' => ['ann', 'bob', 'cy'], 'interleaved' => true, 'timeout' => 10]),
+                $port);
+            $this->assertSame(['code' => 'OK', 'replies' => ['Hello, ann!', 'Hello, bob!', 'Hello, cy!']], $seen);
+
+            // A client quiet for longer than body_timeout while the method waits for its next message.
+            $quiet = $this->client('chat', json_encode(['names' => ['ann', 'bob'], 'interleaved' => true, 'timeout' => 10,
+                'pause' => 2.5]), $port);
+            $this->assertSame('CANCELLED', $quiet['code'], json_encode($quiet));
+            $this->assertStringContainsString('no byte of the request body came in time', $quiet['details']);
+            $this->assertSame(['Hello, ann!'], $quiet['replies']);
+        });
     }
 
     public function testGeneratedExampleClassesMatchTheProto(): void
@@ -344,6 +419,38 @@ final class GrpcServerTest extends TestCase
         $result = PhpProcess::runCommand([dirname(__DIR__, 2) . '/scripts/gen-grpc-example.sh', '--check']);
 
         $this->assertSame(0, $result->exitCode, $result->describe());
+    }
+
+    /**
+     * examples/grpc/app.php as the request handler of a Rapier\Http\Server
+     * with $options (and one worker), in a process of its own, for $test($port, $server).
+     *
+     * @param array<string, mixed> $options
+     * @param callable(int, ServedApp): void $test
+     */
+    private function withOwnServer(array $options, callable $test): void
+    {
+        $root = dirname(__DIR__, 2);
+        $port = Cli::freePort();
+        file_put_contents(self::$dir . '/own-server.php', sprintf(<<<'PHP'
+            <?php
+            require %s;
+            $grpc = require %s;
+            $http = new Rapier\Http\Server('127.0.0.1', %d, %s);
+            $http->on('request', $grpc);
+            $http->start();
+            PHP, var_export("$root/src/autoload.php", true), var_export("$root/examples/grpc/app.php", true), $port,
+            var_export(['workers' => 1] + $options, true)));
+        $out = self::$dir . '/own-server.out';
+        $proc = proc_open([PHP_BINARY, '-d', 'extension=' . Cli::extension(), self::$dir . '/own-server.php'],
+            [0 => ['file', '/dev/null', 'r'], 1 => ['file', $out, 'w'], 2 => ['file', $out, 'a']], $pipes);
+        $server = new ServedApp($proc, $out, $out);
+        try {
+            $server->waitForPort($port);
+            $test($port, $server);
+        } finally {
+            $this->assertSame(0, $server->stop(), $server->output());
+        }
     }
 
     /** @return array<string, mixed> what the client scenario saw */

@@ -11,6 +11,7 @@ use Rapier\Grpc\Internal\MessageFraming;
 use Rapier\Grpc\Internal\PercentEncoding;
 use Rapier\Grpc\Internal\Timeout;
 use Rapier\Grpc\Status;
+use Rapier\Tests\Support\TrickleStream;
 use ValueError;
 
 /** The pieces of gRPC's wire format, without a server: framing, grpc-timeout, grpc-message, the health request. */
@@ -25,13 +26,44 @@ final class WireFormatTest extends TestCase
         $this->assertSame("\0\0\1\0\0", substr(MessageFraming::encode(str_repeat('x', 65536)), 0, 5));
     }
 
-    public function testDecodeSplitsTheBodyIntoItsMessages(): void
+    public function testReadSplitsTheBodyIntoItsMessages(): void
     {
         $messages = ['one', '', str_repeat("\xff", 70000), "\0\1"];
         $body = implode('', array_map(MessageFraming::encode(...), $messages));
 
-        $this->assertSame($messages, iterator_to_array(MessageFraming::decode($body, 'identity', self::MAX), false));
-        $this->assertSame([], iterator_to_array(MessageFraming::decode('', 'identity', self::MAX), false));
+        foreach (self::streams($body) as $how => $stream) {
+            $this->assertSame($messages, iterator_to_array(MessageFraming::read($stream, 'identity', self::MAX), false), $how);
+        }
+        foreach (self::streams('') as $how => $stream) {
+            $this->assertSame([], iterator_to_array(MessageFraming::read($stream, 'identity', self::MAX), false), $how);
+        }
+    }
+
+    public function testEachMessageIsYieldedOnceWholeWithoutReadingAhead(): void
+    {
+        $gzipped = gzencode('squeezed');
+        $frames = [MessageFraming::encode('first'), MessageFraming::encode(''), "\1" . pack('N', strlen($gzipped)) . $gzipped,
+            MessageFraming::encode(str_repeat('x', 300))];
+        $messages = MessageFraming::read(TrickleStream::open(implode('', $frames)), 'gzip', self::MAX);
+
+        // A byte per read, prefixes split included: each message comes when its last byte has, not one byte later.
+        $end = 0;
+        foreach (['first', '', 'squeezed', str_repeat('x', 300)] as $i => $expected) {
+            $end += strlen($frames[$i]);
+            $this->assertTrue($messages->valid());
+            $this->assertSame($expected, $messages->current());
+            $this->assertSame($end, TrickleStream::$handedOut, "message $i: read to the end of its frame and no further");
+            $messages->next();
+        }
+        $this->assertFalse($messages->valid());
+    }
+
+    public function testNothingIsReadBeforeTheFirstMessageIsAskedFor(): void
+    {
+        $messages = MessageFraming::read(TrickleStream::open(MessageFraming::encode('a')), 'identity', self::MAX);
+
+        $this->assertSame(0, TrickleStream::$handedOut, 'a method that never iterates leaves the body unread');
+        $this->assertSame('a', $messages->current());
     }
 
     public function testGzipMessagesAreInflated(): void
@@ -39,8 +71,10 @@ final class WireFormatTest extends TestCase
         $message = str_repeat('compressible ', 5000);
         $body = "\1" . pack('N', strlen(gzencode($message))) . gzencode($message) . MessageFraming::encode('plain');
 
-        $this->assertSame([$message, 'plain'], iterator_to_array(MessageFraming::decode($body, 'gzip', self::MAX), false),
-            'the flag is per message: an uncompressed one may follow');
+        foreach (self::streams($body) as $how => $stream) {
+            $this->assertSame([$message, 'plain'], iterator_to_array(MessageFraming::read($stream, 'gzip', self::MAX), false),
+                "the flag is per message: an uncompressed one may follow ($how)");
+        }
     }
 
     /** @return array<string, array{string, string, Status, string}> */
@@ -69,14 +103,40 @@ final class WireFormatTest extends TestCase
     /** @dataProvider badBodies */
     public function testBadBodiesEndTheCall(string $body, string $encoding, Status $status, string $message): void
     {
+        foreach (self::streams($body) as $how => $stream) {
+            try {
+                iterator_to_array(MessageFraming::read($stream, $encoding, 100), false);
+                $this->fail("no exception ($how)");
+            } catch (GrpcException $e) {
+                $this->assertSame($status, $e->status, $how);
+                $this->assertSame($status->value, $e->getCode());
+                $this->assertStringContainsString($message, $e->getMessage(), $how);
+            }
+        }
+    }
+
+    public function testAMessageOverTheLimitIsRefusedFromItsPrefixBeforeItIsRead(): void
+    {
+        $messages = MessageFraming::read(TrickleStream::open("\0" . pack('N', 101) . str_repeat('x', 101)), 'identity', 100);
         try {
-            iterator_to_array(MessageFraming::decode($body, $encoding, 100), false);
+            $messages->current();
             $this->fail('no exception');
         } catch (GrpcException $e) {
-            $this->assertSame($status, $e->status);
-            $this->assertSame($status->value, $e->getCode());
-            $this->assertStringContainsString($message, $e->getMessage());
+            $this->assertSame(Status::RESOURCE_EXHAUSTED, $e->status);
         }
+        $this->assertSame(MessageFraming::PREFIX_BYTES, TrickleStream::$handedOut, 'only the prefix was read');
+    }
+
+    public function testAFailedReadIsNotTheEndOfTheBody(): void
+    {
+        // At a message's boundary, where an end would be a clean one.
+        $messages = MessageFraming::read(TrickleStream::open(MessageFraming::encode('a') . MessageFraming::encode('b'), failAt: 6),
+            'identity', self::MAX);
+
+        $this->assertSame('a', $messages->current());
+        $this->expectException(GrpcException::class);
+        $this->expectExceptionMessage('the request body could not be read');
+        $messages->next();
     }
 
     public function testAGzipBombStopsAtTheLimit(): void
@@ -179,5 +239,20 @@ final class WireFormatTest extends TestCase
         $this->expectException(ValueError::class);
         $this->expectExceptionMessage('return the reply');
         new GrpcException('x', Status::OK);
+    }
+
+    /**
+     * The same body as a stream two ways: whole in memory, and a byte per
+     * read, as a body arriving in pieces (prefixes split included).
+     *
+     * @return array<string, resource>
+     */
+    private static function streams(string $body): array
+    {
+        $memory = fopen('php://memory', 'r+b');
+        fwrite($memory, $body);
+        rewind($memory);
+
+        return ['whole' => $memory, 'a byte per read' => TrickleStream::open($body)];
     }
 }

@@ -13,6 +13,7 @@ import base64
 import concurrent.futures
 import hashlib
 import json
+import queue
 import sys
 import time
 
@@ -60,6 +61,17 @@ def call(fn, *args, **kwargs):
         return error(e)
 
 
+def held_requests():
+    """A request stream the caller feeds one message at a time (None ends it),
+    so it can wait for a reply before it sends the next message."""
+    outbox = queue.Queue()
+
+    def requests():
+        while (message := outbox.get()) is not None:
+            yield message
+    return outbox, requests()
+
+
 def stats():
     return json.loads(probe("Stats")(hw.HelloRequest(), timeout=TIMEOUT).message)
 
@@ -100,6 +112,79 @@ def run():
                                   request_serializer=hw.HelloRequest.SerializeToString,
                                   response_deserializer=hw.HelloReply.FromString)
         return call(fn, iter([hw.HelloRequest(name=n) for n in names]))
+    if scenario == "chat":
+        # {"names": [...], "interleaved": bool, "timeout": s, "pause": s}: interleaved, each name is sent only once
+        # the reply to the one before has come, which needs a server that reads each message as it arrives;
+        # "pause": silence before each name after the first.
+        spec = json.loads(arg)
+        chat = channel.stream_stream(spec.get("path", "/helloworld.Greeter/SayHelloChat"),
+                                     request_serializer=hw.HelloRequest.SerializeToString,
+                                     response_deserializer=hw.HelloReply.FromString)
+        outbox, requests = held_requests()
+        call_ = chat(requests, timeout=spec.get("timeout", TIMEOUT))
+        replies = []
+        try:
+            for i, name in enumerate(spec["names"]):
+                if i and spec.get("pause"):
+                    time.sleep(spec["pause"])
+                outbox.put(hw.HelloRequest(name=name))
+                if spec["interleaved"]:
+                    replies.append(next(call_).message)
+            outbox.put(None)  # half-close: the server's stream of requests ends
+            replies += [r.message for r in call_]
+            return {"code": call_.code().name, "replies": replies}
+        except grpc.RpcError as e:
+            outbox.put(None)
+            return {**error(e), "replies": replies}
+    if scenario == "gather":
+        # Client streaming, [count, gap]: a message every `gap` seconds; when each was sent and when it reached the method.
+        count, gap = json.loads(arg)
+        sent = []
+
+        def requests():
+            for i in range(count):
+                if i:
+                    time.sleep(gap)
+                sent.append(time.time())
+                yield hw.HelloRequest(name=str(i))
+        gather = channel.stream_unary("/rapier.test.Probe/Gather",
+                                      request_serializer=hw.HelloRequest.SerializeToString,
+                                      response_deserializer=hw.HelloReply.FromString)
+        result = call(gather, requests())
+        result["arrived"] = [t for _, t in json.loads(result.pop("message"))] if result["code"] == "OK" else None
+        result["sent"] = sent
+        return result
+    if scenario == "cancel_chat":
+        # One message and its reply, then the client cancels while the method waits for the next message.
+        before = stats()
+        chat = channel.stream_stream("/rapier.test.Probe/Chat",
+                                     request_serializer=hw.HelloRequest.SerializeToString,
+                                     response_deserializer=hw.HelloReply.FromString)
+        outbox, requests = held_requests()
+        call_ = chat(requests, timeout=TIMEOUT)
+        outbox.put(hw.HelloRequest(name="one"))
+        first = next(call_).message
+        call_.cancel()
+        outbox.put(None)
+        after = stats()
+        for _ in range(100):
+            if len(after["events"]) > len(before["events"]):
+                break
+            time.sleep(0.05)
+            after = stats()
+        return {"first": first, "code": call_.code().name, "new_events": after["events"][len(before["events"]):],
+                "coroutines_before": before["coroutines"], "coroutines_after": after["coroutines"],
+                "same_worker": before["pid"] == after["pid"],
+                "then": call(unary("/helloworld.Greeter/SayHello"), hw.HelloRequest(name="again"))}
+    if scenario == "client_stream_size":
+        # [count, bytes]: `count` messages of `bytes` each to SayHelloToAll.
+        count, size = json.loads(arg)
+        to_all = channel.stream_unary("/helloworld.Greeter/SayHelloToAll",
+                                      request_serializer=hw.HelloRequest.SerializeToString,
+                                      response_deserializer=hw.HelloReply.FromString)
+        result = call(to_all, (hw.HelloRequest(name="x" * size) for _ in range(count)))
+        result.pop("message", None)
+        return result
     if scenario == "fail":
         code, message = json.loads(arg)
         return call(probe("Fail"), hw.HelloRequest(name=message), metadata=[("x-code", str(code))])

@@ -19,6 +19,8 @@ final class MessageFraming
     public const PREFIX_BYTES = 5;
     /** Input fed to zlib at a time: bounds what one step can inflate to (zlib's ratio is at most about 1:1032). */
     private const INFLATE_STEP = 4096;
+    /** Bytes asked of a stream at a time. */
+    private const READ_STEP = 65536;
 
     public static function encode(string $message): string
     {
@@ -27,36 +29,38 @@ final class MessageFraming
     }
 
     /**
-     * The messages of a request body, in order, decompressed, each checked
-     * against $maxBytes before it is decompressed and after.
+     * The messages of a request body, in order, decompressed, read from
+     * $stream while it arrives: each is yielded as soon as it is whole, and
+     * the next one is not read until the consumer asks for it, so a reply
+     * can go out before the client sends its next message. A message's size
+     * is checked against $maxBytes from its prefix, before the message is
+     * read, and a compressed one's again as it is inflated.
      *
+     * @param resource $stream read until fread() gives '' (its end)
      * @param string $encoding the request's grpc-encoding: identity or gzip
      * @return Generator<int, string>
      * @throws GrpcException INTERNAL for a truncated frame, a bad flag or bad
-     *         gzip data; RESOURCE_EXHAUSTED for a message over $maxBytes
+     *         gzip data; RESOURCE_EXHAUSTED for a message over $maxBytes;
+     *         and whatever reading $stream throws
      */
-    public static function decode(string $body, string $encoding, int $maxBytes): Generator
+    public static function read($stream, string $encoding, int $maxBytes): Generator
     {
-        $offset = 0;
-        $length = strlen($body);
-        while ($offset < $length) {
-            if ($length - $offset < self::PREFIX_BYTES) {
-                throw new GrpcException(sprintf('truncated message: %d bytes of a 5-byte prefix', $length - $offset), Status::INTERNAL);
+        while (($prefix = self::readUpTo($stream, self::PREFIX_BYTES)) !== '') {
+            if (strlen($prefix) < self::PREFIX_BYTES) {
+                throw new GrpcException(sprintf('truncated message: %d bytes of a 5-byte prefix', strlen($prefix)), Status::INTERNAL);
             }
-            $flag = ord($body[$offset]);
-            $size = unpack('N', $body, $offset + 1)[1];
+            $flag = ord($prefix[0]);
+            $size = unpack('N', $prefix, 1)[1];
             if ($flag > 1) {
                 throw new GrpcException("invalid compressed flag $flag in a message prefix", Status::INTERNAL);
             }
             if ($size > $maxBytes) {
                 throw self::tooLarge($size, $maxBytes);
             }
-            $offset += self::PREFIX_BYTES;
-            if ($length - $offset < $size) {
-                throw new GrpcException(sprintf('truncated message: %d of %d bytes', $length - $offset, $size), Status::INTERNAL);
+            $message = self::readUpTo($stream, $size);
+            if (strlen($message) < $size) {
+                throw new GrpcException(sprintf('truncated message: %d of %d bytes', strlen($message), $size), Status::INTERNAL);
             }
-            $message = substr($body, $offset, $size);
-            $offset += $size;
             if ($flag === 1) {
                 if ($encoding !== 'gzip') {
                     // PROTOCOL-HTTP2.md: a compressed message without a grpc-encoding is a protocol error.
@@ -103,6 +107,31 @@ final class MessageFraming
         }
 
         return $out;
+    }
+
+    /**
+     * $length bytes of $stream, fewer only at its end. Read a step at a
+     * time: fread() allocates what it is asked for, and a message's bytes
+     * arrive in pieces.
+     *
+     * @param resource $stream
+     */
+    private static function readUpTo($stream, int $length): string
+    {
+        $data = '';
+        while (strlen($data) < $length) {
+            $piece = fread($stream, min($length - strlen($data), self::READ_STEP));
+            if ($piece === false) {
+                // A failed read is not the end of the body: the messages after it would be lost unnoticed.
+                throw new GrpcException('the request body could not be read', Status::INTERNAL);
+            }
+            if ($piece === '') {
+                break;
+            }
+            $data .= $piece;
+        }
+
+        return $data;
     }
 
     private static function tooLarge(int $size, int $maxBytes, string $when = ''): GrpcException

@@ -20,7 +20,8 @@ use UnexpectedValueException;
 /**
  * Finds the RPC methods of a service implementation: its public methods
  * whose first parameter is a protobuf message (unary or server streaming)
- * or an `iterable` marked #[Stream(Message::class)] (client streaming).
+ * or an `iterable` marked #[Stream(Message::class)] (client streaming, or
+ * bidirectional with a stream returned).
  * Other public methods are helpers and are left alone; a method that
  * looks like an RPC but cannot be served is refused, saying why.
  *

@@ -12,6 +12,7 @@ use Rapier\CanceledException;
 use Rapier\Coroutine;
 use Rapier\Grpc\Context;
 use Rapier\Grpc\GrpcException;
+use Rapier\Grpc\Stream;
 use RuntimeException;
 
 /**
@@ -84,15 +85,15 @@ final class ProbeService
         ], JSON_THROW_ON_ERROR)]);
     }
 
-    /** How the request arrived: its grpc-encoding and the first message's compressed flag. */
+    /**
+     * How the request arrived: its grpc-encoding and the body's size (the
+     * server has read the body from its stream, so its bytes are gone).
+     */
     public function Inspect(HelloRequest $request, Context $context): HelloReply
     {
-        $body = $context->request()->body();
-
         return new HelloReply(['message' => json_encode([
             'grpc_encoding' => $context->request()->header('grpc-encoding'),
-            'compressed_flag' => $body === '' ? null : ord($body[0]),
-            'body_bytes' => strlen($body),
+            'body_bytes' => $context->request()->bodySize(),
             'name_bytes' => strlen($request->getName()),
             'name_md5' => md5($request->getName()),
         ], JSON_THROW_ON_ERROR)]);
@@ -127,6 +128,45 @@ final class ProbeService
         self::$released = true;
 
         return new HelloReply(['message' => 'released']);
+    }
+
+    /**
+     * Client streaming: when each message reached the method (its name and
+     * microtime(true)), as JSON. Read as they arrive, each comes before the
+     * client sends the next; read from a whole body, all come at the end.
+     *
+     * @param iterable<HelloRequest> $requests
+     */
+    public function Gather(#[Stream(HelloRequest::class)] iterable $requests): HelloReply
+    {
+        $arrivals = [];
+        foreach ($requests as $request) {
+            $arrivals[] = [$request->getName(), microtime(true)];
+        }
+
+        return new HelloReply(['message' => json_encode($arrivals, JSON_THROW_ON_ERROR)]);
+    }
+
+    /**
+     * Both ways: each name straight back. How the client's stream ended is
+     * recorded, so a test sees what a cancel did to the method.
+     *
+     * @param iterable<HelloRequest> $requests
+     * @return Generator<int, HelloReply>
+     */
+    public function Chat(#[Stream(HelloRequest::class)] iterable $requests): Generator
+    {
+        $count = 0;
+        try {
+            foreach ($requests as $request) {
+                $count++;
+                yield new HelloReply(['message' => $request->getName()]);
+            }
+        } catch (GrpcException $e) {
+            self::$events[] = sprintf('chat broke off after %d: %s: %s', $count, $e->status->name, $e->getMessage());
+            throw $e;
+        }
+        self::$events[] = "chat ended after $count";
     }
 
     /** setHeader() after the first reply is refused; the refusal's message is the second reply. */

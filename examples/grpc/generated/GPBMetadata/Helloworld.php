@@ -16,7 +16,7 @@ class Helloworld
         }
         $pool->internalAddGeneratedFile(
             '
-ñ
+·
 helloworld.proto
 helloworld"
 HelloRequest
@@ -26,11 +26,12 @@ helloworld"
 count ("
 
 HelloReply
-message (	2Ø
+message (	2ž
 Greeter<
 SayHello.helloworld.HelloRequest.helloworld.HelloReplyJ
 SayHelloStream.helloworld.HelloStreamRequest.helloworld.HelloReply0C
-SayHelloToAll.helloworld.HelloRequest.helloworld.HelloReply(bproto3'
+SayHelloToAll.helloworld.HelloRequest.helloworld.HelloReply(D
+SayHelloChat.helloworld.HelloRequest.helloworld.HelloReply(0bproto3'
         , true);
 
         static::$is_initialized = true;
