@@ -76,6 +76,18 @@ def stats():
     return json.loads(probe("Stats")(hw.HelloRequest(), timeout=TIMEOUT).message)
 
 
+def stats_after_event(before):
+    """The probe's stats once an event past those of `before` is recorded (the server's side of a call may end
+    just after the client's), or after 5 s."""
+    after = stats()
+    for _ in range(100):
+        if len(after["events"]) > len(before["events"]):
+            break
+        time.sleep(0.05)
+        after = stats()
+    return after
+
+
 def run():
     if scenario == "unary":
         return call(unary("/helloworld.Greeter/SayHello"), hw.HelloRequest(name=arg))
@@ -166,12 +178,7 @@ def run():
         first = next(call_).message
         call_.cancel()
         outbox.put(None)
-        after = stats()
-        for _ in range(100):
-            if len(after["events"]) > len(before["events"]):
-                break
-            time.sleep(0.05)
-            after = stats()
+        after = stats_after_event(before)
         return {"first": first, "code": call_.code().name, "new_events": after["events"][len(before["events"]):],
                 "coroutines_before": before["coroutines"], "coroutines_after": after["coroutines"],
                 "same_worker": before["pid"] == after["pid"],
@@ -198,12 +205,7 @@ def run():
         result = call(probe("Sleep"), hw.HelloRequest(name="10"), timeout=float(arg))
         result["elapsed"] = time.monotonic() - started
         # The server cancels the handler at the same deadline; give its event a moment to be recorded.
-        after = stats()
-        for _ in range(100):
-            if len(after["events"]) > len(before["events"]):
-                break
-            time.sleep(0.05)
-            after = stats()
+        after = stats_after_event(before)
         result["new_events"] = after["events"][len(before["events"]):]
         result["coroutines_before"] = before["coroutines"]
         result["coroutines_after"] = after["coroutines"]

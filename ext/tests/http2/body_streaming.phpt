@@ -54,7 +54,7 @@ $srv = http_server_start('function ($req, $res) {
             $req->body();
             return;
     }
-}', ['http2' => true, 'request_buffering' => false, 'max_body_size' => 24 << 20]);
+}', ['http2' => true, 'request_buffering' => false, 'max_body_size' => 4 << 20]);
 $p = $srv->port;
 /* A send that is to stall waits this long, not stretched for valgrind: nothing is to come. */
 $stall = 0.3 / http_test_timeout(1);
@@ -149,8 +149,8 @@ usleep(200000);
 echo "reset by the client: ", trim(h2_curl($p, '/caught')[1]), "\n";
 $id += 2;
 $c->request($id, 'PUT', '/uncaught', [], false);
-$c->data($id, str_repeat('x', 16 << 20), false, 5);
-$c->data($id, str_repeat('x', 9 << 20), true, 5);
+$c->data($id, str_repeat('x', 3 << 20), false, 5);
+$c->data($id, str_repeat('x', 2 << 20), true, 5);
 echo "past max_body_size, uncaught: ", json_encode(h2_body($c->stream($id))), "\n";
 $c->close();
 echo "the worker serves on: ", h2_curl($p, '/md5', ['-d', 'abc'])[1] === md5('abc') . ' 3' ? 'yes' : 'no', "\n";
