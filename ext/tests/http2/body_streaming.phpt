@@ -56,6 +56,17 @@ $srv = http_server_start('function ($req, $res) {
     }
 }', ['http2' => true, 'request_buffering' => false, 'max_body_size' => 4 << 20]);
 $p = $srv->port;
+/*
+ * Lets $n held handlers read, from a connection of its own, waiting for the
+ * answer: closed before the server's SETTINGS are read, a socket is reset,
+ * and the request may be lost with it.
+ */
+$release = function (int $n) use ($p) {
+    $r = new H2TestConn($p);
+    $r->request(1, 'GET', "/release?n=$n");
+    $r->stream(1);
+    $r->close();
+};
 /* A send that is to stall waits this long, not stretched for valgrind: nothing is to come. */
 $stall = 0.3 / http_test_timeout(1);
 $ends = fn (array $frames) => implode(', ', array_map('h2_describe', array_filter($frames, fn ($f) => $f['type'] !== H2_HEADERS || $f['flags'] & H2_END_STREAM)));
@@ -79,7 +90,7 @@ echo "sent before the handler read: ", $complete ? 'everything' : ($sent <= 1 <<
 $c->request(5, 'PUT', '/md5', [['content-length', '100000']], false);
 $c->data(5, str_repeat('m', 100000));
 echo "another stream meanwhile: ", h2_body($c->stream(5)) === md5(str_repeat('m', 100000)) . ' 100000' ? 'answered' : 'not answered', "\n";
-(new H2TestConn($p))->request(1, 'GET', '/release');
+$release(1);
 $c->data(3, substr($big, $sent), true, 10);
 echo "once it reads: ", h2_body($c->stream(3, 10)) === md5($big) . ' ' . strlen($big) ? 'the whole body' : 'something else', "\n";
 
@@ -122,7 +133,7 @@ for ($round = 1; $round <= 3; $round++) {
         $c->data($id, substr($big, 0, 2 << 20), true, $stall, $sent);
         $ids[$id] = $sent;
     }
-    (new H2TestConn($p))->request(1, 'GET', '/release?n=6');
+    $release(6);
     /* Up to every stream's reset, which goes after the window update of what it dropped. */
     $resets = 0;
     $frames = $c->frames(function ($f) use ($ids, &$resets) {
