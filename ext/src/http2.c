@@ -647,20 +647,6 @@ static void make_ready(rapier_h2_session_t *h2, rapier_http_conn_t *conn)
 	h2->ready[h2->ready_len++] = conn;
 }
 
-/* As on HTTP/1.1 (http_server.c): request_buffering off, and neither a form's files nor a GET's or HEAD's body. */
-static bool streams_body(rapier_http_conn_t *conn)
-{
-	const rapier_http_request_t *req = &conn->parser.req;
-	const char *type;
-	size_t type_len;
-
-	if (conn->server->cfg.request_buffering || req->method == HTTP_GET || req->method == HTTP_HEAD) {
-		return false;
-	}
-	type = rapier_http_request_header(req, "content-type", &type_len);
-	return type == NULL || type_len < 19 || strncasecmp(type, "multipart/form-data", 19) != 0;
-}
-
 /* The end of the request's header block: its parts are laid out for the application. */
 static void headers_done(rapier_http_conn_t *conn, bool end_stream)
 {
@@ -686,7 +672,7 @@ static void headers_done(rapier_http_conn_t *conn, bool end_stream)
 		refuse(conn, s->error_status, s->error_reason);
 		return;
 	}
-	if (!end_stream && streams_body(conn)) {
+	if (!end_stream && rapier__http_streams_body(conn)) {
 		/* request_buffering off: the handler starts now and reads the body as DATA comes (http_body.h). */
 		if (rapier__http_body_start(conn, rapier_http_request_header(req, "expect", NULL) != NULL) == NULL) {
 			refuse(conn, 503, "out of memory");

@@ -710,13 +710,7 @@ static bool send_continue(rapier_http_conn_t *conn)
 	return true;
 }
 
-/*
- * Whether the body is read while it arrives (request_buffering off). Not a
- * multipart body: post and files need it whole, and it is spooled to its
- * files as before. Not a GET or HEAD body, which nobody reads, nor a request
- * the loop answers itself (the redirect to HTTPS).
- */
-static bool streams_body(rapier_http_conn_t *conn)
+bool rapier__http_streams_body(const rapier_http_conn_t *conn)
 {
 	const rapier_http_config_t *cfg = &conn->server->cfg;
 	const rapier_http_request_t *req = rapier_http_conn_request(conn);
@@ -853,7 +847,7 @@ static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len)
 		data += used;
 		len -= (size_t) used;
 		if (p->state == RAPIER_HTTP_HEADERS_COMPLETE) {
-			if (streams_body(conn)) {
+			if (rapier__http_streams_body(conn)) {
 				dispatch_streaming(conn, data, len);
 				return;
 			}

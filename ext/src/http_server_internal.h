@@ -61,6 +61,15 @@ void rapier__http_dispatch(rapier_http_conn_t *conn);
 bool rapier__http_spool_upload(rapier_http_conn_t *conn);
 
 /*
+ * Whether the request's body is read while it arrives (request_buffering
+ * off), HTTP/1.1 or HTTP/2. Not a multipart body: post and files need it
+ * whole, and it is spooled to its files as before. Not a GET or HEAD body,
+ * which nobody reads, nor a request the loop answers itself (the redirect
+ * to HTTPS).
+ */
+bool rapier__http_streams_body(const rapier_http_conn_t *conn);
+
+/*
  * The request's body is read while it arrives (http_body.h): asks the
  * connection for more of it. Answers a due 100 Continue, and on HTTP/1.1
  * reads the socket once: 1 when bytes (or the end) came, 0 when none is
