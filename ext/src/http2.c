@@ -829,7 +829,7 @@ static int on_header(nghttp2_session *ng, const nghttp2_frame *frame, const uint
 static void body_data(rapier_http_conn_t *conn, const uint8_t *data, size_t len)
 {
 	rapier_http_body_t *body = conn->body;
-	int status = 0;
+	int status;
 
 	conn->parser.req.body_received += len;
 	if (body->error || len > conn->server->cfg.limits.max_body_size - body->received) {

@@ -112,10 +112,7 @@ void rapier__http_body_detach(rapier_http_conn_t *conn, int status, const char *
 
 int64_t rapier_http_body_size(const rapier_http_body_t *body, int64_t content_length)
 {
-	if (body->done) {
-		return (int64_t) body->received;
-	}
-	return content_length >= 0 ? content_length : -1;
+	return body->done ? (int64_t) body->received : content_length;
 }
 
 static void unlink_reader(rapier_coro_t *co, void *data)

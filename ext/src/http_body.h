@@ -48,7 +48,7 @@ typedef struct rapier_http_body_s {
  */
 ssize_t rapier_http_body_read(rapier_http_body_t *body, char *buf, size_t len);
 
-/* The body's total size once whole, else its Content-Length, else -1. */
+/* The body's total size once whole, else content_length (the request's: -1 when it has none). */
 int64_t rapier_http_body_size(const rapier_http_body_t *body, int64_t content_length);
 
 void rapier_http_body_addref(rapier_http_body_t *body);
