@@ -542,7 +542,7 @@ static int on_body(llhttp_t *h, const char *at, size_t len)
 		}
 	}
 
-	if (len > p->limits.max_body_size - p->req.body_received) {
+	if (p->req.body_received > p->max_body_size || len > p->max_body_size - p->req.body_received) {
 		return fail(p, 413, "request body too large");
 	}
 	p->req.body_received += len;
@@ -561,7 +561,7 @@ static int on_chunk_header(llhttp_t *h)
 	rapier_http_parser_t *p = parser_of(h);
 
 	/* A chunk that cannot fit is refused before its bytes are read. */
-	if (h->content_length > p->limits.max_body_size - p->req.body_received) {
+	if (p->req.body_received > p->max_body_size || h->content_length > p->max_body_size - p->req.body_received) {
 		return fail(p, 413, "request body too large");
 	}
 	p->chunk_count++;
@@ -781,6 +781,7 @@ static void next_message(rapier_http_parser_t *p)
 	p->framing_cr = 0;
 	p->sink = NULL;
 	p->sink_data = NULL;
+	p->max_body_size = p->limits.max_body_size;
 }
 
 void rapier_http_limits_default(rapier_http_limits_t *limits)
@@ -877,6 +878,13 @@ void rapier_http_parser_set_body_sink(rapier_http_parser_t *p, rapier_http_body_
 	if (p->state == RAPIER_HTTP_HEADERS_COMPLETE) {
 		p->sink = sink;
 		p->sink_data = data;
+	}
+}
+
+void rapier_http_parser_set_max_body_size(rapier_http_parser_t *p, size_t max_body_size)
+{
+	if (p->sink != NULL) {
+		p->max_body_size = max_body_size;
 	}
 }
 

@@ -107,6 +107,7 @@ typedef struct rapier_http_parser {
 	const char *step_end;	/* end of the bytes given to llhttp_execute() */
 	rapier_http_body_sink_t sink;
 	void *sink_data;
+	size_t max_body_size;	/* this request's: limits.max_body_size unless set for a sink */
 } rapier_http_parser_t;
 
 void rapier_http_limits_default(rapier_http_limits_t *limits);
@@ -130,6 +131,11 @@ int rapier_http_parser_eof(rapier_http_parser_t *p);
 
 /* Only in HEADERS_COMPLETE: send the body to sink instead of the buffer. */
 void rapier_http_parser_set_body_sink(rapier_http_parser_t *p, rapier_http_body_sink_t sink, void *data);
+
+/* With a sink set: replaces max_body_size for the rest of this request's
+ * body (the next request has limits.max_body_size again). A body past it
+ * already fails at the next byte fed. */
+void rapier_http_parser_set_max_body_size(rapier_http_parser_t *p, size_t max_body_size);
 
 static inline const rapier_http_request_t *rapier_http_parser_request(const rapier_http_parser_t *p)
 {

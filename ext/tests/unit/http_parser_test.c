@@ -718,6 +718,63 @@ static void test_body_sink(void)
 	}
 }
 
+static ssize_t feed_str(rapier_http_parser_t *p, const char *s)
+{
+	return rapier_http_parser_feed(p, s, strlen(s));
+}
+
+/* A body read into a sink can have its own max_body_size, raised or lowered
+ * mid-body; the next request has the configured one again. */
+static void test_sink_max_body_size(void)
+{
+	rapier_http_limits_t l;
+	rapier_http_parser_t p;
+	const char *head = "POST /up HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n";
+	const char *next = "POST /b HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n";
+
+	rapier_http_limits_default(&l);
+	l.max_body_size = 8;
+	rapier_http_parser_init(&p, &l);
+	sink_len = 0;
+	sink_status = 0;
+	CHECK_EQ_INT(rapier_http_parser_feed(&p, head, strlen(head)), strlen(head));
+	CHECK_EQ_INT(p.state, RAPIER_HTTP_HEADERS_COMPLETE);
+	/* Ignored without a sink: a buffered body keeps the configured limit. */
+	rapier_http_parser_set_max_body_size(&p, 100);
+	CHECK_EQ_INT(p.max_body_size, 8);
+	rapier_http_parser_set_body_sink(&p, sink, sink_buf);
+	rapier_http_parser_set_max_body_size(&p, 20);
+	/* 12 bytes pass the raised limit, a chunk announcing 9 more does not. */
+	CHECK_EQ_INT(feed_str(&p, "c\r\nhello world!\r\n"), (ssize_t) strlen("c\r\nhello world!\r\n"));
+	CHECK_EQ_INT(sink_len, 12);
+	CHECK_EQ_INT(rapier_http_parser_feed(&p, "9\r\n", 3), -1);
+	CHECK_EQ_INT(p.error_status, 413);
+	rapier_http_parser_free(&p);
+
+	/* Lowered below what came already: the next body byte fails. */
+	rapier_http_parser_init(&p, &l);
+	CHECK_EQ_INT(rapier_http_parser_feed(&p, head, strlen(head)), strlen(head));
+	rapier_http_parser_set_body_sink(&p, sink, sink_buf);
+	CHECK_EQ_INT(feed_str(&p, "4\r\nabcd\r\n"), (ssize_t) strlen("4\r\nabcd\r\n"));
+	rapier_http_parser_set_max_body_size(&p, 2);
+	CHECK_EQ_INT(rapier_http_parser_feed(&p, "1\r\n", 3), -1);
+	CHECK_EQ_INT(p.error_status, 413);
+	rapier_http_parser_free(&p);
+
+	/* Raised for one request only. */
+	rapier_http_parser_init(&p, &l);
+	CHECK_EQ_INT(rapier_http_parser_feed(&p, head, strlen(head)), strlen(head));
+	rapier_http_parser_set_body_sink(&p, sink, sink_buf);
+	rapier_http_parser_set_max_body_size(&p, 100);
+	CHECK_EQ_INT(feed_str(&p, "c\r\nhello world!\r\n0\r\n\r\n"), (ssize_t) strlen("c\r\nhello world!\r\n0\r\n\r\n"));
+	CHECK_EQ_INT(p.state, RAPIER_HTTP_MESSAGE_COMPLETE);
+	CHECK_EQ_INT(rapier_http_parser_feed(&p, next, strlen(next)), strlen(next));
+	CHECK_EQ_INT(p.max_body_size, 8);
+	CHECK_EQ_INT(rapier_http_parser_feed(&p, "c\r\n", 3), -1);
+	CHECK_EQ_INT(p.error_status, 413);
+	rapier_http_parser_free(&p);
+}
+
 /* One big request must not pin its memory for the rest of the connection. */
 static void test_reset_releases_memory(void)
 {
@@ -865,6 +922,7 @@ int main(void)
 	test_trailer_limits();
 	test_init_limits();
 	test_body_sink();
+	test_sink_max_body_size();
 	test_reset_releases_memory();
 	test_arena_growth();
 	test_header_lookup();
