@@ -762,6 +762,48 @@ ZEND_METHOD(Rapier_Http_Request, bodyFile)
 	RETURN_STR_COPY(req->body_file);
 }
 
+ZEND_METHOD(Rapier_Http_Request, setMaxBodySize)
+{
+	request_t *req = request_from(Z_OBJ_P(ZEND_THIS));
+	zend_long bytes = 0;
+	bool unlimited = true;
+
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_LONG_OR_NULL(bytes, unlimited)
+	ZEND_PARSE_PARAMETERS_END();
+	if (!unlimited && bytes < 0) {
+		zend_argument_value_error(1, "must be greater than or equal to 0, or null for no limit");
+		RETURN_THROWS();
+	}
+	if (req->live) {
+		rapier_http_body_set_max_size(req->live, unlimited ? UINT64_MAX : (uint64_t) bytes);
+	}
+}
+
+ZEND_METHOD(Rapier_Http_Request, setBodyTimeout)
+{
+	request_t *req = request_from(Z_OBJ_P(ZEND_THIS));
+	double seconds = 0;
+	bool unlimited = true;
+	int64_t timeout_ns = -1;
+
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_DOUBLE_OR_NULL(seconds, unlimited)
+	ZEND_PARSE_PARAMETERS_END();
+	if (!unlimited) {
+		if (!(seconds > 0)) {
+			zend_argument_value_error(1, "must be greater than 0, or null for no limit");
+			RETURN_THROWS();
+		}
+		if ((timeout_ns = rapier_timeout_arg_ns(seconds, 1)) == -2) {
+			RETURN_THROWS();
+		}
+	}
+	if (req->live) {
+		rapier_http_body_set_timeout(req->live, timeout_ns);
+	}
+}
+
 /*
  * A new read-only stream over the body, from its start; over what is still
  * to come of a body read while it arrives. NULL when its file is gone.

@@ -57,6 +57,25 @@ namespace Rapier\Http {
          */
         public function saveBody(string $path): void {}
 
+        /**
+         * This request's own max_body_size for a body still arriving
+         * (request_buffering off), raised or lowered, for the bytes to come:
+         * null for no limit, as for a stream of messages the handler bounds
+         * one by one. Past it, reading throws BodyException (413); at once
+         * when the bytes that came, or the Content-Length, already are.
+         * No effect on a body that is whole.
+         */
+        public function setMaxBodySize(?int $bytes): void {}
+
+        /**
+         * This request's own body_timeout for a body still arriving: how long
+         * each read may wait for the next bytes before it throws
+         * BodyException (408); null to wait as long as it takes (the client
+         * leaving or the server stopping still ends the wait). No effect on a
+         * body that is whole.
+         */
+        public function setBodyTimeout(?float $seconds): void {}
+
         /** @return array<string, mixed> a $_SERVER-compatible array */
         public function server(): array {}
     }

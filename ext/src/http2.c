@@ -825,20 +825,14 @@ static int on_header(nghttp2_session *ng, const nghttp2_frame *frame, const uint
 	return 0;
 }
 
-/* DATA of a body read while it arrives: kept for its reader, unless it breaks max_body_size. */
+/* DATA of a body read while it arrives: kept for its reader, who checks it against the body's limit. */
 static void body_data(rapier_http_conn_t *conn, const uint8_t *data, size_t len)
 {
 	rapier_http_body_t *body = conn->body;
-	int status;
 
 	conn->parser.req.body_received += len;
-	if (body->error || len > conn->server->cfg.limits.max_body_size - body->received) {
-		status = 413;
-	} else {
-		status = rapier__http_body_append(body, (const char *) data, len);
-	}
-	if (status != 0) {
-		rapier__http_body_end(body, status, "the request body is larger than max_body_size");
+	if (body->error || rapier__http_body_append(body, (const char *) data, len) != 0) {
+		rapier__http_body_end(body, 503, "out of memory");
 		nghttp2_session_consume(h2_of(conn)->ng, conn->h2s->id, len);
 	}
 }

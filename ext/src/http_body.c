@@ -17,12 +17,17 @@
 rapier_http_body_t *rapier__http_body_start(rapier_http_conn_t *conn, bool expect_continue)
 {
 	rapier_http_body_t *body = calloc(1, sizeof(*body));
+	const rapier_http_config_t *cfg = &conn->server->cfg;
 
 	if (body == NULL) {
 		return NULL;
 	}
-	/* The reader empties it before more is read (HTTP/1.1) or the window lets more come (HTTP/2). */
-	rapier_http_buf_init(&body->buf, NULL, 0, conn->server->cfg.limits.max_body_size);
+	/* Bounded by the reader, who empties it before more is read (HTTP/1.1) or the window lets more come (HTTP/2). */
+	rapier_http_buf_init(&body->buf, NULL, 0, SIZE_MAX);
+	body->max_size = cfg->limits.max_body_size;
+	body->timeout_ns = cfg->body_timeout_ns > 0 ? cfg->body_timeout_ns
+		: cfg->read_timeout_ns > 0 ? cfg->read_timeout_ns : -1;
+	body->length = conn->parser.req.content_length;
 	body->refcount = 1;
 	body->conn = conn;
 	body->continue_due = expect_continue;
@@ -67,7 +72,7 @@ int rapier__http_body_append(void *data, const char *buf, size_t len)
 		rapier_http_buf_reset(&body->buf);
 	}
 	if (rapier_http_buf_append(&body->buf, buf, len) != 0) {
-		return 413;
+		return 503;
 	}
 	body->received += len;
 	wake_reader(body);
@@ -110,6 +115,38 @@ void rapier__http_body_detach(rapier_http_conn_t *conn, int status, const char *
 	rapier_http_body_release(body);
 }
 
+/* The body breaks its limit: what arrived unread is dropped (an HTTP/2 window opens by it), the reader told. */
+static void refuse_rest(rapier_http_body_t *body)
+{
+	size_t unread = body->buf.len - body->pos;
+
+	/* Even a body that arrived whole: the reader must not take a cut one for all of it. */
+	body->done = false;
+	rapier__http_body_end(body, 413, body->own_max_size ? "the request body is larger than the handler's limit"
+		: "the request body is larger than max_body_size");
+	body->pos = body->buf.len;
+	if (unread > 0 && body->conn) {
+		rapier__http_body_taken(body->conn, unread);
+	}
+}
+
+void rapier_http_body_set_max_size(rapier_http_body_t *body, uint64_t max_size)
+{
+	if (body->error) {
+		return;
+	}
+	body->max_size = max_size;
+	body->own_max_size = true;
+	if (body->received > max_size || (body->length > 0 && (uint64_t) body->length > max_size)) {
+		refuse_rest(body);
+	}
+}
+
+void rapier_http_body_set_timeout(rapier_http_body_t *body, int64_t timeout_ns)
+{
+	body->timeout_ns = timeout_ns;
+}
+
 int64_t rapier_http_body_size(const rapier_http_body_t *body, int64_t content_length)
 {
 	return body->done ? (int64_t) body->received : content_length;
@@ -130,14 +167,11 @@ static void unlink_reader(rapier_coro_t *co, void *data)
 /* Waits for the connection to bring more of the body: 0, or -errno with the body ended. */
 static int wait_for_bytes(rapier_http_body_t *body)
 {
-	rapier_http_conn_t *conn = body->conn;
-	int64_t timeout_ns = conn->server->cfg.body_timeout_ns > 0 ? conn->server->cfg.body_timeout_ns
-		: conn->server->cfg.read_timeout_ns;
 	rapier_wake_t why;
 
 	body->reader = rapier_coro_current();
-	rapier__http_conn_watch(conn);
-	why = rapier_coro_wait(timeout_ns > 0 ? timeout_ns : -1, unlink_reader, body, "a request body");
+	rapier__http_conn_watch(body->conn);
+	why = rapier_coro_wait(body->timeout_ns, unlink_reader, body, "a request body");
 	if (why == RAPIER_WAKE_TIMEOUT) {
 		rapier__http_body_end(body, 408, "no byte of the request body came in time");
 		return -EIO;
@@ -165,6 +199,14 @@ ssize_t rapier_http_body_read(rapier_http_body_t *body, char *buf, size_t len)
 
 	for (;;) {
 		if (body->buf.len > body->pos) {
+			/* The limit is the reader's, checked as it reads: bytes that came before it was set were not judged. */
+			if (body->taken >= body->max_size) {
+				refuse_rest(body);
+				return -EIO;
+			}
+			if (len > body->max_size - body->taken) {
+				len = (size_t) (body->max_size - body->taken);
+			}
 			return (ssize_t) take(body, buf, len);
 		}
 		if (body->done) {

@@ -37,16 +37,32 @@ typedef struct rapier_http_body_s {
 	const char *reason;            /* why, static text */
 	bool continue_due;             /* Expect: 100-continue, answered by the first read */
 	rapier_coro_t *reader;         /* the coroutine waiting for bytes, or NULL */
+	int64_t length;                /* the Content-Length, or -1 */
+	uint64_t max_size;             /* max_body_size, unless the handler set its own */
+	bool own_max_size;             /* the handler set it */
+	int64_t timeout_ns;            /* how long a read waits for bytes (-1: no limit), likewise */
 } rapier_http_body_t;
 
 /*
  * Reads up to len bytes of the body, waiting in the calling coroutine for
- * them (at most body_timeout, or read_timeout without it, for each step).
+ * them (at most timeout_ns for each step: body_timeout, or read_timeout
+ * without it, unless set).
  * Returns the count, 0 at the end of the body, -EIO when the rest will not
  * come (error and reason say why), -ECANCELED when the wait was canceled,
  * -EAGAIN outside a coroutine with nothing buffered.
  */
 ssize_t rapier_http_body_read(rapier_http_body_t *body, char *buf, size_t len);
+
+/*
+ * The handler's own limits for this body, in place of the server's
+ * max_body_size and body_timeout (read_timeout); UINT64_MAX and -1 are no
+ * limit. The size is checked as the body is read, so a limit set before the
+ * first read judges every byte, even those that came with the head. A body
+ * already past the new size, or announced past it by its Content-Length,
+ * fails with 413 now, even one that arrived whole. No effect once it failed.
+ */
+void rapier_http_body_set_max_size(rapier_http_body_t *body, uint64_t max_size);
+void rapier_http_body_set_timeout(rapier_http_body_t *body, int64_t timeout_ns);
 
 /* The body's total size once whole, else content_length (the request's: -1 when it has none). */
 int64_t rapier_http_body_size(const rapier_http_body_t *body, int64_t content_length);
@@ -59,7 +75,7 @@ void rapier_http_body_release(rapier_http_body_t *body);
 /* A body for conn's request, attached to it (conn->body). */
 rapier_http_body_t *rapier__http_body_start(rapier_http_conn_t *conn, bool expect_continue);
 
-/* Body bytes: kept for the reader, who is woken. A rapier_http_body_sink_t; 0, or 413 out of memory. */
+/* Body bytes: kept for the reader, who is woken. A rapier_http_body_sink_t; 0, or 503 out of memory. */
 int rapier__http_body_append(void *body, const char *buf, size_t len);
 
 /* The body ended: whole (status 0), or not to be completed (status and static reason). Wakes the reader. */

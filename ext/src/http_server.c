@@ -755,6 +755,8 @@ static void dispatch_streaming(rapier_http_conn_t *conn, const char *data, size_
 		return;
 	}
 	rapier_http_parser_set_body_sink(p, rapier__http_body_append, conn->body);
+	/* The body's limit is checked by its reader (rapier_http_body_read()), which may change it first. */
+	rapier_http_parser_set_max_body_size(p, SIZE_MAX);
 	/* What came with the head is the body's start: in before any read of the handler's. */
 	if (len > 0) {
 		body_feed(conn, data, len);

@@ -219,7 +219,7 @@ saveBody(): the body, size 100000
 -- the rest will not come
 client gone: Rapier\Http\BodyException 499: The request body cannot be read whole: the client closed the connection before the body ended
 stalled, uncaught: 408 The request body cannot be read whole: no byte of the request body came in time [Connection: close]
-past max_body_size, uncaught: 413 The request body cannot be read whole: request body too large [Connection: close]
+past max_body_size, uncaught: 413 The request body cannot be read whole: the request body is larger than max_body_size [Connection: close]
 malformed chunk, uncaught: 400 The request body cannot be read whole: invalid chunked encoding [Connection: close]
 the worker serves on: 401 denied [Connection: close]
 exit: 0, uncaught exceptions logged: 3
