@@ -30,6 +30,7 @@ typedef enum {
 	O_REQUEST_BUFFERING,
 	O_KEEPALIVE_TIMEOUT,
 	O_WRITE_TIMEOUT,
+	O_TCP_KEEPALIVE,
 	O_SHUTDOWN_TIMEOUT,
 	O_BACKLOG,
 	O_GZIP,
@@ -88,6 +89,7 @@ static const option_t options[] = {
 	{ "request_buffering", O_REQUEST_BUFFERING, OPT_BOOL, 0, 0 },
 	{ "keepalive_timeout", O_KEEPALIVE_TIMEOUT, OPT_SECONDS, 0, 0 },
 	{ "write_timeout", O_WRITE_TIMEOUT, OPT_SECONDS, 0, 0 },
+	{ "tcp_keepalive", O_TCP_KEEPALIVE, OPT_INT, 0, 32767 },
 	{ "shutdown_timeout", O_SHUTDOWN_TIMEOUT, OPT_SECONDS, 0, 0 },
 	{ "backlog", O_BACKLOG, OPT_INT, 1, 65535 },
 	{ "gzip", O_GZIP, OPT_BOOL, 0, 0 },
@@ -301,6 +303,7 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 		case O_REQUEST_BUFFERING: srv->cfg.request_buffering = l != 0; break;
 		case O_KEEPALIVE_TIMEOUT: srv->cfg.keepalive_timeout_ns = ns; break;
 		case O_WRITE_TIMEOUT: srv->cfg.write_timeout_ns = ns; break;
+		case O_TCP_KEEPALIVE: srv->cfg.tcp_keepalive = (int) l; break;
 		case O_WEBSOCKET_MAX_MESSAGE_SIZE: srv->cfg.websocket_max_message = (uint64_t) l; break;
 		case O_WEBSOCKET_CLOSE_TIMEOUT: srv->cfg.websocket_close_timeout_ns = ns; break;
 		case O_WEBSOCKET_COMPRESSION: srv->cfg.websocket_compression = l != 0; break;

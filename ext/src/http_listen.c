@@ -6,6 +6,8 @@
 
 #include <errno.h>
 #include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -64,6 +66,24 @@ int rapier_http_check_port(const char *host, int port)
 	return 0;
 }
 
+/*
+ * TCP keepalive, set on the listener for the connections it accepts to
+ * inherit: a peer that vanished without a FIN or RST (a host gone, a NAT
+ * entry dropped) is noticed within twice the idle time, and a handler waiting
+ * on it (a request body with no timeout, a long stream) learns of it.
+ */
+static void set_keepalive(int fd, int idle)
+{
+	int on = idle > 0, interval = idle / 3 > 0 ? idle / 3 : 1, probes = 3;
+
+	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof(on));
+	if (on) {
+		setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
+		setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval, sizeof(interval));
+		setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &probes, sizeof(probes));
+	}
+}
+
 void rapier__http_listener_init(rapier_http_listener_t *listener, rapier_http_server_t *server, int fd, bool plain,
 	rapier_io_cb on_accept)
 {
@@ -73,6 +93,9 @@ void rapier__http_listener_init(rapier_http_listener_t *listener, rapier_http_se
 	listener->plain = plain;
 	listener->shared = false;
 	rapier_io_init(&listener->io, fd, on_accept, listener);
+	if (fd >= 0) {
+		set_keepalive(fd, server->cfg.tcp_keepalive);
+	}
 }
 
 void rapier__http_listeners_pause(rapier_http_server_t *server, bool pause)

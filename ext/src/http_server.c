@@ -79,6 +79,7 @@ void rapier_http_config_default(rapier_http_config_t *cfg)
 	cfg->read_timeout_ns = 30 * (int64_t) 1000000000;
 	cfg->keepalive_timeout_ns = 60 * (int64_t) 1000000000;
 	cfg->write_timeout_ns = 60 * (int64_t) 1000000000;
+	cfg->tcp_keepalive = 60;
 	cfg->websocket_max_message = 1024 * 1024;
 	cfg->websocket_close_timeout_ns = 2 * (int64_t) 1000000000;
 	cfg->max_connections = 10240;

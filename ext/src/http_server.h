@@ -42,6 +42,8 @@ typedef struct {
 	int64_t body_timeout_ns;       /* instead, once its head has: no body byte for this long; 0: read_timeout covers the body */
 	int64_t keepalive_timeout_ns;  /* an idle keep-alive connection is closed after this */
 	int64_t write_timeout_ns;      /* a client that accepts no bytes for this long is cut off */
+	int tcp_keepalive;             /* seconds of silence before the kernel probes a peer (every third of it after,
+	                                * 3 unanswered drop it); 0: off */
 	uint32_t max_connections;      /* per worker; the listener pauses at the limit */
 	uint32_t max_concurrency;      /* request handlers running at once per worker; 0: no limit */
 	int64_t queue_timeout_ns;      /* a request waits this long for a handler slot, then gets a 503; 0: no limit */
