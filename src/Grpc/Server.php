@@ -189,6 +189,13 @@ final class Server implements Adapter, RequiresHttp2
 
     private function run(RpcMethod $method, Context $context, Request $request, Response $response, string $encoding): string
     {
+        // gRPC bounds each message (maxReceiveMessageBytes), not the stream: a long stream may carry any total.
+        $request->setMaxBodySize(null);
+        if ($method->clientStreaming) {
+            // A client stream may be quiet for as long as the client likes (a chat): the deadline bounds the call.
+            // Set before the method runs, which may narrow it: $context->request()->setBodyTimeout(...).
+            $request->setBodyTimeout(null);
+        }
         $messages = $this->requestMessages($request, $encoding);
         if ($method->clientStreaming) {
             // Read and decoded as the method iterates: a both-ways method answers one message before the next arrives.
@@ -235,7 +242,8 @@ final class Server implements Adapter, RequiresHttp2
             throw new GrpcException(lcfirst($e->getMessage()), match ($e->getCode()) {
                 413 => Status::RESOURCE_EXHAUSTED,
                 400 => Status::INTERNAL,
-                // 499: the client reset the stream or left; 408: no byte came for body_timeout (read_timeout without it).
+                // 499: the client reset the stream or left; 408: no byte came for the body's timeout (unary calls:
+                // body_timeout, read_timeout without it; client streams: the one the method set, if it did).
                 default => Status::CANCELLED,
             }, $e);
         }

@@ -169,13 +169,15 @@ final class GrpcServerTest extends TestCase
         $this->assertSame('Hello, again!', $seen['then']['message'] ?? null);
     }
 
-    public function testAClientStreamOverMaxBodySizeIsResourceExhausted(): void
+    public function testAClientStreamIsBoundedPerMessageNotByMaxBodySize(): void
     {
         // Three messages of 3 MiB, each under maxReceiveMessageBytes, together over the 8 MiB max_body_size.
         $seen = $this->client('client_stream_size', json_encode([3, 3 << 20]));
+        $this->assertSame('OK', $seen['code'], json_encode($seen));
 
-        $this->assertSame('RESOURCE_EXHAUSTED', $seen['code'], json_encode($seen));
-        $this->assertStringContainsString('max_body_size', $seen['details']);
+        $seen = $this->client('client_stream_size', json_encode([2, 5 << 20]));
+        $this->assertSame('RESOURCE_EXHAUSTED', $seen['code'], 'one message over maxReceiveMessageBytes: ' . json_encode($seen));
+        $this->assertStringContainsString('received message larger than max', $seen['details']);
         $this->assertSame('OK', $this->client('unary', 'after')['code'], 'the worker serves on');
     }
 
@@ -399,18 +401,25 @@ final class GrpcServerTest extends TestCase
 
     public function testAnHttpServerOfOnesOwnWithoutRequestBufferingServesBidiInterleaved(): void
     {
-        $options = ['http2' => true, 'request_buffering' => false, 'body_timeout' => 1];
+        $options = ['http2' => true, 'request_buffering' => false, 'body_timeout' => 1, 'max_body_size' => 1 << 20];
         $this->withOwnServer($options, function (int $port): void {
             $seen = $this->client('chat', json_encode(['names' => ['ann', 'bob', 'cy'], 'interleaved' => true, 'timeout' => 10]),
                 $port);
             $this->assertSame(['code' => 'OK', 'replies' => ['Hello, ann!', 'Hello, bob!', 'Hello, cy!']], $seen);
 
-            // A client quiet for longer than body_timeout while the method waits for its next message.
-            $quiet = $this->client('chat', json_encode(['names' => ['ann', 'bob'], 'interleaved' => true, 'timeout' => 10,
-                'pause' => 2.5]), $port);
-            $this->assertSame('CANCELLED', $quiet['code'], json_encode($quiet));
-            $this->assertStringContainsString('no byte of the request body came in time', $quiet['details']);
-            $this->assertSame(['Hello, ann!'], $quiet['replies']);
+            // A client quiet for longer than body_timeout while the method waits for its next message: a client
+            // stream may pause as long as it likes, unless the method bounds it itself.
+            $quiet = ['names' => ['ann', 'bob'], 'interleaved' => true, 'timeout' => 10, 'pause' => 2.5];
+            $seen = $this->client('chat', json_encode($quiet), $port);
+            $this->assertSame(['code' => 'OK', 'replies' => ['Hello, ann!', 'Hello, bob!']], $seen);
+            $seen = $this->client('chat', json_encode(['path' => '/rapier.test.Probe/ImpatientChat'] + $quiet), $port);
+            $this->assertSame('CANCELLED', $seen['code'], json_encode($seen));
+            $this->assertStringContainsString('no byte of the request body came in time', $seen['details']);
+            $this->assertSame(['ann'], $seen['replies']);
+
+            // Nor does max_body_size (1 MiB here) bound the stream: 3 messages of 512 KiB.
+            $seen = $this->client('client_stream_size', json_encode([3, 512 << 10]), $port);
+            $this->assertSame('OK', $seen['code'], json_encode($seen));
         });
     }
 
@@ -422,7 +431,7 @@ final class GrpcServerTest extends TestCase
     }
 
     /**
-     * examples/grpc/app.php as the request handler of a Rapier\Http\Server
+     * tests/apps/grpc/app.php (the example and the Probe) as the request handler of a Rapier\Http\Server
      * with $options (and one worker), in a process of its own, for $test($port, $server).
      *
      * @param array<string, mixed> $options
@@ -439,7 +448,7 @@ final class GrpcServerTest extends TestCase
             $http = new Rapier\Http\Server('127.0.0.1', %d, %s);
             $http->on('request', $grpc);
             $http->start();
-            PHP, var_export("$root/src/autoload.php", true), var_export("$root/examples/grpc/app.php", true), $port,
+            PHP, var_export("$root/src/autoload.php", true), var_export("$root/tests/apps/grpc/app.php", true), $port,
             var_export(['workers' => 1] + $options, true)));
         $out = self::$dir . '/own-server.out';
         $proc = proc_open([PHP_BINARY, '-d', 'extension=' . Cli::extension(), self::$dir . '/own-server.php'],

@@ -169,6 +169,21 @@ final class ProbeService
         self::$events[] = "chat ended after $count";
     }
 
+    /**
+     * Chat, but waiting at most 1 s for each next message: a method's own
+     * bound on a client stream's pauses, which the server leaves unbounded.
+     *
+     * @param iterable<HelloRequest> $requests
+     * @return Generator<int, HelloReply>
+     */
+    public function ImpatientChat(#[Stream(HelloRequest::class)] iterable $requests, Context $context): Generator
+    {
+        $context->request()->setBodyTimeout(1.0);
+        foreach ($requests as $request) {
+            yield new HelloReply(['message' => $request->getName()]);
+        }
+    }
+
     /** setHeader() after the first reply is refused; the refusal's message is the second reply. */
     public function LateHeader(HelloRequest $request, Context $context): Generator
     {
