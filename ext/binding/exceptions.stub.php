@@ -43,9 +43,10 @@ namespace Rapier\Http {
     /**
      * A request body read while it arrives (request_buffering off) whose
      * rest will not come: the client left, max_body_size, a malformed
-     * chunked body, or no byte for body_timeout (read_timeout). The code is
-     * the HTTP status that fits (400, 408, 413, 499), which the server
-     * answers with when the handler lets the exception escape.
+     * chunked body, or no byte for body_timeout (read_timeout); or that
+     * Request::bufferBody() cannot keep on disk. The code is the HTTP
+     * status that fits (400, 408, 413, 499, 507), which the server answers
+     * with when the handler lets the exception escape.
      */
     final class BodyException extends \Rapier\Exception
     {

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 7a99164f8d41f5e6c617032cc31b9d0ccb2a27a3 */
+ * Stub hash: f2c40cf6f74a2da011f923ed9ce51975ddfc4ba8 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_ExitException_getStatus, 0, 0, IS_LONG, 0)
 ZEND_END_ARG_INFO()

@@ -64,6 +64,8 @@ typedef struct {
 	HashTable *tmp_files;           /* uploaded files to remove with the request */
 	rapier_upload_t *upload;        /* a multipart body spooled while it arrived, until post/files are built */
 	rapier_http_body_t *live;       /* a body still arriving (request_buffering off) until body() took it whole */
+	uint64_t body_buffer_size;      /* with live: the server's, for bufferBody() */
+	const char *upload_tmp_dir;     /* with live: the server's (it lives as long as the process), or NULL */
 	int64_t content_length;         /* the request's, -1 when it had none */
 	bool lazy_ready;                /* query, cookies, post and files are filled in */
 	zend_object std;
@@ -267,6 +269,8 @@ void rapier_http_request_new(zval *out, rapier_http_conn_t *conn)
 	if (conn->body) {
 		req->live = conn->body;
 		rapier_http_body_addref(req->live);
+		req->body_buffer_size = conn->server->cfg.body_buffer_size;
+		req->upload_tmp_dir = conn->server->cfg.upload_tmp_dir;
 		return;
 	}
 	take_body(req, hr, rapier_http_conn_take_upload(conn));
@@ -587,6 +591,22 @@ static zend_string *load_body(request_t *req, bool *failed)
  * whole: false with an exception thrown when the rest will not come, or
  * when a stream took part of it already.
  */
+static bool live_body_untouched(request_t *req)
+{
+	if (req->live->taken > 0) {
+		zend_throw_exception(rapier_ce_exception, "Part of the request body was read already (bodyStream(), "
+			"php://input): the rest of it is only on that stream", 0);
+		return false;
+	}
+	return true;
+}
+
+static void live_body_settled(request_t *req)
+{
+	rapier_http_body_release(req->live);
+	req->live = NULL;
+}
+
 static bool settle_live_body(request_t *req)
 {
 	zend_string *rest;
@@ -594,12 +614,7 @@ static bool settle_live_body(request_t *req)
 	if (req->live == NULL) {
 		return true;
 	}
-	if (req->live->taken > 0) {
-		zend_throw_exception(rapier_ce_exception, "Part of the request body was read already (bodyStream(), "
-			"php://input): the rest of it is only on that stream", 0);
-		return false;
-	}
-	if ((rest = rapier_http_body_read_rest(req->live)) == NULL) {
+	if (!live_body_untouched(req) || (rest = rapier_http_body_read_rest(req->live)) == NULL) {
 		return false;
 	}
 	req->body_size = (zend_long) ZSTR_LEN(rest);
@@ -608,8 +623,7 @@ static bool settle_live_body(request_t *req)
 	} else {
 		zend_string_release(rest);
 	}
-	rapier_http_body_release(req->live);
-	req->live = NULL;
+	live_body_settled(req);
 	return true;
 }
 
@@ -760,6 +774,24 @@ ZEND_METHOD(Rapier_Http_Request, bodyFile)
 		RETURN_NULL();
 	}
 	RETURN_STR_COPY(req->body_file);
+}
+
+ZEND_METHOD(Rapier_Http_Request, bufferBody)
+{
+	request_t *req = request_from(Z_OBJ_P(ZEND_THIS));
+	uint64_t size;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (req->live == NULL) {
+		return;
+	}
+	if (!live_body_untouched(req) || !rapier_http_body_keep_rest(req->live, req->body_buffer_size, req->upload_tmp_dir,
+			&req->body, &req->body_file, &size)) {
+		RETURN_THROWS();
+	}
+	req->body_file_owned = req->body_file != NULL;
+	req->body_size = (zend_long) size;
+	live_body_settled(req);
 }
 
 ZEND_METHOD(Rapier_Http_Request, setMaxBodySize)

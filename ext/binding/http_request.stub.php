@@ -58,6 +58,17 @@ namespace Rapier\Http {
         public function saveBody(string $path): void {}
 
         /**
+         * Waits for the rest of a body still arriving (request_buffering
+         * off) and keeps it as a buffered body is kept: in memory up to
+         * body_buffer_size, past it in a temporary file (bodyFile()). Then
+         * every body method works as with request_buffering on. No effect on
+         * a body that is whole.
+         * @throws BodyException when the rest will not come (507: the file cannot be written)
+         * @throws \Rapier\Exception when part of the body was read from a stream already
+         */
+        public function bufferBody(): void {}
+
+        /**
          * This request's own max_body_size for a body still arriving
          * (request_buffering off), raised or lowered, for the bytes to come:
          * null for no limit, as for a stream of messages the handler bounds

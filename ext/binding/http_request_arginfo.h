@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 37cf0c429b2416033c68c00151798e2352219538 */
+ * Stub hash: d99c25ec6100b57b2bb904695bbb3c69c79189f6 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Rapier_Http_Request___construct, 0, 0, 0)
 ZEND_END_ARG_INFO()
@@ -23,6 +23,9 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Request_saveBo
 	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Request_bufferBody, 0, 0, IS_VOID, 0)
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Request_setMaxBodySize, 0, 1, IS_VOID, 0)
 	ZEND_ARG_TYPE_INFO(0, bytes, IS_LONG, 1)
 ZEND_END_ARG_INFO()
@@ -42,6 +45,7 @@ ZEND_METHOD(Rapier_Http_Request, bodySize);
 ZEND_METHOD(Rapier_Http_Request, bodyFile);
 ZEND_METHOD(Rapier_Http_Request, bodyStream);
 ZEND_METHOD(Rapier_Http_Request, saveBody);
+ZEND_METHOD(Rapier_Http_Request, bufferBody);
 ZEND_METHOD(Rapier_Http_Request, setMaxBodySize);
 ZEND_METHOD(Rapier_Http_Request, setBodyTimeout);
 ZEND_METHOD(Rapier_Http_Request, server);
@@ -55,6 +59,7 @@ static const zend_function_entry class_Rapier_Http_Request_methods[] = {
 	ZEND_ME(Rapier_Http_Request, bodyFile, arginfo_class_Rapier_Http_Request_bodyFile, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Request, bodyStream, arginfo_class_Rapier_Http_Request_bodyStream, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Request, saveBody, arginfo_class_Rapier_Http_Request_saveBody, ZEND_ACC_PUBLIC)
+	ZEND_ME(Rapier_Http_Request, bufferBody, arginfo_class_Rapier_Http_Request_bufferBody, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Request, setMaxBodySize, arginfo_class_Rapier_Http_Request_setMaxBodySize, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Request, setBodyTimeout, arginfo_class_Rapier_Http_Request_setBodyTimeout, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Request, server, arginfo_class_Rapier_Http_Request_server, ZEND_ACC_PUBLIC)

@@ -265,7 +265,7 @@ static bool body_failure_answered(response_t *resp, zend_object *exception)
 	code = zend_read_property(zend_ce_exception, exception, ZEND_STRL("code"), true, &tmp1);
 	message = zend_read_property(zend_ce_exception, exception, ZEND_STRL("message"), true, &tmp2);
 	status = zval_get_long(code);
-	if (status < 400 || status > 498 || Z_TYPE_P(message) != IS_STRING) {
+	if (status < 400 || (status > 498 && status != 507) || Z_TYPE_P(message) != IS_STRING) {
 		return false;
 	}
 	rapier_http_head_init(&resp->head, &resp->buf);

@@ -1,5 +1,5 @@
 --TEST--
-Hostile: an upload that meets a full disk (upload_tmp_dir on a 1 MiB tmpfs) gets 507 before the handler runs and leaves no file, over HTTP/1.1 and on an HTTP/2 stream, multipart or a raw body spooled past body_buffer_size; once there is room again, uploads succeed
+Hostile: an upload that meets a full disk (upload_tmp_dir on a 1 MiB tmpfs) gets 507 before the handler runs and leaves no file, over HTTP/1.1 and on an HTTP/2 stream, multipart or a raw body spooled past body_buffer_size, or one kept by Request::bufferBody(); once there is room again, uploads succeed
 --EXTENSIONS--
 rapier
 --SKIPIF--
@@ -137,6 +137,20 @@ $ctl->check('HTTP/2, raw body, 3 MiB');
 echo $ctl->report(), "\n";
 echo "reached the handler: ", json_encode(hostile_handled($srv)), "\n";
 http_report_stop($srv);
+
+/* request_buffering off: Request::bufferBody() spools past body_buffer_size as the server does, and meets the disk the same way. */
+$srv = http_server_start('function ($req, $res) {
+    $req->bufferBody();
+    $res->end("kept: {$req->bodySize()} bytes" . ($req->bodyFile() !== null ? " in its file" : ""));
+}', ['request_buffering' => false, 'max_body_size' => 8 << 20, 'body_buffer_size' => 100000], '', '',
+    ['upload_tmp_dir' => $tmp]);
+foreach (['bufferBody(), 200 KB' => 200000, 'bufferBody(), 3 MiB' => 3 << 20] as $what => $size) {
+    $r = http_request($srv->port, "PUT /kept HTTP/1.1\r\nHost: x\r\nContent-Length: $size\r\nConnection: close\r\n\r\n"
+        . str_repeat('k', $size));
+    echo "$what: ", $r ? "{$r['status']} " . trim($r['body']) : 'no response', "; files left: ", files_left($tmp), "\n";
+}
+$r = $srv->stop();
+echo "exit: {$r['code']}, the uncaught exception logged: ", substr_count($r['err'], 'BodyException: The request body cannot be kept'), "\n";
 ?>
 --EXPECTF--
 one file that fits (200 KB): 200 a: error 0, 200000 bytes, file intact; files left: none
@@ -153,3 +167,6 @@ HTTP/2, raw body, 3 MiB: 507 %s; files left: none
 control: all answered
 reached the handler: ["handled \/upload","handled \/upload","handled \/upload","handled \/upload","handled \/raw"]
 exit: 0
+bufferBody(), 200 KB: 200 kept: 200000 bytes in its file; files left: none
+bufferBody(), 3 MiB: 507 The request body cannot be kept in a temporary file in %s: No space left on device; files left: none
+exit: 0, the uncaught exception logged: 1
