@@ -58,15 +58,14 @@ final class UnbufferedBodiesTest extends TestCase
 
     /**
      * The framework's API gives the whole body, twice, and so does
-     * php://input: the adapter's body() took the live body whole first
-     * (curl sends the 3 MiB ones with Expect: 100-continue, answered on
-     * that first read), so the app sees no stream already read.
+     * php://input: the adapter took the live body whole first, with
+     * Request::bufferBody() (curl sends the 3 MiB ones with
+     * Expect: 100-continue, answered on that first read), so the app sees
+     * no stream already read.
      *
-     * A body Rapier would spool with buffering on reaches the app as a
-     * php:// stream of the adapter's copy instead of its spool file: with
-     * buffering off nothing is spooled (bodyFile() is null). That holds only
-     * if the config's option reached the server, which the other
-     * assertions cannot tell.
+     * A body Rapier spools with buffering on is spooled here too, by
+     * bufferBody(): the app reads it from its file, not from a copy in the
+     * worker's memory.
      *
      * @dataProvider rawBodies
      * @param array<string, string> $headers
@@ -89,9 +88,39 @@ final class UnbufferedBodiesTest extends TestCase
         $this->assertSame(['size' => $size, 'sha1' => sha1($body), 'again' => true, 'input' => sha1($body)], $seen);
         if ($spooledWhenBuffered) {
             $this->assertIsString($stream);
-            $this->assertStringStartsWith('php://', $stream,
-                'the app reads the body from a spool file: request_buffering is not off in the server');
+            $this->assertStringStartsNotWith('php://', $stream, 'the app holds a copy of the body, not its spool file');
         }
+    }
+
+    /**
+     * With request_buffering off the adapter's handler starts at the head
+     * and waits for the body: a client that leaves mid-body ends that wait
+     * (its BodyException, 499, is logged), and the worker serves on. With
+     * buffering on, no handler would run at all: this is also what tells
+     * that the config's option reached the server.
+     *
+     * @dataProvider apps
+     */
+    public function testAClientLeavingMidBodyEndsTheAdaptersWait(string $app): void
+    {
+        $client = $this->client($app);
+        $url = parse_url(self::$servers[$app]->baseUrl);
+        $socket = stream_socket_client("tcp://{$url['host']}:{$url['port']}", $errno, $error, 5);
+        $this->assertIsResource($socket, $error);
+        fwrite($socket, "PUT /body HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\n"
+            . "Content-Length: 1000000\r\n\r\n" . str_repeat('x', 1000));
+        usleep(200000);
+        fclose($socket);
+
+        $marker = 'BodyException: The request body cannot be read whole: the client closed the connection';
+        $deadline = microtime(true) + 10;
+        while (!str_contains(self::$servers[$app]->logs(), $marker) && microtime(true) < $deadline) {
+            usleep(50000);
+        }
+        $this->assertStringContainsString($marker, self::$servers[$app]->logs());
+        $response = $client->request('PUT', '/body', ['Content-Type' => 'application/octet-stream'], 'after');
+        $this->assertStatus($app, 200, $response);
+        $this->assertSame(5, $response->json()['size']);
     }
 
     /**

@@ -41,25 +41,34 @@ final class Psr15Test extends ServedAppTestCase
 
     /**
      * Bodies Rapier spools to a temporary file: past body_buffer_size
-     * (1 MiB), or of unknown length (chunked).
+     * (1 MiB), or of unknown length (chunked); as they arrive, or with
+     * request_buffering off, by the bridge's Request::bufferBody() once the
+     * handler has started.
      *
-     * @return iterable<string, array{array<string, string>}> the extra request headers
+     * @return iterable<string, array{array<string, string>, bool}> the extra request headers, request_buffering
      */
     public static function spooledBodies(): iterable
     {
-        yield 'with its length' => [[]];
-        yield 'chunked' => [['Transfer-Encoding' => 'chunked']];
+        yield 'with its length' => [[], true];
+        yield 'chunked' => [['Transfer-Encoding' => 'chunked'], true];
+        yield 'with its length, request_buffering off' => [[], false];
+        yield 'chunked, request_buffering off' => [['Transfer-Encoding' => 'chunked'], false];
     }
 
     /**
      * @dataProvider spooledBodies
      * @param array<string, string> $headers
      */
-    public function testLargeBodyReachesTheHandlerAsASeekableStreamOfItsFile(array $headers): void
+    public function testLargeBodyReachesTheHandlerAsASeekableStreamOfItsFile(array $headers, bool $buffering): void
     {
         $port = Cli::freePort();
+        $config = [];
+        if (!$buffering) {
+            file_put_contents("$this->dir/rapier-config.php", "<?php\n\nreturn ['server' => ['request_buffering' => false]];\n");
+            $config = ['--config', "$this->dir/rapier-config.php"];
+        }
         $this->server = Cli::serve([__DIR__ . '/psr15-app.php', '--port', (string) $port, '--workers', '1',
-            '--pid-file', "$this->dir/rapier.pid"], PsrExtension::phpOptions());
+            '--pid-file', "$this->dir/rapier.pid", ...$config], PsrExtension::phpOptions());
         $this->server->waitForWorkers("$this->dir/rapier.pid", 1);
         $body = random_bytes(3 << 20);
 

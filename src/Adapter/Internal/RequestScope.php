@@ -81,6 +81,9 @@ final class RequestScope
      */
     public function run(Request $request, Response $response, Closure $serve, Closure $reset): void
     {
+        // With request_buffering off, the whole body first, as the framework's request object promises,
+        // spooled to disk past body_buffer_size; and before the lock, so a slow upload holds up no one.
+        $request->bufferBody();
         $this->lock->push(true);
         try {
             $this->server ??= new ServerVariables($_SERVER, $this->frontController);

@@ -34,6 +34,9 @@ final class ServerRequestBuilder
 
     public function build(Request $request): ServerRequestInterface
     {
+        // A body read while it arrives (request_buffering off), kept whole first, as PSR-7 needs it (spooled past
+        // body_buffer_size); before the form in it is parsed.
+        $request->bufferBody();
         $server = $request->server();
         $psr = $this->factories->serverRequests
             ->createServerRequest($request->method, $this->uri($request, $server), $server)
