@@ -17,6 +17,7 @@ use Rapier\Grpc\Internal\PercentEncoding;
 use Rapier\Grpc\Internal\RpcMethod;
 use Rapier\Grpc\Internal\ServiceReflector;
 use Rapier\Grpc\Internal\Timeout;
+use Rapier\Grpc\Internal\WebFormat;
 use Rapier\Http\BodyException;
 use Rapier\Http\Request;
 use Rapier\Http\Response;
@@ -52,13 +53,22 @@ final class Server implements Adapter, RequiresHttp2
     /**
      * @param int $maxReceiveMessageBytes a request message over it (compressed or not) ends the call with RESOURCE_EXHAUSTED
      * @param bool $health serve grpc.health.v1.Health/Check (SERVING for "" and every service added)
+     * @param list<string> $webOrigins origins whose pages may call the services with gRPC-Web across origins
+     *        (CORS), as "https://app.example.com", or ["*"] for any; none by default (same-origin pages only)
      */
     public function __construct(
         private readonly int $maxReceiveMessageBytes = self::DEFAULT_MAX_RECEIVE_MESSAGE_BYTES,
         private readonly bool $health = true,
+        private readonly array $webOrigins = [],
     ) {
         if ($maxReceiveMessageBytes < 1) {
             throw new ValueError("maxReceiveMessageBytes must be 1 or more, got $maxReceiveMessageBytes");
+        }
+        foreach ($webOrigins as $origin) {
+            if (!is_string($origin) || ($origin !== '*' && preg_match('~^[a-z][a-z0-9+.\-]*://[^/?#\s]+$~Di', $origin) !== 1)) {
+                throw new ValueError('webOrigins must list origins as "https://app.example.com" (scheme and host, '
+                    . 'a port if not the default, no path) or "*", got ' . var_export($origin, true));
+            }
         }
         if (!class_exists(Message::class)) {
             throw new \LogicException('Rapier\Grpc needs the protobuf runtime (class ' . Message::class . '): '
@@ -108,6 +118,16 @@ final class Server implements Adapter, RequiresHttp2
 
     public function handle(Request $request, Response $response): void
     {
+        $origin = $this->allowedOrigin($request);
+        if ($request->method === 'OPTIONS' && $request->header('access-control-request-method') !== null) {
+            $this->answerPreflight($request, $response, $origin);
+            return;
+        }
+        if ($origin !== null) {
+            $response->header('access-control-allow-origin', $origin)->header('vary', 'Origin')
+                ->header('access-control-allow-credentials', 'true')
+                ->header('access-control-expose-headers', 'grpc-status, grpc-message');
+        }
         // Not gRPC at all: plain HTTP answers, as PROTOCOL-HTTP2.md asks.
         if ($request->method !== 'POST') {
             self::readSmallBody($request);
@@ -116,19 +136,36 @@ final class Server implements Adapter, RequiresHttp2
             return;
         }
         $contentType = strtolower(trim(explode(';', (string) $request->header('content-type'))[0]));
-        if ($contentType !== 'application/grpc' && !str_starts_with($contentType, 'application/grpc+')) {
+        $web = null;
+        $webError = null;
+        try {
+            $web = WebFormat::of($contentType);
+        } catch (GrpcException $e) {
+            // gRPC-Web with another codec: answered in gRPC-Web's framing, below.
+            $webError = $e;
+            $web = WebFormat::of('application/grpc-web');
+        }
+        if ($web === null && $contentType !== 'application/grpc' && !str_starts_with($contentType, 'application/grpc+')) {
             self::readSmallBody($request);
             $response->status(415)->header('content-type', 'text/plain')
-                ->end("415 Unsupported Media Type: gRPC requests are application/grpc\n");
+                ->end("415 Unsupported Media Type: gRPC requests are application/grpc (or application/grpc-web)\n");
             return;
         }
-        $response->header('content-type', $contentType === 'application/grpc+proto' ? $contentType : 'application/grpc');
+        $response->header('content-type', match (true) {
+            $web !== null && $webError === null => $contentType,
+            $web !== null => 'application/grpc-web+proto',
+            $contentType === 'application/grpc+proto' => $contentType,
+            default => 'application/grpc',
+        });
         $response->header('grpc-accept-encoding', self::ACCEPT_ENCODING);
 
         $context = null;
         $reply = '';
         try {
-            if ($contentType !== 'application/grpc' && $contentType !== 'application/grpc+proto') {
+            if ($webError !== null) {
+                throw $webError;
+            }
+            if ($web === null && $contentType !== 'application/grpc' && $contentType !== 'application/grpc+proto') {
                 throw new GrpcException("unsupported content-type $contentType: this server speaks protobuf "
                     . '(application/grpc+proto)', Status::UNIMPLEMENTED);
             }
@@ -137,7 +174,7 @@ final class Server implements Adapter, RequiresHttp2
             $timeout = $request->header('grpc-timeout');
             $deadline = $timeout === null ? null : microtime(true) + Timeout::parse($timeout);
             $context = new Context($request, $request->path, $deadline);
-            $reply = $this->call($method, $context, $request, $response, $encoding);
+            $reply = $this->call($method, $context, $request, $response, $encoding, $web);
             $status = Status::OK;
             $message = '';
         } catch (GrpcException $e) {
@@ -153,15 +190,21 @@ final class Server implements Adapter, RequiresHttp2
             $status = Status::UNKNOWN;
             $message = 'Internal error';
         }
-        $this->finish($request, $response, $context, $status, $message, $reply);
+        $this->finish($request, $response, $context, $status, $message, $reply, $web);
     }
 
     /**
      * Runs the method under the call's deadline. Returns the unary reply's
      * frame, to go out with the status; streamed replies are written here.
      */
-    private function call(RpcMethod $method, Context $context, Request $request, Response $response, string $encoding): string
-    {
+    private function call(
+        RpcMethod $method,
+        Context $context,
+        Request $request,
+        Response $response,
+        string $encoding,
+        ?WebFormat $web,
+    ): string {
         $remaining = $context->timeRemaining();
         if ($remaining !== null && $remaining <= 0.0) {
             throw new GrpcException('deadline exceeded before the call started', Status::DEADLINE_EXCEEDED);
@@ -170,7 +213,7 @@ final class Server implements Adapter, RequiresHttp2
         $deadline = $remaining !== null && $remaining < self::FARTHEST_ENFORCED_DEADLINE && $coroutine !== -1
             ? new DeadlineTimer($remaining, $coroutine) : null;
         try {
-            $reply = $this->run($method, $context, $request, $response, $encoding);
+            $reply = $this->run($method, $context, $request, $response, $encoding, $web);
         } catch (Throwable $e) {
             if ($deadline?->expired()) {
                 throw new GrpcException('deadline exceeded', Status::DEADLINE_EXCEEDED);
@@ -187,16 +230,25 @@ final class Server implements Adapter, RequiresHttp2
         return $reply;
     }
 
-    private function run(RpcMethod $method, Context $context, Request $request, Response $response, string $encoding): string
-    {
-        // gRPC bounds each message (maxReceiveMessageBytes), not the stream: a long stream may carry any total.
-        $request->setMaxBodySize(null);
+    private function run(
+        RpcMethod $method,
+        Context $context,
+        Request $request,
+        Response $response,
+        string $encoding,
+        ?WebFormat $web,
+    ): string {
+        if ($web === null || !$web->text) {
+            // gRPC bounds each message (maxReceiveMessageBytes), not the stream: a long stream may carry any total.
+            // (gRPC-Web's -text is read whole, under max_body_size.)
+            $request->setMaxBodySize(null);
+        }
         if ($method->clientStreaming) {
             // A client stream may be quiet for as long as the client likes (a chat): the deadline bounds the call.
             // Set before the method runs, which may narrow it: $context->request()->setBodyTimeout(...).
             $request->setBodyTimeout(null);
         }
-        $messages = $this->requestMessages($request, $encoding);
+        $messages = $this->requestMessages($request, $encoding, $web);
         if ($method->clientStreaming) {
             // Read and decoded as the method iterates: a both-ways method answers one message before the next arrives.
             $input = (static function () use ($messages, $method): Generator {
@@ -217,7 +269,7 @@ final class Server implements Adapter, RequiresHttp2
                 self::sendHeaders($response, $context);
             }
             // Written now, so each reply reaches the client as it is made; false: the client is gone.
-            if (!$response->write($frame)) {
+            if (!$response->write($web?->wrap($frame) ?? $frame)) {
                 break;
             }
         }
@@ -233,10 +285,11 @@ final class Server implements Adapter, RequiresHttp2
      *
      * @return Generator<int, string>
      */
-    private function requestMessages(Request $request, string $encoding): Generator
+    private function requestMessages(Request $request, string $encoding, ?WebFormat $web): Generator
     {
         try {
-            yield from MessageFraming::read($request->bodyStream(), $encoding, $this->maxReceiveMessageBytes);
+            $body = $web?->body($request) ?? $request->bodyStream();
+            yield from MessageFraming::read($body, $encoding, $this->maxReceiveMessageBytes);
         } catch (BodyException $e) {
             // The server's own words (a limit, a reset, a stall), nothing of the application's.
             throw new GrpcException(lcfirst($e->getMessage()), match ($e->getCode()) {
@@ -280,6 +333,7 @@ final class Server implements Adapter, RequiresHttp2
         Status $status,
         string $message,
         string $reply,
+        ?WebFormat $web,
     ): void {
         if (!$response->isWritable()) {
             return;
@@ -294,6 +348,12 @@ final class Server implements Adapter, RequiresHttp2
         if ($context !== null && !$context->headersSent()) {
             self::sendHeaders($response, $context);
         }
+        if ($web !== null) {
+            // The status goes in the body's last frame: browsers cannot read HTTP trailers.
+            $trailer = $web->trailerFrame($status, $message, $context?->trailers() ?? []);
+            $response->end(($status === Status::OK && $reply !== '' ? $web->wrap($reply) : '') . $web->wrap($trailer));
+            return;
+        }
         $response->trailer('grpc-status', (string) $status->value);
         if ($message !== '') {
             $response->trailer('grpc-message', PercentEncoding::encode($message));
@@ -302,6 +362,45 @@ final class Server implements Adapter, RequiresHttp2
             $response->trailer($key, $value);
         }
         $response->end($status === Status::OK ? $reply : '');
+    }
+
+    /** The request's Origin when webOrigins lets its pages call across origins (CORS), else null. */
+    private function allowedOrigin(Request $request): ?string
+    {
+        $origin = $request->header('origin');
+        if ($origin === null || $this->webOrigins === []) {
+            return null;
+        }
+        if (in_array('*', $this->webOrigins, true)) {
+            return $origin;
+        }
+        foreach ($this->webOrigins as $allowed) {
+            if (strcasecmp($allowed, $origin) === 0) {
+                return $origin;
+            }
+        }
+
+        return null;
+    }
+
+    /** A browser asking whether its page may call (CORS preflight): yes for webOrigins, with what it asked for. */
+    private function answerPreflight(Request $request, Response $response, ?string $origin): void
+    {
+        self::readSmallBody($request);
+        if ($origin === null) {
+            $response->status(403)->header('content-type', 'text/plain')
+                ->end("403 Forbidden: this origin may not call these gRPC services (Rapier\\Grpc\\Server's webOrigins)\n");
+            return;
+        }
+        $response->status(204)
+            ->header('access-control-allow-origin', $origin)
+            ->header('vary', 'Origin')
+            ->header('access-control-allow-credentials', 'true')
+            ->header('access-control-allow-methods', 'POST, OPTIONS')
+            ->header('access-control-allow-headers', (string) ($request->header('access-control-request-headers')
+                ?? 'content-type, x-grpc-web, x-user-agent, grpc-timeout'))
+            ->header('access-control-max-age', '86400')
+            ->end();
     }
 
     private static function sendHeaders(Response $response, Context $context): void

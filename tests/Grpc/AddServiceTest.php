@@ -192,6 +192,19 @@ final class AddServiceTest extends TestCase
         new Server(maxReceiveMessageBytes: 0);
     }
 
+    public function testWebOriginsAreOrigins(): void
+    {
+        $this->assertInstanceOf(Server::class, new Server(webOrigins: ['https://app.example', 'http://localhost:3000', '*']));
+        foreach (['app.example', 'https://app.example/', 'https://app.example/path', ''] as $origin) {
+            try {
+                new Server(webOrigins: [$origin]);
+                $this->fail("'$origin' was taken for an origin");
+            } catch (\ValueError $e) {
+                $this->assertStringContainsString('https://app.example', $e->getMessage(), 'the message shows the form');
+            }
+        }
+    }
+
     private static function echoService(): object
     {
         return new class () {

@@ -366,8 +366,9 @@ final class GrpcServerTest extends TestCase
         $json = $this->curl('/helloworld.Greeter/SayHello', '{}', ['content-type: application/json']);
         $this->assertSame(415, $json['status'], $json['raw']);
 
-        $web = $this->curl('/helloworld.Greeter/SayHello', self::frame(''), ['content-type: application/grpc-web']);
-        $this->assertSame(415, $web['status'], 'gRPC-Web is not served');
+        $text = $this->curl('/helloworld.Greeter/SayHello', 'x', ['content-type: text/plain']);
+        $this->assertSame(415, $text['status'], $text['raw']);
+        $this->assertStringContainsString('application/grpc-web', $text['body'], 'the answer names what is served');
     }
 
     public function testTheResponseContentTypeEchoesProtoSubtype(): void
@@ -423,6 +424,81 @@ final class GrpcServerTest extends TestCase
         });
     }
 
+    public function testGrpcWebUnaryOverHttp11(): void
+    {
+        $seen = $this->web('/helloworld.Greeter/SayHello', self::frame(self::helloRequest('web')));
+
+        $this->assertSame(200, $seen['status'], $seen['raw']);
+        $this->assertSame('HTTP/1.1', $seen['protocol']);
+        $this->assertSame('application/grpc-web+proto', $seen['fields']['content-type'] ?? null);
+        $this->assertSame(["\x0a\x0bHello, web!"], $seen['messages']);
+        $this->assertSame(['grpc-status' => '0', 'x-greeted' => 'yes'], $seen['trailers'],
+            'the status and trailer metadata in the last frame of the body');
+        $this->assertArrayNotHasKey('grpc-status', $seen['fields'], 'not in HTTP fields: browsers cannot read trailers');
+    }
+
+    public function testGrpcWebTextIsBase64BothWays(): void
+    {
+        // The request's base64 in two pieces, each padded, as a client flushing twice sends it.
+        $frame = self::frame(self::helloRequest('text'));
+        $body = base64_encode(substr($frame, 0, 4)) . base64_encode(substr($frame, 4));
+        $this->assertStringContainsString('=', substr($body, 0, 8), 'padding inside the body');
+
+        $seen = $this->web('/helloworld.Greeter/SayHello', $body, text: true);
+
+        $this->assertSame('application/grpc-web-text+proto', $seen['fields']['content-type'] ?? null, $seen['raw']);
+        $this->assertSame(["\x0a\x0cHello, text!"], $seen['messages']);
+        $this->assertSame(['grpc-status' => '0', 'x-greeted' => 'yes'], $seen['trailers']);
+        $notBase64 = $this->web('/helloworld.Greeter/SayHello', '%%%', text: true);
+        $this->assertSame('13', $notBase64['trailers']['grpc-status'] ?? null, $notBase64['raw']);
+    }
+
+    public function testGrpcWebServerStreamingAndErrors(): void
+    {
+        // helloworld.HelloStreamRequest { name = 1, count = 2 }
+        $seen = $this->web('/helloworld.Greeter/SayHelloStream', self::frame("\x0a\x02st\x10\x03"));
+        $this->assertCount(3, $seen['messages'], $seen['raw']);
+        $this->assertSame(['grpc-status' => '0'], $seen['trailers']);
+
+        $empty = $this->web('/helloworld.Greeter/SayHello', base64_encode(self::frame(self::helloRequest(''))), text: true);
+        $this->assertSame([], $empty['messages']);
+        $this->assertSame(['grpc-status' => '3', 'grpc-message' => 'name is empty: say who to greet'], $empty['trailers']);
+        $unknown = $this->web('/helloworld.Greeter/Nothing', self::frame(''));
+        $this->assertSame('12', $unknown['trailers']['grpc-status'] ?? null, $unknown['raw']);
+        $json = $this->web('/helloworld.Greeter/SayHello', '{}', headers: ['content-type: application/grpc-web+json']);
+        $this->assertSame('12', $json['trailers']['grpc-status'] ?? null, $json['raw']);
+        $this->assertStringContainsString('protobuf', $json['trailers']['grpc-message'] ?? '');
+    }
+
+    public function testGrpcWebAcrossOriginsWithWebOrigins(): void
+    {
+        $server = '(new Rapier\Grpc\Server(webOrigins: ["https://app.example"]))'
+            . '->addService("helloworld.Greeter", new Examples\Grpc\Greeter())';
+        $this->withOwnServer(['http2' => true], function (int $port): void {
+            $preflight = ['origin: https://app.example', 'access-control-request-method: POST',
+                'access-control-request-headers: content-type,x-grpc-web,x-user-agent'];
+            $allowed = $this->web('/helloworld.Greeter/SayHello', null, port: $port, method: 'OPTIONS', headers: $preflight);
+            $this->assertSame(204, $allowed['status'], $allowed['raw']);
+            $this->assertSame('https://app.example', $allowed['fields']['access-control-allow-origin'] ?? null);
+            $this->assertSame('content-type,x-grpc-web,x-user-agent', $allowed['fields']['access-control-allow-headers'] ?? null);
+            $this->assertStringContainsString('POST', $allowed['fields']['access-control-allow-methods'] ?? '');
+
+            $other = ['origin: https://evil.example', ...array_slice($preflight, 1)];
+            $refused = $this->web('/helloworld.Greeter/SayHello', null, port: $port, method: 'OPTIONS', headers: $other);
+            $this->assertSame(403, $refused['status'], $refused['raw']);
+            $this->assertArrayNotHasKey('access-control-allow-origin', $refused['fields']);
+
+            $call = $this->web('/helloworld.Greeter/SayHello', self::frame(self::helloRequest('cors')), port: $port,
+                headers: ['origin: https://app.example']);
+            $this->assertSame(["\x0a\x0cHello, cors!"], $call['messages'], $call['raw']);
+            $this->assertSame('https://app.example', $call['fields']['access-control-allow-origin'] ?? null);
+            $this->assertStringContainsString('grpc-status', $call['fields']['access-control-expose-headers'] ?? '');
+            $foreign = $this->web('/helloworld.Greeter/SayHello', self::frame(self::helloRequest('x')), port: $port,
+                headers: ['origin: https://evil.example']);
+            $this->assertArrayNotHasKey('access-control-allow-origin', $foreign['fields'], 'the browser keeps the answer from the page');
+        }, $server);
+    }
+
     public function testGeneratedExampleClassesMatchTheProto(): void
     {
         $result = PhpProcess::runCommand([dirname(__DIR__, 2) . '/scripts/gen-grpc-example.sh', '--check']);
@@ -436,8 +512,9 @@ final class GrpcServerTest extends TestCase
      *
      * @param array<string, mixed> $options
      * @param callable(int, ServedApp): void $test
+     * @param string|null $grpcServer PHP for the Rapier\Grpc\Server to serve instead (the example's classes loaded)
      */
-    private function withOwnServer(array $options, callable $test): void
+    private function withOwnServer(array $options, callable $test, ?string $grpcServer = null): void
     {
         $root = dirname(__DIR__, 2);
         $port = Cli::freePort();
@@ -445,10 +522,11 @@ final class GrpcServerTest extends TestCase
             <?php
             require %s;
             $grpc = require %s;
+            $grpc = %s;
             $http = new Rapier\Http\Server('127.0.0.1', %d, %s);
             $http->on('request', $grpc);
             $http->start();
-            PHP, var_export("$root/src/autoload.php", true), var_export("$root/tests/apps/grpc/app.php", true), $port,
+            PHP, var_export("$root/src/autoload.php", true), var_export("$root/tests/apps/grpc/app.php", true), $grpcServer ?? '$grpc', $port,
             var_export(['workers' => 1] + $options, true)));
         $out = self::$dir . '/own-server.out';
         $proc = proc_open([PHP_BINARY, '-d', 'extension=' . Cli::extension(), self::$dir . '/own-server.php'],
@@ -516,6 +594,65 @@ final class GrpcServerTest extends TestCase
         }
 
         return ['status' => $status, 'fields' => $parsed, 'body' => (string) @file_get_contents($out), 'raw' => $raw];
+    }
+
+    /**
+     * A gRPC-Web call with curl over HTTP/1.1: the HTTP status and fields,
+     * and the body's frames, data apart from the trailer frame's fields.
+     *
+     * @param list<string> $headers
+     * @return array{status: int, protocol: string, fields: array<string, string>, messages: list<string>, trailers: array<string, string>, raw: string}
+     */
+    private function web(string $path, ?string $body, bool $text = false, array $headers = [], ?int $port = null,
+        string $method = 'POST'): array
+    {
+        $fields = self::$dir . '/web-fields';
+        $out = self::$dir . '/web-body';
+        $command = ['curl', '-s', '--noproxy', '*', '--http1.1', '--max-time', '20', '-X', $method, '-D', $fields, '-o', $out];
+        if ($body !== null) {
+            file_put_contents(self::$dir . '/web-request', $body);
+            $command = [...$command, '--data-binary', '@' . self::$dir . '/web-request'];
+            $type = $text ? 'application/grpc-web-text+proto' : 'application/grpc-web+proto';
+            $hasType = array_filter($headers, static fn (string $h): bool => stripos($h, 'content-type:') === 0) !== [];
+            $headers = [...($hasType ? [] : ["content-type: $type"]), 'x-grpc-web: 1', ...$headers];
+        }
+        foreach ($headers as $header) {
+            $command = [...$command, '-H', $header];
+        }
+        $result = PhpProcess::runCommand([...$command, 'http://127.0.0.1:' . ($port ?? self::$port) . $path]);
+        $head = (string) @file_get_contents($fields);
+        $this->assertSame(0, $result->exitCode, $result->describe() . "\n$head");
+        $seen = ['status' => 0, 'protocol' => '', 'fields' => [], 'messages' => [], 'trailers' => []];
+        foreach (preg_split('/\r?\n/', $head) as $line) {
+            if (preg_match('~^(HTTP/\S+) (\d{3})~', $line, $m) === 1) {
+                [$seen['protocol'], $seen['status']] = [$m[1], (int) $m[2]];
+            } elseif (str_contains($line, ':')) {
+                [$name, $value] = explode(':', $line, 2);
+                $seen['fields'][strtolower(trim($name))] = trim($value);
+            }
+        }
+        $data = (string) @file_get_contents($out);
+        $seen['raw'] = $head . $data;
+        if ($text) {
+            // Each write base64-encoded on its own: padding may end any piece.
+            $data = implode('', array_map(static fn (string $piece): string => (string) base64_decode($piece, true),
+                preg_split('/(?<==)(?=[^=])/', $data) ?: []));
+        }
+        for ($at = 0; $at + 5 <= strlen($data); $at += 5 + $size) {
+            $flag = ord($data[$at]);
+            $size = unpack('N', $data, $at + 1)[1];
+            $payload = substr($data, $at + 5, $size);
+            if ($flag & 0x80) {
+                foreach (explode("\r\n", rtrim($payload, "\r\n")) as $field) {
+                    [$name, $value] = explode(':', $field, 2);
+                    $seen['trailers'][$name] = $value;
+                }
+            } else {
+                $seen['messages'][] = $payload;
+            }
+        }
+
+        return $seen;
     }
 
     private static function frame(string $message, bool $compressed = false): string
