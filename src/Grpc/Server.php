@@ -124,9 +124,7 @@ final class Server implements Adapter, RequiresHttp2
             return;
         }
         if ($origin !== null) {
-            $response->header('access-control-allow-origin', $origin)->header('vary', 'Origin')
-                ->header('access-control-allow-credentials', 'true')
-                ->header('access-control-expose-headers', 'grpc-status, grpc-message');
+            self::allowOrigin($response, $origin)->header('access-control-expose-headers', 'grpc-status, grpc-message');
         }
         // Not gRPC at all: plain HTTP answers, as PROTOCOL-HTTP2.md asks.
         if ($request->method !== 'POST') {
@@ -364,15 +362,15 @@ final class Server implements Adapter, RequiresHttp2
         $response->end($status === Status::OK ? $reply : '');
     }
 
-    /** The request's Origin when webOrigins lets its pages call across origins (CORS), else null. */
+    /**
+     * The request's Origin when webOrigins lists it, "*" when it lists only
+     * "*" for it (any page, without the user's credentials), else null.
+     */
     private function allowedOrigin(Request $request): ?string
     {
         $origin = $request->header('origin');
         if ($origin === null || $this->webOrigins === []) {
             return null;
-        }
-        if (in_array('*', $this->webOrigins, true)) {
-            return $origin;
         }
         foreach ($this->webOrigins as $allowed) {
             if (strcasecmp($allowed, $origin) === 0) {
@@ -380,7 +378,18 @@ final class Server implements Adapter, RequiresHttp2
             }
         }
 
-        return null;
+        return in_array('*', $this->webOrigins, true) ? '*' : null;
+    }
+
+    /** A listed origin may call with the user's cookies and Authorization; "*" (any page) may not. */
+    private static function allowOrigin(Response $response, string $origin): Response
+    {
+        $response->header('access-control-allow-origin', $origin);
+        if ($origin !== '*') {
+            $response->header('vary', 'Origin')->header('access-control-allow-credentials', 'true');
+        }
+
+        return $response;
     }
 
     /** A browser asking whether its page may call (CORS preflight): yes for webOrigins, with what it asked for. */
@@ -392,10 +401,7 @@ final class Server implements Adapter, RequiresHttp2
                 ->end("403 Forbidden: this origin may not call these gRPC services (Rapier\\Grpc\\Server's webOrigins)\n");
             return;
         }
-        $response->status(204)
-            ->header('access-control-allow-origin', $origin)
-            ->header('vary', 'Origin')
-            ->header('access-control-allow-credentials', 'true')
+        self::allowOrigin($response->status(204), $origin)
             ->header('access-control-allow-methods', 'POST, OPTIONS')
             ->header('access-control-allow-headers', (string) ($request->header('access-control-request-headers')
                 ?? 'content-type, x-grpc-web, x-user-agent, grpc-timeout'))

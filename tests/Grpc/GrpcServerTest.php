@@ -472,7 +472,7 @@ final class GrpcServerTest extends TestCase
 
     public function testGrpcWebAcrossOriginsWithWebOrigins(): void
     {
-        $server = '(new Rapier\Grpc\Server(webOrigins: ["https://app.example"]))'
+        $server = '(new Rapier\Grpc\Server(webOrigins: ["https://app.example", "*"]))'
             . '->addService("helloworld.Greeter", new Examples\Grpc\Greeter())';
         $this->withOwnServer(['http2' => true], function (int $port): void {
             $preflight = ['origin: https://app.example', 'access-control-request-method: POST',
@@ -483,16 +483,28 @@ final class GrpcServerTest extends TestCase
             $this->assertSame('content-type,x-grpc-web,x-user-agent', $allowed['fields']['access-control-allow-headers'] ?? null);
             $this->assertStringContainsString('POST', $allowed['fields']['access-control-allow-methods'] ?? '');
 
-            $other = ['origin: https://evil.example', ...array_slice($preflight, 1)];
-            $refused = $this->web('/helloworld.Greeter/SayHello', null, port: $port, method: 'OPTIONS', headers: $other);
-            $this->assertSame(403, $refused['status'], $refused['raw']);
-            $this->assertArrayNotHasKey('access-control-allow-origin', $refused['fields']);
+            $this->assertSame('true', $allowed['fields']['access-control-allow-credentials'] ?? null, 'a listed origin');
+
+            // Any other page, by "*": allowed, without the user's credentials.
+            $other = ['origin: https://other.example', ...array_slice($preflight, 1)];
+            $any = $this->web('/helloworld.Greeter/SayHello', null, port: $port, method: 'OPTIONS', headers: $other);
+            $this->assertSame(204, $any['status'], $any['raw']);
+            $this->assertSame('*', $any['fields']['access-control-allow-origin'] ?? null);
+            $this->assertArrayNotHasKey('access-control-allow-credentials', $any['fields']);
 
             $call = $this->web('/helloworld.Greeter/SayHello', self::frame(self::helloRequest('cors')), port: $port,
                 headers: ['origin: https://app.example']);
             $this->assertSame(["\x0a\x0cHello, cors!"], $call['messages'], $call['raw']);
             $this->assertSame('https://app.example', $call['fields']['access-control-allow-origin'] ?? null);
             $this->assertStringContainsString('grpc-status', $call['fields']['access-control-expose-headers'] ?? '');
+        }, $server);
+        $server = '(new Rapier\Grpc\Server(webOrigins: ["https://app.example"]))'
+            . '->addService("helloworld.Greeter", new Examples\Grpc\Greeter())';
+        $this->withOwnServer(['http2' => true], function (int $port): void {
+            $preflight = ['origin: https://evil.example', 'access-control-request-method: POST'];
+            $refused = $this->web('/helloworld.Greeter/SayHello', null, port: $port, method: 'OPTIONS', headers: $preflight);
+            $this->assertSame(403, $refused['status'], $refused['raw']);
+            $this->assertArrayNotHasKey('access-control-allow-origin', $refused['fields']);
             $foreign = $this->web('/helloworld.Greeter/SayHello', self::frame(self::helloRequest('x')), port: $port,
                 headers: ['origin: https://evil.example']);
             $this->assertArrayNotHasKey('access-control-allow-origin', $foreign['fields'], 'the browser keeps the answer from the page');
