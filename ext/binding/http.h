@@ -34,13 +34,12 @@ php_stream *rapier_http_request_input(zend_object *request);
 php_stream *rapier_http_body_stream_open(struct rapier_http_body_s *body);
 zend_string *rapier_http_body_read_rest(struct rapier_http_body_s *body);
 /*
- * The rest of the body, kept as a buffered body is: in memory up to
- * memory_max bytes (0: all of it), past them in a new file in tmp_dir (NULL:
- * memory). True with *data (NULL when empty) or *file, and *size; false with
- * an exception thrown (BodyException 507 when the file cannot be written).
+ * The rest of the body in a raw spool (http_upload.h), kept as a buffered
+ * body is: in memory up to memory_max bytes, past them in a temporary file
+ * in tmp_dir. NULL with an exception thrown (BodyException 507 when the disk
+ * is full, its file removed).
  */
-bool rapier_http_body_keep_rest(struct rapier_http_body_s *body, uint64_t memory_max, const char *tmp_dir,
-	zend_string **data, zend_string **file, uint64_t *size);
+rapier_upload_t *rapier_http_body_spool(struct rapier_http_body_s *body, size_t memory_max, const char *tmp_dir);
 void rapier_http_body_throw(struct rapier_http_body_s *body, ssize_t rc);
 
 /* A Response answering on conn (it holds a reference to conn). */

@@ -9,13 +9,10 @@
 #include "php_rapier.h"
 #include "zend_exceptions.h"
 #include "zend_smart_str.h"
-#include "php_open_temporary_file.h"
-
-#include <errno.h>
-#include <unistd.h>
 
 #include "http.h"
 #include "http_body.h"
+#include "http_upload.h"
 
 zend_class_entry *rapier_ce_http_body_exception;
 
@@ -69,113 +66,39 @@ zend_string *rapier_http_body_read_rest(rapier_http_body_t *body)
 	return out.s;
 }
 
-/* Writes all of buf; false with errno set. */
-static bool write_all(int fd, const char *buf, size_t len)
+rapier_upload_t *rapier_http_body_spool(rapier_http_body_t *body, size_t memory_max, const char *tmp_dir)
 {
-	while (len > 0) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR) {
-			continue;
-		}
-		if (n <= 0) {
-			return false;
-		}
-		buf += n;
-		len -= (size_t) n;
-	}
-	return true;
-}
-
-/* What came so far moves to a new file in tmp_dir: its fd, or -1 with errno set. */
-static int spool_start(const char *tmp_dir, zend_string **file, smart_str *kept)
-{
-	int fd = php_open_temporary_fd_ex(tmp_dir, "rapier", file, PHP_TMP_FILE_OPEN_BASEDIR_CHECK_ON_FALLBACK);
-
-	if (fd < 0) {
-		return -1;
-	}
-	if (!write_all(fd, ZSTR_VAL(kept->s), ZSTR_LEN(kept->s))) {
-		int saved_errno = errno;
-
-		close(fd);
-		errno = saved_errno;
-		return -1;
-	}
-	smart_str_free(kept);
-	return fd;
-}
-
-static void throw_not_kept(const char *tmp_dir, int err)
-{
-	zend_throw_exception_ex(rapier_ce_http_body_exception, 507,
-		"The request body cannot be kept in a temporary file in %s: %s", tmp_dir, strerror(err ? err : EIO));
-}
-
-bool rapier_http_body_keep_rest(rapier_http_body_t *body, uint64_t memory_max, const char *tmp_dir,
-	zend_string **data, zend_string **file, uint64_t *size)
-{
-	smart_str kept = {0};
-	char *step = NULL;
-	int fd = -1, err = 0;
+	rapier_upload_t *spool = malloc(sizeof(*spool));
+	char *step;
 	ssize_t n;
+	int status = 0;
 
-	*data = *file = NULL;
-	*size = 0;
-	for (;;) {
-		if (fd < 0) {
-			smart_str_alloc(&kept, BODY_READ_STEP, 0);
-			n = rapier_http_body_read(body, ZSTR_VAL(kept.s) + ZSTR_LEN(kept.s), BODY_READ_STEP);
-			if (n > 0) {
-				ZSTR_LEN(kept.s) += (size_t) n;
-			}
-		} else {
-			n = rapier_http_body_read(body, step, BODY_READ_STEP);
-			if (n > 0 && !write_all(fd, step, (size_t) n)) {
-				err = errno;
-				break;
-			}
-		}
-		if (n <= 0) {
-			break;
-		}
-		*size += (uint64_t) n;
-		if (fd < 0 && tmp_dir && memory_max && *size > memory_max) {
-			/* Past body_buffer_size: on disk from here, as the server spools a buffered body. */
-			if ((fd = spool_start(tmp_dir, file, &kept)) < 0) {
-				err = errno;
-				break;
-			}
-			step = emalloc(BODY_READ_STEP);
-		}
+	if (spool == NULL || rapier_upload_init_raw(spool, tmp_dir, memory_max) != 0) {
+		free(spool);
+		zend_throw_exception(rapier_ce_exception, "Cannot keep the request body: out of memory", 0);
+		return NULL;
 	}
-	if (step) {
-		efree(step);
+	step = emalloc(BODY_READ_STEP);
+	while ((n = rapier_http_body_read(body, step, BODY_READ_STEP)) > 0
+			&& (status = rapier_upload_feed(spool, step, (size_t) n)) == 0) {
 	}
-	if (fd >= 0 && close(fd) != 0 && err == 0 && n == 0) {
-		err = errno;
+	efree(step);
+	if (n == 0 && status == 0) {
+		status = rapier_upload_finish(spool);
 	}
-	if (n < 0 || err) {
-		smart_str_free(&kept);
-		if (*file) {
-			VCWD_UNLINK(ZSTR_VAL(*file));
-			zend_string_release(*file);
-			*file = NULL;
-		}
-		if (err) {
-			throw_not_kept(tmp_dir, err);
+	if (n < 0 || status != 0) {
+		if (status != 0) {
+			/* 507: the disk is full (the file is gone already); 500: no temporary file could be made. */
+			zend_throw_exception_ex(rapier_ce_http_body_exception, status, "The request body cannot be kept in %s: %s",
+				tmp_dir, spool->error ? spool->error : "cannot write the upload");
 		} else {
 			rapier_http_body_throw(body, n);
 		}
-		return false;
+		rapier_upload_free(spool);
+		free(spool);
+		return NULL;
 	}
-	if (kept.s && ZSTR_LEN(kept.s) > 0) {
-		smart_str_0(&kept);
-		*data = kept.s;
-	} else {
-		smart_str_free(&kept);
-	}
-	return true;
+	return spool;
 }
 
 /* The stream */

@@ -210,16 +210,11 @@ static zend_string *decoded_path(const rapier_http_request_t *hr)
  * memory or moved it to a file. A multipart spool stays whole until post
  * and files are built from it.
  */
-static void take_body(request_t *req, const rapier_http_request_t *hr, rapier_upload_t *upload)
+/* A raw spool's body, in memory or in its file, becomes the request's; the spool is freed. */
+static void take_spooled_body(request_t *req, rapier_upload_t *upload)
 {
-	rapier_upload_part_t *spooled = upload ? rapier_upload_body(upload) : NULL;
+	rapier_upload_part_t *spooled = rapier_upload_body(upload);
 
-	if (spooled == NULL) {
-		req->body = hr->body_len ? zend_string_init(hr->body, hr->body_len, 0) : NULL;
-		req->body_size = (zend_long) hr->body_len;
-		req->upload = upload;
-		return;
-	}
 	req->body_size = (zend_long) spooled->size;
 	if (spooled->tmp_path) {
 		req->body_file = zend_string_init(spooled->tmp_path, strlen(spooled->tmp_path), 0);
@@ -232,6 +227,17 @@ static void take_body(request_t *req, const rapier_http_request_t *hr, rapier_up
 	}
 	rapier_upload_free(upload);
 	free(upload);
+}
+
+static void take_body(request_t *req, const rapier_http_request_t *hr, rapier_upload_t *upload)
+{
+	if (upload && rapier_upload_body(upload)) {
+		take_spooled_body(req, upload);
+		return;
+	}
+	req->body = hr->body_len ? zend_string_init(hr->body, hr->body_len, 0) : NULL;
+	req->body_size = (zend_long) hr->body_len;
+	req->upload = upload;
 }
 
 void rapier_http_request_new(zval *out, rapier_http_conn_t *conn)
@@ -779,18 +785,27 @@ ZEND_METHOD(Rapier_Http_Request, bodyFile)
 ZEND_METHOD(Rapier_Http_Request, bufferBody)
 {
 	request_t *req = request_from(Z_OBJ_P(ZEND_THIS));
-	uint64_t size;
+	rapier_upload_t *spool;
+	size_t memory_max;
 
 	ZEND_PARSE_PARAMETERS_NONE();
 	if (req->live == NULL) {
 		return;
 	}
-	if (!live_body_untouched(req) || !rapier_http_body_keep_rest(req->live, req->body_buffer_size, req->upload_tmp_dir,
-			&req->body, &req->body_file, &size)) {
+	if (req->body_buffer_size == 0 || req->upload_tmp_dir == NULL) {
+		/* body_buffer_size 0: every body is kept in memory, as the server keeps a buffered one. */
+		if (!settle_live_body(req)) {
+			RETURN_THROWS();
+		}
+		return;
+	}
+	/* A body announced past body_buffer_size goes to its file from the first byte, as the server spools it. */
+	memory_max = req->content_length > 0 && (uint64_t) req->content_length > req->body_buffer_size ? 0
+		: (size_t) req->body_buffer_size;
+	if (!live_body_untouched(req) || (spool = rapier_http_body_spool(req->live, memory_max, req->upload_tmp_dir)) == NULL) {
 		RETURN_THROWS();
 	}
-	req->body_file_owned = req->body_file != NULL;
-	req->body_size = (zend_long) size;
+	take_spooled_body(req, spool);
 	live_body_settled(req);
 }
 

@@ -168,5 +168,5 @@ control: all answered
 reached the handler: ["handled \/upload","handled \/upload","handled \/upload","handled \/upload","handled \/raw"]
 exit: 0
 bufferBody(), 200 KB: 200 kept: 200000 bytes in its file; files left: none
-bufferBody(), 3 MiB: 507 The request body cannot be kept in a temporary file in %s: No space left on device; files left: none
+bufferBody(), 3 MiB: 507 The request body cannot be kept in %s: no space left for the upload; files left: none
 exit: 0, the uncaught exception logged: 1
