@@ -134,35 +134,21 @@ final class Server implements Adapter, RequiresHttp2
             return;
         }
         $contentType = strtolower(trim(explode(';', (string) $request->header('content-type'))[0]));
-        $web = null;
-        $webError = null;
-        try {
-            $web = WebFormat::of($contentType);
-        } catch (GrpcException $e) {
-            // gRPC-Web with another codec: answered in gRPC-Web's framing, below.
-            $webError = $e;
-            $web = WebFormat::of('application/grpc-web');
-        }
+        $web = WebFormat::of($contentType);
         if ($web === null && $contentType !== 'application/grpc' && !str_starts_with($contentType, 'application/grpc+')) {
             self::readSmallBody($request);
             $response->status(415)->header('content-type', 'text/plain')
                 ->end("415 Unsupported Media Type: gRPC requests are application/grpc (or application/grpc-web)\n");
             return;
         }
-        $response->header('content-type', match (true) {
-            $web !== null && $webError === null => $contentType,
-            $web !== null => 'application/grpc-web+proto',
-            $contentType === 'application/grpc+proto' => $contentType,
-            default => 'application/grpc',
-        });
+        $response->header('content-type', $web?->contentType
+            ?? ($contentType === 'application/grpc+proto' ? $contentType : 'application/grpc'));
         $response->header('grpc-accept-encoding', self::ACCEPT_ENCODING);
 
         $context = null;
         $reply = '';
         try {
-            if ($webError !== null) {
-                throw $webError;
-            }
+            $web?->checkCodec();
             if ($web === null && $contentType !== 'application/grpc' && $contentType !== 'application/grpc+proto') {
                 throw new GrpcException("unsupported content-type $contentType: this server speaks protobuf "
                     . '(application/grpc+proto)', Status::UNIMPLEMENTED);

@@ -20,17 +20,21 @@ final class WebFormat
 {
     private const TRAILER_FLAG = "\x80";
 
+    /**
+     * @param string $contentType the response's: the request's, or binary protobuf for a codec not served
+     * @param string|null $unsupported the request's content-type when its codec is not protobuf
+     */
     private function __construct(
         public readonly string $contentType,
         public readonly bool $text,
+        private readonly ?string $unsupported = null,
     ) {
     }
 
     /**
      * The format of a request of $contentType (lower-cased, without
-     * parameters), or null when it is not gRPC-Web.
-     *
-     * @throws GrpcException UNIMPLEMENTED for a codec other than protobuf
+     * parameters), or null when it is not gRPC-Web. A codec other than
+     * protobuf still gets gRPC-Web's framing, for checkCodec()'s answer.
      */
     public static function of(string $contentType): ?self
     {
@@ -39,11 +43,19 @@ final class WebFormat
         }
         $codec = $m[2] ?? '';
         if ($codec !== '' && $codec !== '+proto') {
-            throw new GrpcException("unsupported content-type $contentType: this server speaks protobuf "
-                . '(application/grpc-web+proto, application/grpc-web-text+proto)', Status::UNIMPLEMENTED);
+            return new self('application/grpc-web+proto', false, $contentType);
         }
 
         return new self($contentType, ($m[1] ?? '') !== '');
+    }
+
+    /** @throws GrpcException UNIMPLEMENTED for a codec other than protobuf */
+    public function checkCodec(): void
+    {
+        if ($this->unsupported !== null) {
+            throw new GrpcException("unsupported content-type $this->unsupported: this server speaks protobuf "
+                . '(application/grpc-web+proto, application/grpc-web-text+proto)', Status::UNIMPLEMENTED);
+        }
     }
 
     /**
