@@ -7,6 +7,7 @@ namespace Rapier\Grpc\Internal;
 use Rapier\Grpc\Context;
 use Rapier\Grpc\GrpcException;
 use Rapier\Grpc\Status;
+use UnexpectedValueException;
 
 /**
  * grpc.health.v1.Health/Check (https://github.com/grpc/grpc/blob/master/doc/health-checking.md),
@@ -20,8 +21,12 @@ use Rapier\Grpc\Status;
 final class HealthCheck
 {
     public const SERVICE = 'grpc.health.v1.Health';
+    public const FILE = 'grpc/health/v1/health.proto';
     /** HealthCheckResponse.ServingStatus.SERVING */
     private const SERVING = 1;
+    /** FieldDescriptorProto.Type */
+    private const TYPE_STRING = 9;
+    private const TYPE_ENUM = 14;
 
     /** @param \Closure(): list<string> $services the names served now */
     public static function method(\Closure $services): RpcMethod
@@ -50,57 +55,45 @@ final class HealthCheck
      */
     public static function decodeRequest(string $bytes): string
     {
-        $service = '';
-        $at = 0;
-        $end = strlen($bytes);
-        while ($at < $end) {
-            $tag = self::varint($bytes, $at);
-            $field = $tag >> 3;
-            switch ($tag & 7) {
-                case 0:
-                    self::varint($bytes, $at);
-                    break;
-                case 1:
-                    $at += 8;
-                    break;
-                case 2:
-                    $length = self::varint($bytes, $at);
-                    if ($length > $end - $at) {
-                        throw self::malformed();
-                    }
-                    if ($field === 1) {
-                        $service = substr($bytes, $at, $length);
-                    }
-                    $at += $length;
-                    break;
-                case 5:
-                    $at += 4;
-                    break;
-                default:
-                    throw self::malformed();
-            }
-            if ($field === 0 || $at > $end) {
-                throw self::malformed();
-            }
+        try {
+            $service = ProtoWire::lastValues($bytes)[1] ?? '';
+        } catch (UnexpectedValueException) {
+            throw self::malformed();
         }
 
-        return $service;
+        return is_string($service) ? $service : throw self::malformed();
     }
 
-    private static function varint(string $bytes, int &$at): int
+    /**
+     * The FileDescriptorProto of grpc/health/v1/health.proto as served
+     * (Check only), for server reflection: written here, since the service
+     * has no generated code to take it from.
+     */
+    public static function fileDescriptor(): string
     {
-        $value = 0;
-        for ($shift = 0; $shift < 64; $shift += 7) {
-            if ($at >= strlen($bytes)) {
-                throw self::malformed();
-            }
-            $byte = ord($bytes[$at++]);
-            $value |= ($byte & 0x7F) << $shift;
-            if ($byte < 0x80) {
-                return $value;
-            }
+        $message = static fn (string $name, string ...$parts): string
+            => ProtoWire::bytesField(4, ProtoWire::bytesField(1, $name) . implode('', $parts));
+        // FieldDescriptorProto: name 1, number 3, label 4 (LABEL_OPTIONAL), type 5, type_name 6, json_name 10.
+        $field = static fn (string $name, int $type, string $typeName = ''): string => ProtoWire::bytesField(2,
+            ProtoWire::bytesField(1, $name) . ProtoWire::varintField(3, 1) . ProtoWire::varintField(4, 1)
+            . ProtoWire::varintField(5, $type) . ($typeName === '' ? '' : ProtoWire::bytesField(6, $typeName))
+            . ProtoWire::bytesField(10, $name));
+        $statuses = '';
+        foreach (['UNKNOWN', 'SERVING', 'NOT_SERVING', 'SERVICE_UNKNOWN'] as $number => $name) {
+            $statuses .= ProtoWire::bytesField(2, ProtoWire::bytesField(1, $name) . ProtoWire::varintField(2, $number));
         }
-        throw self::malformed();
+        $check = ProtoWire::bytesField(1, 'Check') . ProtoWire::bytesField(2, '.grpc.health.v1.HealthCheckRequest')
+            . ProtoWire::bytesField(3, '.grpc.health.v1.HealthCheckResponse');
+
+        return ProtoWire::bytesField(1, self::FILE)
+            . ProtoWire::bytesField(2, 'grpc.health.v1')
+            . $message('HealthCheckRequest', $field('service', self::TYPE_STRING))
+            . $message('HealthCheckResponse',
+                $field('status', self::TYPE_ENUM, '.grpc.health.v1.HealthCheckResponse.ServingStatus'),
+                // DescriptorProto.enum_type (4): EnumDescriptorProto { name 1, value 2 }
+                ProtoWire::bytesField(4, ProtoWire::bytesField(1, 'ServingStatus') . $statuses))
+            . ProtoWire::bytesField(6, ProtoWire::bytesField(1, 'Health') . ProtoWire::bytesField(2, $check))
+            . ProtoWire::bytesField(12, 'proto3');
     }
 
     private static function malformed(): GrpcException
