@@ -31,8 +31,9 @@ packages=(
 	# An HTTP/2 client of another implementation than ours (nghttp, h2load: ext/tests/http2).
 	nghttp2-client
 	# gRPC (tests/Grpc): the PHP protobuf runtime Rapier\Grpc uses, protoc for the example's
-	# classes (scripts/gen-grpc-example.sh), and gRPC's own client, in Python, to call the server.
-	php-google-protobuf protobuf-compiler python3-grpcio python3-protobuf
+	# classes (scripts/gen-grpc-example.sh) with the well-known types' .proto files (libprotobuf-dev),
+	# gRPC's own client, in Python, to call the server, and gRPC's reflection.proto for its messages.
+	php-google-protobuf protobuf-compiler libprotobuf-dev python3-grpcio python3-protobuf grpc-proto
 )
 
 # Only `make bench` needs these, so `make test` stays as light as it was.

@@ -21,5 +21,6 @@ spl_autoload_register(static function (string $class): void {
 });
 require_once __DIR__ . '/Greeter.php';
 
-return (new Rapier\Grpc\Server())
+// reflection: grpcurl and the like call it without the .proto file (docs/grpc.md).
+return (new Rapier\Grpc\Server(reflection: true))
     ->addService('helloworld.Greeter', new Examples\Grpc\Greeter());

@@ -14,6 +14,7 @@ use Rapier\Grpc\Internal\DeadlineTimer;
 use Rapier\Grpc\Internal\HealthCheck;
 use Rapier\Grpc\Internal\MessageFraming;
 use Rapier\Grpc\Internal\PercentEncoding;
+use Rapier\Grpc\Internal\Reflection;
 use Rapier\Grpc\Internal\RpcMethod;
 use Rapier\Grpc\Internal\ServiceReflector;
 use Rapier\Grpc\Internal\Timeout;
@@ -49,17 +50,21 @@ final class Server implements Adapter, RequiresHttp2
     /** @var array<string, object> by service name, for messages */
     private array $implementations = [];
     private readonly RpcMethod $healthCheck;
+    private readonly ?RpcMethod $reflectionInfo;
 
     /**
      * @param int $maxReceiveMessageBytes a request message over it (compressed or not) ends the call with RESOURCE_EXHAUSTED
      * @param bool $health serve grpc.health.v1.Health/Check (SERVING for "" and every service added)
      * @param list<string> $webOrigins origins whose pages may call the services with gRPC-Web across origins
      *        (CORS), as "https://app.example.com", or ["*"] for any; none by default (same-origin pages only)
+     * @param bool $reflection serve gRPC server reflection (grpc.reflection.v1 and v1alpha), so that grpcurl and
+     *        the like call the services without their .proto files; off by default: it tells any client the whole API
      */
     public function __construct(
         private readonly int $maxReceiveMessageBytes = self::DEFAULT_MAX_RECEIVE_MESSAGE_BYTES,
         private readonly bool $health = true,
         private readonly array $webOrigins = [],
+        bool $reflection = false,
     ) {
         if ($maxReceiveMessageBytes < 1) {
             throw new ValueError("maxReceiveMessageBytes must be 1 or more, got $maxReceiveMessageBytes");
@@ -75,6 +80,7 @@ final class Server implements Adapter, RequiresHttp2
                 . 'Composer\'s google/protobuf, or Debian\'s php-google-protobuf');
         }
         $this->healthCheck = HealthCheck::method(fn (): array => array_keys($this->services));
+        $this->reflectionInfo = $reflection ? (new Reflection($this->reflectedServices(...)))->method() : null;
     }
 
     /**
@@ -431,7 +437,34 @@ final class Server implements Adapter, RequiresHttp2
             return $name === 'Check' ? $this->healthCheck
                 : throw new GrpcException("unknown method $name for service $service ($path): only Check is served", Status::UNIMPLEMENTED);
         }
+        if ($this->reflectionInfo !== null && in_array($service, Reflection::SERVICES, true)) {
+            return $name === Reflection::METHOD ? $this->reflectionInfo
+                : throw new GrpcException("unknown method $name for service $service ($path)", Status::UNIMPLEMENTED);
+        }
         throw new GrpcException("unknown service $service ($path)", Status::UNIMPLEMENTED);
+    }
+
+    /**
+     * What reflection lists: the services added and the health service
+     * if it is the server's own, each with the message classes it names.
+     *
+     * @return array<string, list<class-string>>
+     */
+    private function reflectedServices(): array
+    {
+        $services = [];
+        foreach ($this->services as $name => $methods) {
+            $classes = [];
+            foreach ($methods as $method) {
+                array_push($classes, ...$method->messageClasses);
+            }
+            $services[$name] = array_values(array_unique($classes));
+        }
+        if ($this->health && !isset($services[HealthCheck::SERVICE])) {
+            $services[HealthCheck::SERVICE] = [];
+        }
+
+        return $services;
     }
 
     /** @throws GrpcException UNIMPLEMENTED for a grpc-encoding this server cannot read */

@@ -21,6 +21,8 @@ final class GrpcServerTest extends TestCase
 {
     private const PYTHON = '/usr/bin/python3';
     private const DEPS = 'scripts/install-deps.sh installs them';
+    /** Debian's grpc-proto: gRPC's own .proto files */
+    private const GRPC_PROTO = '/usr/share/grpc-proto';
 
     private static ?ServedApp $rapier = null;
     private static string $dir;
@@ -43,16 +45,34 @@ final class GrpcServerTest extends TestCase
         mkdir(self::$dir . '/pb2');
         // Python's message classes, from the same .proto files the PHP side uses.
         foreach (["$root/examples/grpc" => 'helloworld.proto', "$root/tests/Support/grpc" => 'health.proto'] as $dir => $proto) {
-            exec(sprintf('protoc --proto_path=%s --python_out=%s %s 2>&1', escapeshellarg($dir),
-                escapeshellarg(self::$dir . '/pb2'), escapeshellarg("$dir/$proto")), $output, $status);
-            if ($status !== 0) {
-                throw new RuntimeException("protoc failed for $proto: " . implode("\n", $output));
+            self::protoc(["--proto_path=$dir", '--python_out=' . self::$dir . '/pb2', "$dir/$proto"]);
+        }
+        // gRPC's own reflection.proto, each version in a directory of its own (the same file name in both), and
+        // its health.proto as protoc describes it (Debian's grpc-proto).
+        foreach (['v1', 'v1alpha'] as $version) {
+            $proto = self::GRPC_PROTO . "/grpc/reflection/$version/reflection.proto";
+            if (is_file($proto)) {
+                mkdir(self::$dir . "/pb2/$version");
+                self::protoc(['--proto_path=' . dirname($proto), '--python_out=' . self::$dir . "/pb2/$version", $proto]);
             }
+        }
+        if (is_file(self::GRPC_PROTO . '/grpc/health/v1/health.proto')) {
+            self::protoc(['--proto_path=' . self::GRPC_PROTO, '--descriptor_set_out=' . self::$dir . '/pb2/health.binpb',
+                self::GRPC_PROTO . '/grpc/health/v1/health.proto']);
         }
         self::$port = Cli::freePort();
         self::$rapier = Cli::serve(["$root/tests/apps/grpc/app.php", '--port', (string) self::$port, '--workers', '1',
             '--pid-file', self::$dir . '/rapier.pid', '--log-file', self::$dir . '/rapier.log']);
         self::$rapier->waitForWorkers(self::$dir . '/rapier.pid', 1);
+    }
+
+    /** @param list<string> $arguments */
+    private static function protoc(array $arguments): void
+    {
+        exec('protoc ' . implode(' ', array_map('escapeshellarg', $arguments)) . ' 2>&1', $output, $status);
+        if ($status !== 0) {
+            throw new RuntimeException('protoc ' . implode(' ', $arguments) . ' failed: ' . implode("\n", $output));
+        }
     }
 
     public static function tearDownAfterClass(): void
@@ -356,6 +376,132 @@ final class GrpcServerTest extends TestCase
             'helloworld.Nobody' => 'NOT_FOUND'], $seen);
     }
 
+    public function testReflectionListsTheServicesAndDescribesThemWithWhatTheyImport(): void
+    {
+        $this->needsReflectionProto();
+        $clock = ['file_containing_symbol' => 'rapier.test.Clock'];
+        $seen = $this->client('reflect', json_encode(['host' => 'localhost:1', 'requests' => [
+            ['list_services' => ''],
+            ['file_containing_symbol' => 'helloworld.Greeter'],
+            $clock,
+            // On the same stream, a file already sent is not sent again with the next file that imports it...
+            ['file_containing_symbol' => 'rapier.test.NowReply.Source'],
+            // ...but a file asked for by name always is.
+            ['file_by_filename' => 'google/protobuf/timestamp.proto'],
+        ]]));
+
+        $this->assertSame('OK', $seen['code'], json_encode($seen));
+        [$list, $greeter, $clockFile, $again, $timestamp] = $seen['responses'];
+        $this->assertSame(['helloworld.Greeter', 'rapier.test.Probe', 'rapier.test.Clock', 'grpc.health.v1.Health'],
+            $list['services']);
+        $this->assertSame(['list_services', ''], $list['echo'], 'the response carries the request it answers');
+        $this->assertSame('localhost:1', $list['host']);
+
+        $this->assertSame('file_descriptor_response', $greeter['kind']);
+        $this->assertCount(1, $greeter['files']);
+        $this->assertSame('helloworld.proto', $greeter['files'][0]['name']);
+        $this->assertSame(['Greeter' => [
+            ['SayHello', '.helloworld.HelloRequest', '.helloworld.HelloReply', false, false],
+            ['SayHelloStream', '.helloworld.HelloStreamRequest', '.helloworld.HelloReply', false, true],
+            ['SayHelloToAll', '.helloworld.HelloRequest', '.helloworld.HelloReply', true, false],
+            ['SayHelloChat', '.helloworld.HelloRequest', '.helloworld.HelloReply', true, true],
+        ]], $greeter['files'][0]['services']);
+
+        // clock.proto's metadata class is outside GPBMetadata\ (php_metadata_namespace), and the well-known type it
+        // imports comes from php-google-protobuf's own generated code.
+        $this->assertSame(['clock.proto', 'google/protobuf/timestamp.proto'], array_column($clockFile['files'], 'name'));
+        $this->assertSame(['google/protobuf/timestamp.proto'], $clockFile['files'][0]['dependency']);
+        $this->assertSame(['NowRequest', 'NowReply'], $clockFile['files'][0]['messages']);
+        $this->assertSame(['Timestamp'], $clockFile['files'][1]['messages']);
+        $this->assertSame(['clock.proto'], array_column($again['files'], 'name'));
+        $this->assertSame(['google/protobuf/timestamp.proto'], array_column($timestamp['files'], 'name'));
+    }
+
+    public function testReflectionFindsEverySymbolOfAFileAndAnswersNotFoundWithoutEndingTheStream(): void
+    {
+        $this->needsReflectionProto();
+        $symbols = ['rapier.test.Clock.Now', 'rapier.test.NowRequest.caller', 'rapier.test.NowReply.Precision',
+            'rapier.test.NowReply.MICROSECOND', 'rapier.test.NowReply.note', '.rapier.test.NowRequest'];
+        $missing = ['rapier.test.Probe', 'rapier.test.NowReply.Precision.MICROSECOND', 'rapier.test.Nothing'];
+        $requests = array_map(static fn (string $symbol): array => ['file_containing_symbol' => $symbol],
+            [...$symbols, ...$missing]);
+        $requests[] = ['file_by_filename' => 'nothing.proto'];
+        $requests[] = ['all_extension_numbers_of_type' => 'rapier.test.NowRequest'];
+        $requests[] = ['all_extension_numbers_of_type' => 'rapier.test.Nothing'];
+        $requests[] = ['file_containing_extension' => ['containing_type' => 'rapier.test.NowRequest', 'extension_number' => 100]];
+        $requests[] = ['file_containing_symbol' => 'helloworld.HelloReply.message'];
+        $seen = $this->client('reflect', json_encode(['version' => 'v1alpha', 'requests' => $requests]));
+
+        $this->assertSame('OK', $seen['code'], json_encode($seen));
+        $responses = $seen['responses'];
+        $this->assertCount(count($requests), $responses, 'one response to each request, errors included');
+        foreach ($symbols as $i => $symbol) {
+            // The file it imports comes along once on a stream.
+            $this->assertSame($i === 0 ? ['clock.proto', 'google/protobuf/timestamp.proto'] : ['clock.proto'],
+                array_column($responses[$i]['files'] ?? [], 'name'), $symbol);
+            $this->assertSame(['file_containing_symbol', $symbol], $responses[$i]['echo']);
+        }
+        foreach (array_slice($responses, count($symbols), 4) as $i => $response) {
+            $this->assertSame('error_response', $response['kind'], json_encode($response));
+            $this->assertSame(5, $response['error'][0], 'NOT_FOUND');
+        }
+        // The Probe reuses helloworld's messages: no .proto file declares it, and reflection says so.
+        $this->assertStringContainsString('symbol rapier.test.Probe is not known', $responses[count($symbols)]['error'][1]);
+        $this->assertSame('file nothing.proto is not known', $responses[count($symbols) + 3]['error'][1]);
+        $extensions = array_slice($responses, count($symbols) + 4, 3);
+        $this->assertSame(['rapier.test.NowRequest', []], $extensions[0]['extensions'], 'a message with no extensions');
+        $this->assertSame(5, $extensions[1]['error'][0] ?? null, 'all_extension_numbers_of_type of no such message');
+        $this->assertSame(5, $extensions[2]['error'][0] ?? null, 'file_containing_extension of no such extension');
+        $this->assertSame(['helloworld.proto'], array_column(end($responses)['files'] ?? [], 'name'),
+            'the stream answers after its errors');
+    }
+
+    public function testReflectionLetsAClientThatKnowsNothingCallTheServices(): void
+    {
+        $this->needsReflectionProto();
+        // As grpcurl does: the message classes come from the descriptors reflection sends, nothing else.
+        $seen = $this->client('reflect_call', json_encode(['compare_health' => self::$dir . '/pb2/health.binpb', 'calls' => [
+            '/helloworld.Greeter/SayHello' => ['name' => 'reflection'],
+            '/rapier.test.Clock/Now' => ['caller' => 'python'],
+            '/grpc.health.v1.Health/Check' => ['service' => 'rapier.test.Clock'],
+        ]]));
+
+        $this->assertSame(['helloworld.Greeter', 'rapier.test.Probe', 'rapier.test.Clock', 'grpc.health.v1.Health'],
+            $seen['services']);
+        $this->assertSame(['rapier.test.Probe'], array_keys($seen['undescribed']));
+        $this->assertSame(['clock.proto', 'google/protobuf/timestamp.proto', 'grpc/health/v1/health.proto',
+            'helloworld.proto'], $seen['files']);
+        $replies = $seen['replies'];
+        $this->assertSame(['message' => 'Hello, reflection!'], $replies['/helloworld.Greeter/SayHello']);
+        $now = $replies['/rapier.test.Clock/Now'];
+        $this->assertSame('MICROSECOND', $now['precision'] ?? null, json_encode($now));
+        $this->assertSame(['name' => 'python'], $now['source']);
+        $this->assertEqualsWithDelta($seen['now'], (float) (new \DateTimeImmutable($now['time']))->format('U.u'), 60.0);
+        $this->assertSame(['status' => 'SERVING'], $replies['/grpc.health.v1.Health/Check']);
+
+        // The health service's descriptor is written by hand: it says what gRPC's own health.proto says (of Check).
+        [$ours, $grpcs] = $seen['health'];
+        $this->assertSame($grpcs['package'], $ours['package']);
+        $this->assertSame($grpcs['syntax'], $ours['syntax']);
+        $this->assertSame($grpcs['messages'], $ours['messages']);
+        $this->assertSame(['Check' => $grpcs['methods']['Check']], $ours['methods']);
+    }
+
+    public function testAReflectionRequestOfNothingOrNotAMessageEndsTheStream(): void
+    {
+        $path = '/grpc.reflection.v1.ServerReflection/ServerReflectionInfo';
+        $nothing = $this->curl($path, self::frame("\x0a\x04host"));
+        $this->assertSame('3', $nothing['fields']['grpc-status'] ?? null, $nothing['raw']);
+        $this->assertStringContainsString('asks for nothing', rawurldecode($nothing['fields']['grpc-message'] ?? ''));
+
+        $garbage = $this->curl($path, self::frame("\x3a\x09short"));
+        $this->assertSame('13', $garbage['fields']['grpc-status'] ?? null, $garbage['raw']);
+        $this->assertStringContainsString('cannot decode', rawurldecode($garbage['fields']['grpc-message'] ?? ''));
+
+        $other = $this->curl('/grpc.reflection.v1.ServerReflection/Other', self::frame(''));
+        $this->assertSame('12', $other['fields']['grpc-status'] ?? null, 'UNIMPLEMENTED');
+    }
+
     public function testNonPostIs405AndAnotherContentTypeIs415(): void
     {
         $get = $this->curl('/helloworld.Greeter/SayHello', null);
@@ -508,6 +654,11 @@ final class GrpcServerTest extends TestCase
             $foreign = $this->web('/helloworld.Greeter/SayHello', self::frame(self::helloRequest('x')), port: $port,
                 headers: ['origin: https://evil.example']);
             $this->assertArrayNotHasKey('access-control-allow-origin', $foreign['fields'], 'the browser keeps the answer from the page');
+
+            if (is_dir(self::$dir . '/pb2/v1')) {
+                $reflect = $this->client('reflect', json_encode(['requests' => [['list_services' => '']]]), $port);
+                $this->assertSame('UNIMPLEMENTED', $reflect['code'], 'reflection is off unless asked for');
+            }
         }, $server);
     }
 
@@ -516,6 +667,13 @@ final class GrpcServerTest extends TestCase
         $result = PhpProcess::runCommand([dirname(__DIR__, 2) . '/scripts/gen-grpc-example.sh', '--check']);
 
         $this->assertSame(0, $result->exitCode, $result->describe());
+    }
+
+    private function needsReflectionProto(): void
+    {
+        if (!is_dir(self::$dir . '/pb2/v1') || !is_dir(self::$dir . '/pb2/v1alpha')) {
+            $this->markTestSkipped('gRPC\'s reflection.proto is not installed (grpc-proto; ' . self::DEPS . ')');
+        }
     }
 
     /**

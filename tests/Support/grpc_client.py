@@ -7,7 +7,8 @@ one JSON object with what the client saw; the test asserts on it.
 
 PB2_DIR holds helloworld_pb2.py and health_pb2.py, made by the test with
 `protoc --python_out` from examples/grpc/helloworld.proto and
-tests/Support/grpc/health.proto.
+tests/Support/grpc/health.proto, and v1/ and v1alpha/ reflection_pb2.py,
+from gRPC's own reflection.proto (Debian's grpc-proto).
 """
 import base64
 import concurrent.futures
@@ -257,7 +258,141 @@ def run():
             except grpc.RpcError as e:
                 result[service] = e.code().name
         return result
+    if scenario == "reflect":
+        return reflect(json.loads(arg))
+    if scenario == "reflect_call":
+        return reflect_call(json.loads(arg))
     raise SystemExit("unknown scenario " + scenario)
+
+
+def reflection_stream(version):
+    """ServerReflectionInfo of grpc.reflection.`version`, its messages made by protoc from gRPC's own
+    reflection.proto (Debian's grpc-proto) into PB2_DIR/`version`."""
+    sys.path.insert(0, pb2_dir + "/" + version)
+    import reflection_pb2 as rf  # noqa: E402
+    info = channel.stream_stream("/grpc.reflection.%s.ServerReflection/ServerReflectionInfo" % version,
+                                 request_serializer=rf.ServerReflectionRequest.SerializeToString,
+                                 response_deserializer=rf.ServerReflectionResponse.FromString)
+    return rf, info
+
+
+def describe_file(data):
+    from google.protobuf import descriptor_pb2
+    f = descriptor_pb2.FileDescriptorProto.FromString(data)
+    return {"name": f.name, "package": f.package, "dependency": list(f.dependency),
+            "messages": [m.name for m in f.message_type],
+            "services": {s.name: [[m.name, m.input_type, m.output_type, m.client_streaming, m.server_streaming]
+                                  for m in s.method] for s in f.service}}
+
+
+def reflect(spec):
+    """{"version", "host", "requests": [{field: value}, ...]}: the requests on one stream, each response
+    described: which one, the request it echoes, and what it holds."""
+    rf, info = reflection_stream(spec.get("version", "v1"))
+    requests = []
+    for fields in spec["requests"]:
+        request = rf.ServerReflectionRequest(host=spec.get("host", ""))
+        for key, value in fields.items():
+            if key == "file_containing_extension":
+                request.file_containing_extension.CopyFrom(rf.ExtensionRequest(**value))
+            else:
+                setattr(request, key, value)
+        requests.append(request)
+    seen = []
+    try:
+        for response in info(iter(requests), timeout=TIMEOUT):
+            kind = response.WhichOneof("message_response")
+            echoed = response.original_request.WhichOneof("message_request")
+            entry = {"kind": kind, "host": response.valid_host,
+                     "echo": [echoed, str(getattr(response.original_request, echoed)) if echoed else None]}
+            if kind == "file_descriptor_response":
+                entry["files"] = [describe_file(d) for d in response.file_descriptor_response.file_descriptor_proto]
+            elif kind == "list_services_response":
+                entry["services"] = [s.name for s in response.list_services_response.service]
+            elif kind == "error_response":
+                entry["error"] = [response.error_response.error_code, response.error_response.error_message]
+            elif kind == "all_extension_numbers_response":
+                entry["extensions"] = [response.all_extension_numbers_response.base_type_name,
+                                       list(response.all_extension_numbers_response.extension_number)]
+            seen.append(entry)
+        return {"code": "OK", "responses": seen}
+    except grpc.RpcError as e:
+        return {**error(e), "responses": seen}
+
+
+def reflect_call(spec):
+    """What grpcurl does, knowing nothing of the server: list its services, fetch the files that declare
+    them (and what those import), build their message classes from the descriptors alone, and make the
+    calls of spec["calls"] ({"/service/Method": {field: value}}), each reply as JSON."""
+    from google.protobuf import descriptor_pb2, descriptor_pool, json_format, message_factory
+    rf, info = reflection_stream(spec.get("version", "v1"))
+    outbox, requests = held_requests()
+    responses = info(requests, timeout=TIMEOUT)
+
+    def ask(**fields):
+        outbox.put(rf.ServerReflectionRequest(**fields))
+        return next(responses)
+
+    services = [s.name for s in ask(list_services="").list_services_response.service]
+    files, undescribed = {}, {}
+    for service in services:
+        response = ask(file_containing_symbol=service)
+        if response.HasField("error_response"):
+            undescribed[service] = response.error_response.error_message
+        for data in response.file_descriptor_response.file_descriptor_proto:
+            proto = descriptor_pb2.FileDescriptorProto.FromString(data)
+            files[proto.name] = proto
+    outbox.put(None)
+    list(responses)
+
+    pool = descriptor_pool.DescriptorPool()
+    added = set()
+
+    def add(name):  # imports first: a pool takes a file once it knows what the file names
+        if name in added:
+            return
+        added.add(name)
+        for dependency in files[name].dependency:
+            add(dependency)
+        pool.Add(files[name])
+    for name in files:
+        add(name)
+
+    def message_class(descriptor):
+        if hasattr(message_factory, "GetMessageClass"):
+            return message_factory.GetMessageClass(descriptor)
+        return message_factory.MessageFactory(pool).GetPrototype(descriptor)
+
+    replies = {}
+    for path, fields in spec["calls"].items():
+        service, method = path.strip("/").split("/")
+        descriptor = pool.FindServiceByName(service).FindMethodByName(method)
+        request_class, reply_class = message_class(descriptor.input_type), message_class(descriptor.output_type)
+        fn = channel.unary_unary(path, request_serializer=request_class.SerializeToString,
+                                 response_deserializer=reply_class.FromString)
+        try:
+            reply = fn(json_format.ParseDict(fields, request_class()), timeout=TIMEOUT)
+            replies[path] = json_format.MessageToDict(reply, preserving_proto_field_name=True)
+        except grpc.RpcError as e:
+            replies[path] = error(e)
+    result = {"services": services, "files": sorted(files), "undescribed": undescribed, "replies": replies,
+              "now": time.time()}
+    official = spec.get("compare_health")
+    if official and "grpc/health/v1/health.proto" in files:
+        # The health service's descriptor, written by hand on the server, beside protoc's of gRPC's own health.proto.
+        theirs = descriptor_pb2.FileDescriptorSet.FromString(open(official, "rb").read()).file[0]
+        result["health"] = [health_summary(files["grpc/health/v1/health.proto"]), health_summary(theirs)]
+    return result
+
+
+def health_summary(f):
+    def fields(m):
+        return [[x.name, x.number, x.label, x.type, x.type_name] for x in m.field]
+    return {"package": f.package, "syntax": f.syntax,
+            "messages": {m.name: {"fields": fields(m), "enums": {e.name: [[v.name, v.number] for v in e.value]
+                                                                for e in m.enum_type}} for m in f.message_type},
+            "methods": {m.name: [m.input_type, m.output_type, m.client_streaming, m.server_streaming]
+                        for s in f.service for m in s.method}}
 
 
 print(json.dumps(run()))

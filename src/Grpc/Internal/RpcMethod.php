@@ -19,6 +19,7 @@ final class RpcMethod
      * @param Closure(mixed, \Rapier\Grpc\Context): mixed $invoke calls the method with the request (or the
      *        iterable of requests) and the call's Context
      * @param Closure(mixed): string $encode one reply's bytes
+     * @param list<class-string> $messageClasses the message classes it names, request and reply (for reflection)
      */
     public function __construct(
         public readonly string $name,
@@ -27,6 +28,7 @@ final class RpcMethod
         public readonly Closure $decode,
         public readonly Closure $invoke,
         public readonly Closure $encode,
+        public readonly array $messageClasses = [],
     ) {
     }
 }

@@ -86,6 +86,11 @@ final class ServiceReflector
             }
         }
         $serverStreaming = self::returnsStream($method, $where);
+        $replyType = $method->getReturnType();
+        $messageClasses = [$requestClass];
+        if (!$serverStreaming && $replyType instanceof ReflectionNamedType && $replyType->getName() !== $requestClass) {
+            $messageClasses[] = $replyType->getName();
+        }
         $name = $method->getName();
         $decode = static function (string $bytes) use ($requestClass): Message {
             $message = new $requestClass();
@@ -105,7 +110,7 @@ final class ServiceReflector
             : throw new UnexpectedValueException(sprintf('%s %s %s, not a protobuf message', $where,
                 $serverStreaming ? 'yielded' : 'returned', get_debug_type($reply)));
 
-        return new RpcMethod($name, $clientStreaming, $serverStreaming, $decode, $invoke, $encode);
+        return new RpcMethod($name, $clientStreaming, $serverStreaming, $decode, $invoke, $encode, $messageClasses);
     }
 
     /**
