@@ -252,25 +252,40 @@ static bool sent(int rc)
 	return rc == 0;
 }
 
-/* An uncaught Rapier\Http\BodyException with a 4xx code is answered with that status and its message. */
-static bool body_failure_answered(response_t *resp, zend_object *exception)
+/*
+ * The status of an uncaught Rapier\Http\BodyException: its code, a 4xx
+ * (the client's doing; 499: the client left) or 507 (the disk); 0 for any
+ * other exception, answered 500.
+ */
+static int body_failure_status(zend_object *exception)
 {
-	zval *code, *message, tmp1, tmp2;
+	zval *code, tmp;
 	zend_long status;
-	smart_str text = {0};
 
 	if (!instanceof_function(exception->ce, rapier_ce_http_body_exception)) {
+		return 0;
+	}
+	code = zend_read_property(zend_ce_exception, exception, ZEND_STRL("code"), true, &tmp);
+	status = zval_get_long(code);
+	return (status >= 400 && status <= 499) || status == 507 ? (int) status : 0;
+}
+
+/* Answers a body that did not come whole with the status that says why and the exception's message. */
+static bool body_failure_answered(response_t *resp, zend_object *exception, int status)
+{
+	zval *message, tmp;
+	smart_str text = {0};
+
+	if (status == 0 || status == 499) {
 		return false;
 	}
-	code = zend_read_property(zend_ce_exception, exception, ZEND_STRL("code"), true, &tmp1);
-	message = zend_read_property(zend_ce_exception, exception, ZEND_STRL("message"), true, &tmp2);
-	status = zval_get_long(code);
-	if (status < 400 || (status > 498 && status != 507) || Z_TYPE_P(message) != IS_STRING) {
+	message = zend_read_property(zend_ce_exception, exception, ZEND_STRL("message"), true, &tmp);
+	if (Z_TYPE_P(message) != IS_STRING) {
 		return false;
 	}
 	rapier_http_head_init(&resp->head, &resp->buf);
 	rapier_http_buf_reset(&resp->buf);
-	rapier_http_head_set_status(&resp->head, (int) status, NULL, 0);
+	rapier_http_head_set_status(&resp->head, status, NULL, 0);
 	rapier_http_head_add(&resp->head, ZEND_STRL("Content-Type"), ZEND_STRL("text/plain; charset=utf-8"));
 	smart_str_append(&text, Z_STR_P(message));
 	smart_str_appendc(&text, '\n');
@@ -285,15 +300,28 @@ void rapier_http_response_handler_done(zend_object *obj, zend_object *exception)
 	response_t *resp = response_from(obj);
 	rapier_http_conn_t *conn = resp->conn;
 
+	/* Its body ended early by a close or a reset: nobody reads an answer. rapier_http_conn_handler_done() closes. */
+	bool client_left = rapier_http_conn_client_left(conn);
+
 	if (exception) {
 		zval ex, str;
+		int body_status = body_failure_status(exception);
 		ZVAL_OBJ(&ex, exception);
 		zend_call_method_with_0_params(exception, exception->ce, NULL, "__tostring", &str);
 		if (EG(exception)) {
 			zend_clear_exception();
 		}
-		php_log_err_with_severity(Z_TYPE(str) == IS_STRING ? Z_STRVAL(str) : "uncaught exception", LOG_ERR);
-		if (rapier_http_conn_writable(conn) && !conn->response_started && body_failure_answered(resp, exception)) {
+		/*
+		 * A body the client cut short, sent too slowly, too large or malformed is the client's doing, as it is
+		 * with request_buffering on, where the server answers it unlogged: the access log has its status.
+		 */
+		if (body_status == 0 || body_status == 507) {
+			php_log_err_with_severity(Z_TYPE(str) == IS_STRING ? Z_STRVAL(str) : "uncaught exception", LOG_ERR);
+		}
+		if (client_left) {
+			/* No answer. */
+		} else if (rapier_http_conn_writable(conn) && !conn->response_started
+			&& body_failure_answered(resp, exception, body_status)) {
 			/* The body did not come whole: the status that says why, not a 500 (as if the server had buffered it). */
 		} else if (rapier_http_conn_writable(conn) && !conn->response_started) {
 			rapier_http_head_init(&resp->head, &resp->buf);
@@ -307,7 +335,7 @@ void rapier_http_response_handler_done(zend_object *obj, zend_object *exception)
 			}
 		}
 		zval_ptr_dtor(&str);
-	} else if (rapier_http_conn_writable(conn)) {
+	} else if (rapier_http_conn_writable(conn) && !client_left) {
 		/* The handler returned without ending the response: end it as it stands. */
 		finish(resp, "", 0);
 	}

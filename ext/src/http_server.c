@@ -1164,6 +1164,11 @@ bool rapier_http_conn_writable(const rapier_http_conn_t *conn)
 	return conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->response_ended;
 }
 
+bool rapier_http_conn_client_left(const rapier_http_conn_t *conn)
+{
+	return conn->body != NULL && conn->body->error == 499;
+}
+
 /* After the handler */
 
 static void next_request_once(rapier_http_conn_t *conn)
@@ -1258,6 +1263,7 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 {
 	rapier_http_server_t *server = conn->server;
 	bool body_unread = conn->body && !conn->body->done;
+	bool client_left = rapier_http_conn_client_left(conn);
 
 	conn->handler_co = NULL;
 	if (conn->upgraded) {
@@ -1278,6 +1284,13 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 	if (conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->response_ended) {
 		if (conn->response_started) {
 			/* A streamed response cut short: the client must not take it as complete. */
+			rapier__http_conn_close(conn);
+		} else if (client_left) {
+			/*
+			 * The client closed or reset before its body ended and the handler gave up on it: nobody reads an
+			 * answer, as for a queued request whose client left, and as nginx logs it, the access log says 499.
+			 */
+			rapier__http_log_access(conn, 499, 0);
 			rapier__http_conn_close(conn);
 		} else {
 			/* The answer closes the connection once written. */

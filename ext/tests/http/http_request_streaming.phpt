@@ -176,6 +176,16 @@ $c->close();
 /* The handler learns of the close when the worker reads it: asked until it has. */
 $caught = http_test_poll(fn() => ($seen = trim(http_get($port, '/caught')['body'])) !== 'nothing' ? $seen : null, 5);
 echo "client gone: $caught\n";
+/* A client that shut down its side mid-body left all the same (as for a queued request): no answer, caught or not. */
+foreach (['/catch', '/uncaught'] as $path) {
+    $c = stream_socket_client("tcp://127.0.0.1:$port");
+    fwrite($c, $head('PUT', $path, ['Content-Length: 100']) . 'only part');
+    stream_socket_shutdown($c, STREAM_SHUT_WR);
+    stream_set_timeout($c, (int) ceil(http_test_timeout(5)));
+    $got = stream_get_contents($c);
+    echo "half-closed mid-body, $path: ", $got === '' && !stream_get_meta_data($c)['timed_out'] ? 'no answer, closed' : json_encode($got), "\n";
+    fclose($c);
+}
 $c = new HttpTestConn($port);
 $c->send($head('PUT', '/uncaught', ['Content-Length: 100']) . 'only part');
 echo "stalled, uncaught: ", $show($c->response(5)), "\n";
@@ -192,6 +202,7 @@ $c->close();
 echo "malformed chunk, uncaught: ", $show(http_request($port, $raw . "zz\r\nabc\r\n")), "\n";
 echo "the worker serves on: ", $show(http_get($port, '/deny')), "\n";
 $r = $srv->stop();
+/* Answered with the status that fits, as with request_buffering on: the client's doing, not logged as the application's. */
 echo "exit: {$r['code']}, uncaught exceptions logged: ", substr_count($r['err'], 'Rapier\Http\BodyException: '), "\n";
 ?>
 --EXPECT--
@@ -218,8 +229,10 @@ saveBody(): the body, size 100000
 {"first":"abcdefghij","body_after_stream":"Rapier\\Exception 0: Part of the request body was read already (bodyStream(), php:\/\/input): the rest of it is only on that stream","second_reader":"Rapier\\Exception 0: Another coroutine is reading this request's body: read it from one coroutine at a time","other_coroutine":"klmnopqrst"}
 -- the rest will not come
 client gone: Rapier\Http\BodyException 499: The request body cannot be read whole: the client closed the connection before the body ended
+half-closed mid-body, /catch: no answer, closed
+half-closed mid-body, /uncaught: no answer, closed
 stalled, uncaught: 408 The request body cannot be read whole: no byte of the request body came in time [Connection: close]
 past max_body_size, uncaught: 413 The request body cannot be read whole: the request body is larger than max_body_size [Connection: close]
 malformed chunk, uncaught: 400 The request body cannot be read whole: invalid chunked encoding [Connection: close]
 the worker serves on: 401 denied [Connection: close]
-exit: 0, uncaught exceptions logged: 3
+exit: 0, uncaught exceptions logged: 0
