@@ -66,15 +66,6 @@ final class GrpcServerTest extends TestCase
         self::$rapier->waitForWorkers(self::$dir . '/rapier.pid', 1);
     }
 
-    /** @param list<string> $arguments */
-    private static function protoc(array $arguments): void
-    {
-        exec('protoc ' . implode(' ', array_map('escapeshellarg', $arguments)) . ' 2>&1', $output, $status);
-        if ($status !== 0) {
-            throw new RuntimeException('protoc ' . implode(' ', $arguments) . ' failed: ' . implode("\n", $output));
-        }
-    }
-
     public static function tearDownAfterClass(): void
     {
         self::$rapier?->stop();
@@ -823,6 +814,15 @@ final class GrpcServerTest extends TestCase
         }
 
         return $seen;
+    }
+
+    /** @param list<string> $arguments */
+    private static function protoc(array $arguments): void
+    {
+        exec('protoc ' . implode(' ', array_map('escapeshellarg', $arguments)) . ' 2>&1', $output, $status);
+        if ($status !== 0) {
+            throw new RuntimeException('protoc ' . implode(' ', $arguments) . ' failed: ' . implode("\n", $output));
+        }
     }
 
     private static function frame(string $message, bool $compressed = false): string

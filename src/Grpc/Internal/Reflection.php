@@ -110,43 +110,74 @@ final class Reflection
         if (!is_string($value)) {
             throw new UnexpectedValueException("field $kind is not a string or message");
         }
-        if ($kind === self::LIST_SERVICES) {
-            $services = '';
-            foreach (array_keys(($this->served)()) as $name) {
-                $services .= ProtoWire::bytesField(1, ProtoWire::bytesField(1, $name));
-            }
+        $symbol = ltrim($value, '.');
 
-            return ProtoWire::bytesField(6, $services);
-        }
-        if ($kind === self::FILE_CONTAINING_EXTENSION) {
-            $extension = ProtoWire::lastValues($value);
-            $type = ltrim((string) ($extension[1] ?? ''), '.');
-            $number = (int) ($extension[2] ?? 0);
-            $file = $this->find(static fn (DescriptorIndex $index): ?string => $index->fileOfExtension($type, $number));
+        return match ($kind) {
+            self::LIST_SERVICES => $this->listServices(),
+            self::ALL_EXTENSION_NUMBERS_OF_TYPE => $this->extensionNumbers($symbol),
+            self::FILE_CONTAINING_EXTENSION => $this->extensionFile(ProtoWire::lastValues($value), $sent),
+            self::FILE_BY_FILENAME => $this->files(
+                $this->find(static fn (DescriptorIndex $index): ?string => $index->has($value) ? $value : null),
+                "file $value is not known", $sent),
+            default => $this->files($this->find(static fn (DescriptorIndex $index): ?string => $index->fileOf($symbol)),
+                "symbol $symbol is not known (is the code protoc generated for its .proto file loaded?)", $sent),
+        };
+    }
 
-            return $file === null ? self::notFound("no extension $number of message $type is known")
-                : self::files($this->index()->withImports($file, $sent));
+    private function listServices(): string
+    {
+        $services = '';
+        foreach (array_keys(($this->served)()) as $name) {
+            // ListServiceResponse.service: ServiceResponse { name }
+            $services .= ProtoWire::bytesField(1, ProtoWire::bytesField(1, $name));
         }
-        $name = ltrim($value, '.');
-        if ($kind === self::ALL_EXTENSION_NUMBERS_OF_TYPE) {
-            $numbers = $this->find(static fn (DescriptorIndex $index): ?array => $index->extensionNumbers($name));
-            if ($numbers === null) {
-                return self::notFound("message $name is not known");
-            }
-            $packed = implode('', array_map(ProtoWire::varint(...), $numbers));
 
-            return ProtoWire::bytesField(5, ProtoWire::bytesField(1, $name)
-                . ($packed === '' ? '' : ProtoWire::bytesField(2, $packed)));
+        return ProtoWire::bytesField(6, $services);
+    }
+
+    /** ExtensionNumberResponse { base_type_name, packed extension_number }, or NOT_FOUND for no such message. */
+    private function extensionNumbers(string $type): string
+    {
+        $numbers = $this->find(static fn (DescriptorIndex $index): ?array => $index->extensionNumbers($type));
+        if ($numbers === null) {
+            return self::notFound("message $type is not known");
         }
-        $file = $kind === self::FILE_BY_FILENAME
-            ? $this->find(static fn (DescriptorIndex $index): ?string => $index->has($name) ? $name : null)
-            : $this->find(static fn (DescriptorIndex $index): ?string => $index->fileOf($name));
+        $packed = implode('', array_map(ProtoWire::varint(...), $numbers));
+
+        return ProtoWire::bytesField(5, ProtoWire::bytesField(1, $type)
+            . ($packed === '' ? '' : ProtoWire::bytesField(2, $packed)));
+    }
+
+    /**
+     * @param array<int, int|string> $request ExtensionRequest { containing_type, extension_number }
+     * @param array<string, true> $sent
+     */
+    private function extensionFile(array $request, array &$sent): string
+    {
+        $type = ltrim((string) ($request[1] ?? ''), '.');
+        $number = (int) ($request[2] ?? 0);
+
+        return $this->files($this->find(static fn (DescriptorIndex $index): ?string => $index->fileOfExtension($type, $number)),
+            "no extension $number of message $type is known", $sent);
+    }
+
+    /**
+     * FileDescriptorResponse: $file's descriptor and those of its imports
+     * not sent on this stream yet; NOT_FOUND saying $unknown for no file.
+     *
+     * @param array<string, true> $sent
+     */
+    private function files(?string $file, string $unknown, array &$sent): string
+    {
         if ($file === null) {
-            return self::notFound($kind === self::FILE_BY_FILENAME ? "file $name is not known"
-                : "symbol $name is not known (is the code protoc generated for its .proto file loaded?)");
+            return self::notFound($unknown);
+        }
+        $response = '';
+        foreach ($this->index()->withImports($file, $sent) as $descriptor) {
+            $response .= ProtoWire::bytesField(1, $descriptor);
         }
 
-        return self::files($this->index()->withImports($file, $sent));
+        return ProtoWire::bytesField(4, $response);
     }
 
     /**
@@ -200,17 +231,6 @@ final class Reflection
         $this->indexedClasses = count(get_declared_classes());
 
         return $this->index = $index;
-    }
-
-    /** @param list<string> $descriptors */
-    private static function files(array $descriptors): string
-    {
-        $response = '';
-        foreach ($descriptors as $descriptor) {
-            $response .= ProtoWire::bytesField(1, $descriptor);
-        }
-
-        return ProtoWire::bytesField(4, $response);
     }
 
     private static function notFound(string $message): string
