@@ -29,8 +29,11 @@ final class DescriptorsTest extends TestCase
         $this->assertSame("\x08\x96\x01\x12\x07testing", substr($message, 0, 12), 'as protobuf writes it');
         $this->assertSame([[1, 150], [2, 'testing'], [3, -2], [2, ''], [4, "\x01\x02\x03\x04"], [5, str_repeat("\x07", 8)]],
             ProtoWire::fields($message));
-        $this->assertSame([1 => 150, 2 => '', 3 => -2, 4 => "\x01\x02\x03\x04", 5 => str_repeat("\x07", 8)],
-            ProtoWire::lastValues($message));
+        $fields = ProtoWire::fields($message);
+        $this->assertSame([1 => 150, 2 => '', 3 => -2, 4 => "\x01\x02\x03\x04", 5 => str_repeat("\x07", 8), 6 => null],
+            array_combine(range(1, 6), array_map(static fn (int $number) => ProtoWire::last($fields, $number), range(1, 6))));
+        $this->assertSame(['testing', ''], ProtoWire::strings($fields, 2));
+        $this->assertSame([], ProtoWire::strings($fields, 1), 'a varint is not a string');
         $this->assertSame(['testing', ''], ProtoWire::repeated(ProtoWire::fields($message), 2));
 
         $truncated = ["\x12\x05abc", "\x08", "\x08\x80", "\x00\x01", "\x0b", "\x25\x01", str_repeat("\xff", 11)];

@@ -56,7 +56,7 @@ final class DescriptorIndex
         $package = self::string($fields, 2);
         $scope = $package === '' ? '' : "$package.";
         $this->files[$name] = $descriptor;
-        $this->declaredImports[$name] = array_values(array_filter(ProtoWire::repeated($fields, 3), 'is_string'));
+        $this->declaredImports[$name] = ProtoWire::strings($fields, 3);
         $this->references[$name] = [];
         foreach (self::embedded($fields, 4) as $message) {
             $this->addMessage($name, $scope, $message);
@@ -198,8 +198,7 @@ final class DescriptorIndex
     {
         $this->symbols[$scope . self::string($extension, 1)] ??= $file;
         array_push($this->references[$file], self::string($extension, 2), self::string($extension, 6));
-        $numbers = ProtoWire::repeated($extension, 3);
-        $number = $numbers === [] ? null : $numbers[count($numbers) - 1];
+        $number = ProtoWire::last($extension, 3);
         $extendee = ltrim(self::string($extension, 2), '.');
         if (is_int($number) && $extendee !== '') {
             $this->extensions[$extendee][$number] ??= $file;
@@ -228,8 +227,7 @@ final class DescriptorIndex
     /** @param list<array{int, int|string}> $fields */
     private static function string(array $fields, int $number): string
     {
-        $values = ProtoWire::repeated($fields, $number);
-        $value = $values === [] ? '' : $values[count($values) - 1];
+        $value = ProtoWire::last($fields, $number) ?? '';
         if (!is_string($value)) {
             throw new UnexpectedValueException("field $number is not a string");
         }

@@ -97,7 +97,7 @@ final class GeneratedDescriptors
     public static function files(string $set): array
     {
         try {
-            return array_values(array_filter(ProtoWire::repeated(ProtoWire::fields($set), 1), 'is_string'));
+            return ProtoWire::strings(ProtoWire::fields($set), 1);
         } catch (\UnexpectedValueException) {
             return [];
         }

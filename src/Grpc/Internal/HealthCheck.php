@@ -56,7 +56,7 @@ final class HealthCheck
     public static function decodeRequest(string $bytes): string
     {
         try {
-            $service = ProtoWire::lastValues($bytes)[1] ?? '';
+            $service = ProtoWire::last(ProtoWire::fields($bytes), 1) ?? '';
         } catch (UnexpectedValueException) {
             throw self::malformed();
         }

@@ -62,22 +62,9 @@ final class ProtoWire
     }
 
     /**
-     * The last value of each field in $bytes (a oneof, or a field written
-     * twice, as parsers merge them), by field number.
-     *
-     * @return array<int, int|string>
+     * @param list<array{int, int|string}> $fields
+     * @return list<int|string> every value of field $number, in order
      */
-    public static function lastValues(string $bytes): array
-    {
-        $values = [];
-        foreach (self::fields($bytes) as [$number, $value]) {
-            $values[$number] = $value;
-        }
-
-        return $values;
-    }
-
-    /** @return list<int|string> every value of field $number, in order */
     public static function repeated(array $fields, int $number): array
     {
         $values = [];
@@ -88,6 +75,31 @@ final class ProtoWire
         }
 
         return $values;
+    }
+
+    /**
+     * The last value of field $number, as a parser keeps it for a field
+     * that is not repeated (or a oneof's); null when it is absent.
+     *
+     * @param list<array{int, int|string}> $fields
+     */
+    public static function last(array $fields, int $number): int|string|null
+    {
+        $values = self::repeated($fields, $number);
+
+        return $values === [] ? null : $values[count($values) - 1];
+    }
+
+    /**
+     * The values of repeated string (or bytes) field $number; values of
+     * another wire type are left out.
+     *
+     * @param list<array{int, int|string}> $fields
+     * @return list<string>
+     */
+    public static function strings(array $fields, int $number): array
+    {
+        return array_values(array_filter(self::repeated($fields, $number), 'is_string'));
     }
 
     /** A length-delimited field: a string, bytes or an embedded message. */

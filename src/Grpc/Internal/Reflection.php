@@ -115,7 +115,7 @@ final class Reflection
         return match ($kind) {
             self::LIST_SERVICES => $this->listServices(),
             self::ALL_EXTENSION_NUMBERS_OF_TYPE => $this->extensionNumbers($symbol),
-            self::FILE_CONTAINING_EXTENSION => $this->extensionFile(ProtoWire::lastValues($value), $sent),
+            self::FILE_CONTAINING_EXTENSION => $this->extensionFile(ProtoWire::fields($value), $sent),
             self::FILE_BY_FILENAME => $this->files(
                 $this->find(static fn (DescriptorIndex $index): ?string => $index->has($value) ? $value : null),
                 "file $value is not known", $sent),
@@ -149,13 +149,13 @@ final class Reflection
     }
 
     /**
-     * @param array<int, int|string> $request ExtensionRequest { containing_type, extension_number }
+     * @param list<array{int, int|string}> $request ExtensionRequest's fields { containing_type, extension_number }
      * @param array<string, true> $sent
      */
     private function extensionFile(array $request, array &$sent): string
     {
-        $type = ltrim((string) ($request[1] ?? ''), '.');
-        $number = (int) ($request[2] ?? 0);
+        $type = ltrim((string) ProtoWire::last($request, 1), '.');
+        $number = (int) ProtoWire::last($request, 2);
 
         return $this->files($this->find(static fn (DescriptorIndex $index): ?string => $index->fileOfExtension($type, $number)),
             "no extension $number of message $type is known", $sent);
