@@ -21,6 +21,7 @@ spl_autoload_register(static function (string $class): void {
 });
 require_once __DIR__ . '/Greeter.php';
 
-// reflection: grpcurl and the like call it without the .proto file (docs/grpc.md).
-return (new Rapier\Grpc\Server(reflection: true))
+// reflection: grpcurl and the like call it without the .proto file; compression: replies
+// of 1 KiB and more go gzip-compressed to the clients that accept it (docs/grpc.md).
+return (new Rapier\Grpc\Server(reflection: true, compression: 'gzip'))
     ->addService('helloworld.Greeter', new Examples\Grpc\Greeter());

@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace Rapier\Grpc;
 
 use LogicException;
+use Rapier\Grpc\Internal\Compression;
 use Rapier\Http\Request;
 use ValueError;
 
@@ -29,17 +30,22 @@ final class Context
     /** @var list<array{string, string}> */
     private array $trailers = [];
     private bool $headersSent = false;
+    /** @var list<string> what the client's grpc-accept-encoding lists that the server writes (identity always) */
+    private readonly array $acceptedEncodings;
 
     /**
      * @internal made by Rapier\Grpc\Server for each call
      * @param float|null $deadline the client's deadline, a Unix time in seconds
+     * @param string $compression the server's choice for replies, before the client has a say
      * @throws GrpcException INTERNAL for a -bin value that is not base64, as grpc-go answers it
      */
     public function __construct(
         private readonly Request $request,
         private readonly string $method,
         private readonly ?float $deadline,
+        private string $compression = Compression::IDENTITY,
     ) {
+        $this->acceptedEncodings = Compression::acceptedBy($request->header('grpc-accept-encoding'));
         $metadata = [];
         foreach ($request->headers as $name => $value) {
             $key = strtolower((string) $name);
@@ -123,6 +129,41 @@ final class Context
         $this->trailers[] = self::field($key, $value);
 
         return $this;
+    }
+
+    /**
+     * Compresses this call's replies with $encoding ("gzip", "deflate", or
+     * "identity" for none), overriding the server's `compression`. It
+     * applies only if the client's grpc-accept-encoding lists it (compression()
+     * says what will be used), and to replies of at least the server's
+     * compressMinBytes that it makes smaller.
+     *
+     * @throws ValueError for an encoding the server cannot write
+     * @throws LogicException once the response headers went out (with the first reply)
+     */
+    public function setCompression(string $encoding): static
+    {
+        $encoding = strtolower($encoding);
+        if (!in_array($encoding, Compression::ENCODINGS, true)) {
+            throw new ValueError("cannot compress replies with '$encoding': use " . implode(', ', Compression::ENCODINGS));
+        }
+        if ($this->headersSent) {
+            throw new LogicException("cannot compress with '$encoding': the response headers, which name the encoding, "
+                . 'went out with the first reply; call setCompression() before the first reply (yield)');
+        }
+        $this->compression = $encoding;
+
+        return $this;
+    }
+
+    /**
+     * The encoding of this call's replies (its grpc-encoding): the one set
+     * (the server's `compression` or setCompression()) if the client
+     * accepts it, else "identity".
+     */
+    public function compression(): string
+    {
+        return in_array($this->compression, $this->acceptedEncodings, true) ? $this->compression : Compression::IDENTITY;
     }
 
     /** Whether the header metadata went out (with the first reply): setHeader() throws from then on. */

@@ -10,6 +10,7 @@ use Rapier\Adapter\Adapter;
 use Rapier\Adapter\RequiresHttp2;
 use Rapier\CanceledException;
 use Rapier\Coroutine;
+use Rapier\Grpc\Internal\Compression;
 use Rapier\Grpc\Internal\DeadlineTimer;
 use Rapier\Grpc\Internal\HealthCheck;
 use Rapier\Grpc\Internal\MessageFraming;
@@ -39,7 +40,8 @@ final class Server implements Adapter, RequiresHttp2
 {
     /** grpc's own default for messages received. */
     public const DEFAULT_MAX_RECEIVE_MESSAGE_BYTES = 4 * 1024 * 1024;
-    private const ACCEPT_ENCODING = 'identity,gzip';
+    /** Replies smaller than this go uncompressed: gzip's 18 bytes of framing and the CPU outweigh what it saves. */
+    public const DEFAULT_COMPRESS_MIN_BYTES = 1024;
     /** grpc-timeout goes up to 99999999H (11,000 years); Rapier's timers to 9e9 s. Farther than this is no deadline. */
     private const FARTHEST_ENFORCED_DEADLINE = 1e9;
     /** A request body up to this size is read to its end before an answer that does not need it (readSmallBody()). */
@@ -59,15 +61,26 @@ final class Server implements Adapter, RequiresHttp2
      *        (CORS), as "https://app.example.com", or ["*"] for any; none by default (same-origin pages only)
      * @param bool $reflection serve gRPC server reflection (grpc.reflection.v1 and v1alpha), so that grpcurl and
      *        the like call the services without their .proto files; off by default: it tells any client the whole API
+     * @param string|null $compression compress replies with "gzip" or "deflate" when the client accepts it (its
+     *        grpc-accept-encoding); none by default. A method may choose per call: Context::setCompression()
+     * @param int $compressMinBytes replies smaller than this are not compressed
      */
     public function __construct(
         private readonly int $maxReceiveMessageBytes = self::DEFAULT_MAX_RECEIVE_MESSAGE_BYTES,
         private readonly bool $health = true,
         private readonly array $webOrigins = [],
         bool $reflection = false,
+        private readonly ?string $compression = null,
+        private readonly int $compressMinBytes = self::DEFAULT_COMPRESS_MIN_BYTES,
     ) {
         if ($maxReceiveMessageBytes < 1) {
             throw new ValueError("maxReceiveMessageBytes must be 1 or more, got $maxReceiveMessageBytes");
+        }
+        if ($compression !== null && !in_array($compression, Compression::ENCODINGS, true)) {
+            throw new ValueError("compression must be 'gzip', 'deflate', 'identity' or null (none), got '$compression'");
+        }
+        if ($compressMinBytes < 0) {
+            throw new ValueError("compressMinBytes must be 0 or more, got $compressMinBytes");
         }
         foreach ($webOrigins as $origin) {
             if (!is_string($origin) || ($origin !== '*' && preg_match('~^[a-z][a-z0-9+.\-]*://[^/?#\s]+$~Di', $origin) !== 1)) {
@@ -149,7 +162,7 @@ final class Server implements Adapter, RequiresHttp2
         }
         $response->header('content-type', $web?->contentType
             ?? ($contentType === 'application/grpc+proto' ? $contentType : 'application/grpc'));
-        $response->header('grpc-accept-encoding', self::ACCEPT_ENCODING);
+        $response->header('grpc-accept-encoding', Compression::ACCEPTED);
 
         $context = null;
         $reply = '';
@@ -163,7 +176,7 @@ final class Server implements Adapter, RequiresHttp2
             $encoding = $this->requestEncoding($request);
             $timeout = $request->header('grpc-timeout');
             $deadline = $timeout === null ? null : microtime(true) + Timeout::parse($timeout);
-            $context = new Context($request, $request->path, $deadline);
+            $context = new Context($request, $request->path, $deadline, $this->compression ?? Compression::IDENTITY);
             $reply = $this->call($method, $context, $request, $response, $encoding, $web);
             $status = Status::OK;
             $message = '';
@@ -251,10 +264,10 @@ final class Server implements Adapter, RequiresHttp2
         }
         $result = ($method->invoke)($input, $context);
         if (!$method->serverStreaming) {
-            return MessageFraming::encode(($method->encode)($result));
+            return $this->frame(($method->encode)($result), $context);
         }
         foreach ($result as $reply) {
-            $frame = MessageFraming::encode(($method->encode)($reply));
+            $frame = $this->frame(($method->encode)($reply), $context);
             if (!$context->headersSent()) {
                 self::sendHeaders($response, $context);
             }
@@ -401,8 +414,19 @@ final class Server implements Adapter, RequiresHttp2
             ->end();
     }
 
+    /** A reply's frame, compressed as the call's grpc-encoding says if it is large enough to gain by it. */
+    private function frame(string $reply, Context $context): string
+    {
+        return MessageFraming::encode($reply, strlen($reply) >= $this->compressMinBytes ? $context->compression()
+            : Compression::IDENTITY);
+    }
+
     private static function sendHeaders(Response $response, Context $context): void
     {
+        $encoding = $context->compression();
+        if ($encoding !== Compression::IDENTITY) {
+            $response->header('grpc-encoding', $encoding);
+        }
         foreach ($context->takeHeaders() as [$key, $value]) {
             $response->header($key, $value);
         }
@@ -471,14 +495,14 @@ final class Server implements Adapter, RequiresHttp2
     private function requestEncoding(Request $request): string
     {
         $encoding = strtolower(trim((string) $request->header('grpc-encoding')));
-        if ($encoding === '' || $encoding === 'identity') {
-            return 'identity';
+        if ($encoding === '') {
+            return Compression::IDENTITY;
         }
-        if ($encoding === 'gzip') {
-            return 'gzip';
+        if (in_array($encoding, Compression::ENCODINGS, true)) {
+            return $encoding;
         }
         // The response's grpc-accept-encoding tells the client what to use instead.
-        throw new GrpcException("grpc-encoding $encoding is not supported (supported: " . self::ACCEPT_ENCODING . ')',
+        throw new GrpcException("grpc-encoding $encoding is not supported (supported: " . Compression::ACCEPTED . ')',
             Status::UNIMPLEMENTED);
     }
 }

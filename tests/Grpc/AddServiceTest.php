@@ -205,6 +205,23 @@ final class AddServiceTest extends TestCase
         }
     }
 
+    public function testCompressionIsAnEncodingTheServerWrites(): void
+    {
+        foreach (['gzip', 'deflate', 'identity', null] as $encoding) {
+            $this->assertInstanceOf(Server::class, new Server(compression: $encoding, compressMinBytes: 0));
+        }
+        foreach (['snappy', 'GZIP', 'br', ''] as $encoding) {
+            try {
+                new Server(compression: $encoding);
+                $this->fail("'$encoding' was taken for an encoding");
+            } catch (\ValueError $e) {
+                $this->assertStringContainsString("'gzip', 'deflate'", $e->getMessage(), 'the message says what to use');
+            }
+        }
+        $this->expectException(\ValueError::class);
+        new Server(compressMinBytes: -1);
+    }
+
     private static function echoService(): object
     {
         return new class () {

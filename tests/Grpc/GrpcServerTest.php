@@ -128,6 +128,7 @@ final class GrpcServerTest extends TestCase
         $this->assertSame('OK', $seen['code']);
         $this->assertSame('first', $seen['replies'][0]);
         $this->assertStringStartsWith('LogicException: cannot set header metadata \'x-late\'', $seen['replies'][1]);
+        $this->assertStringStartsWith('LogicException: cannot compress with \'gzip\': the response headers', $seen['replies'][2]);
     }
 
     public function testClientStreaming(): void
@@ -305,13 +306,20 @@ final class GrpcServerTest extends TestCase
         $this->assertSame(base64_encode("\xff\x00 trailer"), $seen['trailing']['x-trailer-bin'] ?? null);
     }
 
-    public function testAGzipCompressedRequest(): void
+    /** @return array<string, array{string}> */
+    public static function requestEncodings(): array
     {
-        $seen = $this->client('gzip');
+        return ['gzip' => ['Gzip'], 'deflate' => ['Deflate']];
+    }
+
+    /** @dataProvider requestEncodings */
+    public function testACompressedRequest(string $encoding): void
+    {
+        $seen = $this->client('compressed_request', $encoding);
 
         $this->assertSame('OK', $seen['code'], json_encode($seen));
-        $this->assertSame('gzip', $seen['message']['grpc_encoding']);
-        $this->assertLessThan($seen['sent_bytes'], $seen['message']['body_bytes'], 'the client did compress the message');
+        $this->assertSame(strtolower($encoding), $seen['message']['grpc_encoding']);
+        $this->assertLessThan($seen['sent_bytes'] / 10, $seen['message']['body_bytes'], 'the client did compress the message');
         $this->assertSame($seen['sent_md5'], $seen['message']['name_md5']);
     }
 
@@ -321,7 +329,53 @@ final class GrpcServerTest extends TestCase
             ['grpc-encoding: snappy']);
 
         $this->assertSame('12', $response['fields']['grpc-status'] ?? null, $response['raw']);
-        $this->assertSame('identity,gzip', $response['fields']['grpc-accept-encoding'] ?? null);
+        $this->assertSame('identity,deflate,gzip', $response['fields']['grpc-accept-encoding'] ?? null);
+    }
+
+    public function testRepliesAreCompressedAsTheClientAccepts(): void
+    {
+        // The example's server compresses with gzip (compression: 'gzip'), replies of 1 KiB and more.
+        $cases = [
+            'gzip by the server' => ['5000', [], 'gzip', true],
+            'not accepted: none' => ['5000', [], null, false, 'identity'],
+            'deflate asked by the method' => ['5000', ['x-compression: deflate'], 'deflate', true, 'identity, deflate'],
+            'deflate not accepted' => ['5000', ['x-compression: deflate'], null, false, 'gzip'],
+            'identity asked by the method' => ['5000', ['x-compression: identity'], null, false],
+            'under compressMinBytes' => ['1000', [], 'gzip', false],
+        ];
+        foreach ($cases as $case => [$size, $metadata, $encoding, $compressed]) {
+            $accept = $cases[$case][4] ?? 'gzip,deflate';
+            $response = $this->curl('/rapier.test.Probe/Compressed', self::frame(self::helloRequest($size)),
+                [...$metadata, "grpc-accept-encoding: $accept"]);
+            $fields = $response['fields'];
+            $this->assertSame('0', $fields['grpc-status'] ?? null, "$case: {$response['raw']}");
+            $this->assertSame($encoding, $fields['grpc-encoding'] ?? null, "$case: the response's grpc-encoding");
+            $this->assertSame($encoding ?? 'identity', $fields['x-compression'] ?? null, "$case: Context::compression()");
+            $body = $response['body'];
+            $this->assertSame($compressed ? "\1" : "\0", $body[0], "$case: the message's compressed flag");
+            $this->assertSame(strlen($body) - 5, unpack('N', $body, 1)[1], $case);
+            $message = substr($body, 5);
+            if ($compressed) {
+                $this->assertLessThan(500, strlen($message), "$case: compressed");
+                $message = $encoding === 'gzip' ? gzdecode($message) : gzuncompress($message);
+            }
+            // HelloReply { message = 1 }: the tag, a two-byte length, then the text.
+            $this->assertSame((int) $size + 3, strlen($message), $case);
+            $this->assertStringEndsWith('compressible ', substr($message, 0, 3 + 13 * 5), $case);
+        }
+    }
+
+    public function testGrpcInflatesTheCompressedReplies(): void
+    {
+        $seen = $this->client('compressed_replies', json_encode([[100000, null], [100000, 'deflate'], [100000, 'identity'],
+            [10, 'gzip']]));
+
+        $this->assertSame([
+            '100000 ' => ['code' => 'OK', 'intact' => true, 'used' => 'gzip'],
+            '100000 deflate' => ['code' => 'OK', 'intact' => true, 'used' => 'deflate'],
+            '100000 identity' => ['code' => 'OK', 'intact' => true, 'used' => 'identity'],
+            '10 gzip' => ['code' => 'OK', 'intact' => true, 'used' => 'gzip'],
+        ], $seen);
     }
 
     public function testAOneMegabyteMessageRoundTrip(): void

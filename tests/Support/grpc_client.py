@@ -221,13 +221,23 @@ def run():
         ])
         result["message"] = json.loads(result["message"]) if result["code"] == "OK" else None
         return result
-    if scenario == "gzip":
+    if scenario == "compressed_request":
         name = "compress me " * 10000
-        reply = call(probe("Inspect"), hw.HelloRequest(name=name), compression=grpc.Compression.Gzip)
+        reply = call(probe("Inspect"), hw.HelloRequest(name=name), compression=getattr(grpc.Compression, arg))
         reply["message"] = json.loads(reply["message"]) if reply["code"] == "OK" else None
         reply["sent_md5"] = hashlib.md5(name.encode()).hexdigest()
         reply["sent_bytes"] = len(name)
         return reply
+    if scenario == "compressed_replies":
+        # grpc sends grpc-accept-encoding: identity,deflate,gzip; the reply is inflated by grpc itself.
+        result = {}
+        for size, encoding in json.loads(arg):
+            seen = call(probe("Compressed"), hw.HelloRequest(name=str(size)),
+                        metadata=[("x-compression", encoding)] if encoding else None)
+            expected = ("compressible " * (size // 13 + 1))[:size]
+            result[f"{size} {encoding or ''}"] = {"code": seen["code"], "intact": seen.get("message") == expected,
+                                            "used": seen.get("trailing", {}).get("x-compression")}
+        return result
     if scenario == "echo_size":
         name = ("0123456789abcdef" * (int(arg) // 16 + 1))[:int(arg)]
         result = call(probe("Echo"), hw.HelloRequest(name=name))

@@ -17,14 +17,23 @@ use Rapier\Grpc\Status;
 final class MessageFraming
 {
     public const PREFIX_BYTES = 5;
-    /** Input fed to zlib at a time: bounds what one step can inflate to (zlib's ratio is at most about 1:1032). */
-    private const INFLATE_STEP = 4096;
     /** Bytes asked of a stream at a time. */
     private const READ_STEP = 65536;
 
-    public static function encode(string $message): string
+    /**
+     * A message's frame: compressed with $encoding (the call's grpc-encoding)
+     * unless that is identity or would not make it smaller, which the flag
+     * byte tells the client message by message.
+     */
+    public static function encode(string $message, string $encoding = Compression::IDENTITY): string
     {
-        // Responses are never compressed: the server sends no grpc-encoding.
+        if ($encoding !== Compression::IDENTITY) {
+            $compressed = Compression::compress($message, $encoding);
+            if (strlen($compressed) < strlen($message)) {
+                return "\1" . pack('N', strlen($compressed)) . $compressed;
+            }
+        }
+
         return "\0" . pack('N', strlen($message)) . $message;
     }
 
@@ -37,10 +46,10 @@ final class MessageFraming
      * read, and a compressed one's again as it is inflated.
      *
      * @param resource $stream read until fread() gives '' (its end)
-     * @param string $encoding the request's grpc-encoding: identity or gzip
+     * @param string $encoding the request's grpc-encoding: identity, deflate or gzip
      * @return Generator<int, string>
      * @throws GrpcException INTERNAL for a truncated frame, a bad flag or bad
-     *         gzip data; RESOURCE_EXHAUSTED for a message over $maxBytes;
+     *         compressed data; RESOURCE_EXHAUSTED for a message over $maxBytes;
      *         and whatever reading $stream throws
      */
     public static function read($stream, string $encoding, int $maxBytes): Generator
@@ -62,51 +71,14 @@ final class MessageFraming
                 throw new GrpcException(sprintf('truncated message: %d of %d bytes', strlen($message), $size), Status::INTERNAL);
             }
             if ($flag === 1) {
-                if ($encoding !== 'gzip') {
+                if ($encoding === Compression::IDENTITY) {
                     // PROTOCOL-HTTP2.md: a compressed message without a grpc-encoding is a protocol error.
                     throw new GrpcException('compressed message without grpc-encoding', Status::INTERNAL);
                 }
-                $message = self::gunzip($message, $maxBytes);
+                $message = Compression::inflate($message, $encoding, $maxBytes);
             }
             yield $message;
         }
-    }
-
-    /**
-     * gzdecode() with a bound: inflated a step at a time, so a small
-     * message that inflates to gigabytes stops at $maxBytes (and a step).
-     */
-    public static function gunzip(string $data, int $maxBytes): string
-    {
-        $inflate = inflate_init(ZLIB_ENCODING_GZIP);
-        $out = '';
-        $failure = null;
-        set_error_handler(static function (int $type, string $message) use (&$failure): bool {
-            $failure = $message;
-            return true;
-        });
-        try {
-            for ($at = 0, $n = strlen($data); $at < $n && $failure === null; $at += self::INFLATE_STEP) {
-                $piece = inflate_add($inflate, substr($data, $at, self::INFLATE_STEP), ZLIB_SYNC_FLUSH);
-                if ($piece === false) {
-                    break;
-                }
-                $out .= $piece;
-                if (strlen($out) > $maxBytes) {
-                    throw self::tooLarge(strlen($out), $maxBytes, ' once decompressed');
-                }
-                if (inflate_get_status($inflate) === ZLIB_STREAM_END) {
-                    break;
-                }
-            }
-        } finally {
-            restore_error_handler();
-        }
-        if ($failure !== null || inflate_get_status($inflate) !== ZLIB_STREAM_END) {
-            throw new GrpcException('invalid gzip message' . ($failure !== null ? ": $failure" : ': truncated'), Status::INTERNAL);
-        }
-
-        return $out;
     }
 
     /**
@@ -134,7 +106,7 @@ final class MessageFraming
         return $data;
     }
 
-    private static function tooLarge(int $size, int $maxBytes, string $when = ''): GrpcException
+    public static function tooLarge(int $size, int $maxBytes, string $when = ''): GrpcException
     {
         // grpc-go's wording, which clients show as is.
         return new GrpcException(sprintf('grpc: received message larger than max (%d vs. %d)%s', $size, $maxBytes, $when),

@@ -184,15 +184,38 @@ final class ProbeService
         }
     }
 
-    /** setHeader() after the first reply is refused; the refusal's message is the second reply. */
+    /**
+     * setHeader() and setCompression() after the first reply are refused;
+     * the refusals' messages are the second and third replies.
+     */
     public function LateHeader(HelloRequest $request, Context $context): Generator
     {
         yield new HelloReply(['message' => 'first']);
-        try {
-            $context->setHeader('x-late', 'too late');
-            yield new HelloReply(['message' => 'accepted']);
-        } catch (LogicException $e) {
-            yield new HelloReply(['message' => get_class($e) . ': ' . $e->getMessage()]);
+        foreach ([static fn () => $context->setHeader('x-late', 'too late'), static fn () => $context->setCompression('gzip')]
+            as $late) {
+            try {
+                $late();
+                yield new HelloReply(['message' => 'accepted']);
+            } catch (LogicException $e) {
+                yield new HelloReply(['message' => get_class($e) . ': ' . $e->getMessage()]);
+            }
         }
+    }
+
+    /**
+     * A reply of the name's number of bytes of compressible text, compressed
+     * as the x-compression metadata asks (the server's `compression`
+     * without it); the x-compression trailer says what the call used.
+     */
+    public function Compressed(HelloRequest $request, Context $context): HelloReply
+    {
+        $encoding = $context->metadataValue('x-compression');
+        if ($encoding !== null) {
+            $context->setCompression($encoding);
+        }
+        $context->setTrailer('x-compression', $context->compression());
+        $size = (int) $request->getName();
+
+        return new HelloReply(['message' => substr(str_repeat('compressible ', intdiv($size, 13) + 1), 0, $size)]);
     }
 }
