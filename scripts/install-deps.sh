@@ -32,8 +32,10 @@ packages=(
 	nghttp2-client
 	# gRPC (tests/Grpc): the PHP protobuf runtime Rapier\Grpc uses, protoc for the example's
 	# classes (scripts/gen-grpc-example.sh) with the well-known types' .proto files (libprotobuf-dev),
-	# gRPC's own client, in Python, to call the server, and gRPC's reflection.proto for its messages.
+	# gRPC's own client, in Python, to call the server, and gRPC's reflection.proto for its messages;
+	# googleapis' google/rpc/*.proto (rich error details), which Debian ships in a Go package.
 	php-google-protobuf protobuf-compiler libprotobuf-dev python3-grpcio python3-protobuf grpc-proto
+	golang-github-gogo-googleapis-dev
 )
 
 # Only `make bench` needs these, so `make test` stays as light as it was.

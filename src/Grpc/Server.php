@@ -18,6 +18,7 @@ use Rapier\Grpc\Internal\PercentEncoding;
 use Rapier\Grpc\Internal\Reflection;
 use Rapier\Grpc\Internal\RpcMethod;
 use Rapier\Grpc\Internal\ServiceReflector;
+use Rapier\Grpc\Internal\StatusDetails;
 use Rapier\Grpc\Internal\Timeout;
 use Rapier\Grpc\Internal\WebFormat;
 use Rapier\Http\BodyException;
@@ -166,6 +167,7 @@ final class Server implements Adapter, RequiresHttp2
 
         $context = null;
         $reply = '';
+        $details = [];
         try {
             $web?->checkCodec();
             if ($web === null && $contentType !== 'application/grpc' && $contentType !== 'application/grpc+proto') {
@@ -183,6 +185,7 @@ final class Server implements Adapter, RequiresHttp2
         } catch (GrpcException $e) {
             $status = $e->status;
             $message = $e->getMessage();
+            $details = $e->details;
         } catch (CanceledException) {
             // The server stopping cancels its requests; nothing went wrong in the application.
             $status = Status::CANCELLED;
@@ -193,7 +196,7 @@ final class Server implements Adapter, RequiresHttp2
             $status = Status::UNKNOWN;
             $message = 'Internal error';
         }
-        $this->finish($request, $response, $context, $status, $message, $reply, $web);
+        $this->finish($request, $response, $context, $status, $message, $details, $reply, $web);
     }
 
     /**
@@ -328,13 +331,19 @@ final class Server implements Adapter, RequiresHttp2
         }
     }
 
-    /** Ends the call: header metadata not sent yet, the last reply, then the status in trailers. */
+    /**
+     * Ends the call: header metadata not sent yet, the last reply, then the
+     * status in trailers.
+     *
+     * @param list<\Google\Protobuf\Internal\Message> $details the error's, for grpc-status-details-bin
+     */
     private function finish(
         Request $request,
         Response $response,
         ?Context $context,
         Status $status,
         string $message,
+        array $details,
         string $reply,
         ?WebFormat $web,
     ): void {
@@ -351,9 +360,14 @@ final class Server implements Adapter, RequiresHttp2
         if ($context !== null && !$context->headersSent()) {
             self::sendHeaders($response, $context);
         }
+        $trailers = $context?->trailers() ?? [];
+        if ($details !== []) {
+            // -bin: base64, unpadded, as the other binary metadata.
+            $trailers[] = [StatusDetails::TRAILER, rtrim(base64_encode(StatusDetails::encode($status, $message, $details)), '=')];
+        }
         if ($web !== null) {
             // The status goes in the body's last frame: browsers cannot read HTTP trailers.
-            $trailer = $web->trailerFrame($status, $message, $context?->trailers() ?? []);
+            $trailer = $web->trailerFrame($status, $message, $trailers);
             $response->end(($status === Status::OK && $reply !== '' ? $web->wrap($reply) : '') . $web->wrap($trailer));
             return;
         }
@@ -361,7 +375,7 @@ final class Server implements Adapter, RequiresHttp2
         if ($message !== '') {
             $response->trailer('grpc-message', PercentEncoding::encode($message));
         }
-        foreach ($context?->trailers() ?? [] as [$key, $value]) {
+        foreach ($trailers as [$key, $value]) {
             $response->trailer($key, $value);
         }
         $response->end($status === Status::OK ? $reply : '');

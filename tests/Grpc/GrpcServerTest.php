@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace Rapier\Tests\Grpc;
 
 use PHPUnit\Framework\TestCase;
+use Rapier\Grpc\Internal\ProtoWire;
 use Rapier\Tests\Support\Cli;
 use Rapier\Tests\Support\PhpProcess;
 use Rapier\Tests\Support\ServedApp;
@@ -23,6 +24,8 @@ final class GrpcServerTest extends TestCase
     private const DEPS = 'scripts/install-deps.sh installs them';
     /** Debian's grpc-proto: gRPC's own .proto files */
     private const GRPC_PROTO = '/usr/share/grpc-proto';
+    /** googleapis' google/rpc/*.proto, from Debian's golang-github-gogo-googleapis-dev */
+    private const GOOGLEAPIS = '/usr/share/gocode/src/github.com/gogo/googleapis';
 
     private static ?ServedApp $rapier = null;
     private static string $dir;
@@ -55,6 +58,11 @@ final class GrpcServerTest extends TestCase
                 mkdir(self::$dir . "/pb2/$version");
                 self::protoc(['--proto_path=' . dirname($proto), '--python_out=' . self::$dir . "/pb2/$version", $proto]);
             }
+        }
+        // googleapis' rich error model, to read grpc-status-details-bin as gRPC's status libraries do.
+        if (is_file(self::GOOGLEAPIS . '/google/rpc/error_details.proto')) {
+            self::protoc(['--proto_path=' . self::GOOGLEAPIS, '--proto_path=/usr/include', '--python_out=' . self::$dir . '/pb2',
+                self::GOOGLEAPIS . '/google/rpc/status.proto', self::GOOGLEAPIS . '/google/rpc/error_details.proto']);
         }
         if (is_file(self::GRPC_PROTO . '/grpc/health/v1/health.proto')) {
             self::protoc(['--proto_path=' . self::GRPC_PROTO, '--descriptor_set_out=' . self::$dir . '/pb2/health.binpb',
@@ -98,6 +106,40 @@ final class GrpcServerTest extends TestCase
         $seen = $this->client('unary', '');
 
         $this->assertSame(['code' => 'INVALID_ARGUMENT', 'details' => 'name is empty: say who to greet'], $seen);
+    }
+
+    public function testRichErrorDetailsReachTheClient(): void
+    {
+        if (!is_file(self::GOOGLEAPIS . '/google/rpc/status.proto')) {
+            $this->markTestSkipped('googleapis\' .proto files are not installed (golang-github-gogo-googleapis-dev; ' . self::DEPS . ')');
+        }
+        $seen = $this->client('rich_error', 'Zoë');
+
+        $this->assertSame('INVALID_ARGUMENT', $seen['code'], json_encode($seen));
+        $this->assertSame('the request is invalid: Zoë', $seen['details']);
+        $this->assertSame(['code' => 3, 'message' => 'the request is invalid: Zoë', 'details' => [
+            ['type' => 'type.googleapis.com/google.rpc.BadRequest',
+                'text' => "field_violations {\n  field: \"name\"\n  description: \"must name someone: Zo\\303\\253\"\n}"],
+            ['type' => 'type.googleapis.com/google.rpc.RetryInfo', 'text' => "retry_delay {\n  seconds: 1\n  nanos: 500000000\n}"],
+            ['type' => 'type.googleapis.com/helloworld.HelloReply', 'text' => 'message: "a detail of the application\\\'s own"'],
+        ]], $seen['status']);
+        // Plain errors carry none.
+        $this->assertSame(['code' => 'INVALID_ARGUMENT', 'details' => 'name is empty: say who to greet', 'status' => null],
+            $this->client('rich_error_plain'));
+    }
+
+    public function testRichErrorDetailsInGrpcWeb(): void
+    {
+        $web = $this->web('/rapier.test.Probe/FailWithDetails', self::frame(self::helloRequest('x')));
+
+        $this->assertSame('3', $web['trailers']['grpc-status'] ?? null, $web['raw']);
+        $status = ProtoWire::fields((string) base64_decode($web['trailers']['grpc-status-details-bin'] ?? '', true));
+        $this->assertSame(3, ProtoWire::last($status, 1));
+        $this->assertSame('the request is invalid: x', ProtoWire::last($status, 2));
+        $types = array_map(static fn (string $any): int|string|null => ProtoWire::last(ProtoWire::fields($any), 1),
+            ProtoWire::strings($status, 3));
+        $this->assertSame(['type.googleapis.com/google.rpc.BadRequest', 'type.googleapis.com/google.rpc.RetryInfo',
+            'type.googleapis.com/helloworld.HelloReply'], $types);
     }
 
     public function testServerStreamingSendsTheRepliesInOrder(): void

@@ -10,6 +10,8 @@ use Rapier\Grpc\Internal\Compression;
 use Rapier\Grpc\Internal\HealthCheck;
 use Rapier\Grpc\Internal\MessageFraming;
 use Rapier\Grpc\Internal\PercentEncoding;
+use Rapier\Grpc\Internal\ProtoWire;
+use Rapier\Grpc\Internal\StatusDetails;
 use Rapier\Grpc\Internal\Timeout;
 use Rapier\Grpc\Status;
 use Rapier\Tests\Support\TrickleStream;
@@ -277,6 +279,33 @@ final class WireFormatTest extends TestCase
         $this->expectException(ValueError::class);
         $this->expectExceptionMessage('return the reply');
         new GrpcException('x', Status::OK);
+    }
+
+    public function testErrorDetailsAreAGoogleRpcStatusOfAnys(): void
+    {
+        $detail = new \Google\Protobuf\Duration(['seconds' => 7]);
+        $packed = new \Google\Protobuf\Any();
+        $packed->pack(new \Google\Protobuf\Timestamp(['seconds' => 9]));
+        $e = new GrpcException('slow down', Status::RESOURCE_EXHAUSTED, details: [$detail, $packed]);
+        $this->assertSame([$detail, $packed], $e->details);
+
+        $status = ProtoWire::fields(StatusDetails::encode($e->status, $e->getMessage(), $e->details));
+        $this->assertSame(8, ProtoWire::last($status, 1));
+        $this->assertSame('slow down', ProtoWire::last($status, 2));
+        $anys = ProtoWire::strings($status, 3);
+        $this->assertCount(2, $anys);
+        $duration = new \Google\Protobuf\Any();
+        $duration->mergeFromString($anys[0]);
+        $this->assertSame('type.googleapis.com/google.protobuf.Duration', $duration->getTypeUrl());
+        $this->assertSame(7, (int) $duration->unpack()->getSeconds());
+        $this->assertSame($packed->serializeToString(), $anys[1], 'an Any goes as it is, not packed again');
+    }
+
+    public function testErrorDetailsMustBeMessages(): void
+    {
+        $this->expectException(\TypeError::class);
+        $this->expectExceptionMessage('details must be protobuf messages (generated classes), got string at [1]');
+        new GrpcException('x', Status::INTERNAL, details: [new \Google\Protobuf\Duration(), 'not a message']);
     }
 
     /**

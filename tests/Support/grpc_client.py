@@ -196,6 +196,32 @@ def run():
     if scenario == "fail":
         code, message = json.loads(arg)
         return call(probe("Fail"), hw.HelloRequest(name=message), metadata=[("x-code", str(code))])
+    if scenario == "rich_error_plain":
+        try:
+            unary("/helloworld.Greeter/SayHello")(hw.HelloRequest(name=""), timeout=TIMEOUT)
+            return {"code": "OK"}
+        except grpc.RpcError as e:
+            return {**error(e), "status": dict(e.trailing_metadata() or []).get("grpc-status-details-bin")}
+    if scenario == "rich_error":
+        # google.rpc.Status from grpc-status-details-bin, its classes made by protoc from googleapis' status.proto
+        # and error_details.proto (the test's PB2_DIR/google/rpc), as grpcio-status reads it.
+        from google.rpc import error_details_pb2, status_pb2
+        try:
+            probe("FailWithDetails")(hw.HelloRequest(name=arg), timeout=TIMEOUT)
+            return {"code": "OK"}
+        except grpc.RpcError as e:
+            raw = dict(e.trailing_metadata() or []).get("grpc-status-details-bin")
+            if raw is None:
+                return {**error(e), "status": None}
+            status = status_pb2.Status.FromString(raw)
+            details = []
+            for any_ in status.details:
+                for cls in (error_details_pb2.BadRequest, error_details_pb2.RetryInfo, hw.HelloReply):
+                    if any_.Is(cls.DESCRIPTOR):
+                        detail = cls()
+                        any_.Unpack(detail)
+                        details.append({"type": any_.type_url, "text": str(detail).strip()})
+            return {**error(e), "status": {"code": status.code, "message": status.message, "details": details}}
     if scenario == "crash":
         return call(probe("Crash"), hw.HelloRequest(name=arg))
     if scenario == "path":

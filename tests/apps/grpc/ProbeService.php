@@ -5,6 +5,10 @@ declare(strict_types=1);
 namespace Rapier\Tests\Apps\Grpc;
 
 use Generator;
+use Google\Protobuf\Duration;
+use Google\Rpc\BadRequest;
+use Google\Rpc\BadRequest\FieldViolation;
+use Google\Rpc\RetryInfo;
 use Helloworld\HelloReply;
 use Helloworld\HelloRequest;
 use LogicException;
@@ -12,6 +16,7 @@ use Rapier\CanceledException;
 use Rapier\Coroutine;
 use Rapier\Grpc\Context;
 use Rapier\Grpc\GrpcException;
+use Rapier\Grpc\Status;
 use Rapier\Grpc\Stream;
 use RuntimeException;
 
@@ -32,6 +37,22 @@ final class ProbeService
     public function Fail(HelloRequest $request, Context $context): HelloReply
     {
         throw new GrpcException($request->getName(), (int) ($context->metadataValue('x-code') ?? 2));
+    }
+
+    /**
+     * INVALID_ARGUMENT with rich error details: googleapis' BadRequest and
+     * RetryInfo (classes generated from google/rpc/error_details.proto) and
+     * a message of the application's own.
+     */
+    public function FailWithDetails(HelloRequest $request): HelloReply
+    {
+        throw new GrpcException('the request is invalid: ' . $request->getName(), Status::INVALID_ARGUMENT, details: [
+            new BadRequest(['field_violations' => [
+                new FieldViolation(['field' => 'name', 'description' => 'must name someone: ' . $request->getName()]),
+            ]]),
+            new RetryInfo(['retry_delay' => new Duration(['seconds' => 1, 'nanos' => 500000000])]),
+            new HelloReply(['message' => 'a detail of the application\'s own']),
+        ]);
     }
 
     public function Crash(HelloRequest $request): HelloReply

@@ -8,11 +8,14 @@
 declare(strict_types=1);
 
 $server = require dirname(__DIR__, 3) . '/examples/grpc/app.php';
-// clock.proto's classes (scripts/gen-grpc-example.sh).
+// The classes of clock.proto and googleapis' google/rpc/error_details.proto (scripts/gen-grpc-example.sh).
 spl_autoload_register(static function (string $class): void {
     $file = __DIR__ . '/generated/' . str_replace('\\', '/', $class) . '.php';
-    if (str_starts_with($class, 'Rapier\\Tests\\Apps\\Grpc\\Clock\\') && is_file($file)) {
-        require $file;
+    foreach (['Rapier\\Tests\\Apps\\Grpc\\Clock\\', 'Google\\Rpc\\', 'GPBMetadata\\Google\\Rpc\\'] as $prefix) {
+        if (str_starts_with($class, $prefix) && is_file($file)) {
+            require $file;
+            return;
+        }
     }
 });
 require_once __DIR__ . '/ProbeService.php';
