@@ -10,8 +10,9 @@
  * watches SIGTERM/SIGINT/SIGQUIT through a signalfd, and runs the
  * workerStart handler. Every request then runs the request handler in a
  * coroutine of its own. On a stop signal the engine drains: the listener
- * closes, idle connections close, running handlers finish (bounded by
- * shutdown_timeout), then workerStop runs and the scheduler returns.
+ * closes, idle connections close, workerStopping runs beside the handlers
+ * still running, which finish (bounded by shutdown_timeout), then, once
+ * workerStopping has returned too, workerStop runs and the scheduler returns.
  */
 #include "php_rapier.h"
 #include "zend_exceptions.h"
@@ -51,7 +52,9 @@ static server_t *worker_server;
 /* How long after shutdown_timeout the master waits before it SIGKILLs a stopping worker. */
 #define MASTER_KILL_GRACE_MS 5000
 
-static const char *event_names[EV_COUNT] = { "request", "workerStart", "workerStop", "task", "message" };
+static const char *event_names[EV_COUNT] = {
+	"request", "workerStart", "workerStopping", "workerStop", "task", "message"
+};
 
 static zend_object *server_create(zend_class_entry *ce)
 {
@@ -228,7 +231,7 @@ ZEND_METHOD(Rapier_Http_Server, on)
 	}
 	if (i == EV_COUNT) {
 		zend_argument_value_error(1,
-			"must be one of \"request\", \"workerStart\", \"workerStop\", \"task\" or \"message\"");
+			"must be one of \"request\", \"workerStart\", \"workerStopping\", \"workerStop\", \"task\" or \"message\"");
 		RETURN_THROWS();
 	}
 	if (srv->started) {
@@ -481,12 +484,12 @@ static void on_worker_stop_done(rapier_coro_t *co, zval *retval, zend_object *ex
 	end_leftovers(srv);
 }
 
-static void worker_drained(server_t *srv)
+/* The stop is over but for workerStop: shutdown_timeout and stop signals have nothing left to cut short. */
+static void run_worker_stop(server_t *srv)
 {
 	zval args[2];
 
 	rapier_timer_stop(rapier_sched_loop(), &srv->shutdown_timer);
-	rapier_timer_stop(rapier_sched_loop(), &srv->recycle_timer);
 	if (srv->signal_fd >= 0) {
 		rapier_io_stop(rapier_sched_loop(), &srv->signal_io);
 	}
@@ -501,6 +504,53 @@ static void worker_drained(server_t *srv)
 			on_worker_stop_done, srv) == NULL) {
 		srv->stop_returned = true;
 		end_leftovers(srv);
+	}
+}
+
+static void on_worker_stopping_done(rapier_coro_t *co, zval *retval, zend_object *exception, void *data)
+{
+	server_t *srv = data;
+
+	(void) retval;
+	if (exception) {
+		rapier_coro_report_uncaught(co, exception);
+		OBJ_RELEASE(exception);
+	}
+	srv->stopping_co = NULL;
+	if (srv->drained) {
+		run_worker_stop(srv);
+	}
+}
+
+/*
+ * A graceful stop has begun: workerStopping tells the application in a
+ * coroutine of its own while the handlers still run, so that one serving a
+ * long-lived response (a stream, a long poll) can end it instead of holding
+ * the worker until shutdown_timeout cancels it.
+ */
+static void start_worker_stopping(server_t *srv)
+{
+	zval args[2];
+
+	if (Z_TYPE(srv->handlers[EV_WORKER_STOPPING]) == IS_UNDEF) {
+		return;
+	}
+	ZVAL_OBJ(&args[0], &srv->std);
+	ZVAL_LONG(&args[1], srv->worker_id);
+	srv->stopping_co = rapier_coro_spawn_ex(&srv->handlers[EV_WORKER_STOPPING], &srv->fcc[EV_WORKER_STOPPING],
+		args, 2, on_worker_stopping_done, srv);
+}
+
+/*
+ * workerStopping does not hold the drain, but workerStop comes after it:
+ * until it returns, shutdown_timeout and SIGQUIT may still cancel it.
+ */
+static void worker_drained(server_t *srv)
+{
+	rapier_timer_stop(rapier_sched_loop(), &srv->recycle_timer);
+	srv->drained = true;
+	if (srv->stopping_co == NULL) {
+		run_worker_stop(srv);
 	}
 }
 
@@ -528,11 +578,15 @@ static void on_messages_drained(rapier_messages_t *messages)
 	part_drained(server_from(messages->server));
 }
 
-/* Cancels the running request handlers (their waits throw) and closes every connection. */
+/* Cancels the running request handlers and workerStopping (their waits throw) and closes every connection. */
 static void abort_requests(server_t *srv)
 {
 	rapier_http_conn_t *conn, *next;
 
+	if (srv->stopping_co) {
+		/* Soon: were its wait answered already, its next one is canceled, as no timer bounds it any more. */
+		rapier_coro_cancel_soon(srv->stopping_co);
+	}
 	rapier_messages_abort(&srv->messages);
 	if (srv->is_task_worker) {
 		rapier_tasks_abort(&srv->tasks);
@@ -552,16 +606,13 @@ static void on_shutdown_timeout(rapier_timer_t *timer)
 {
 	server_t *srv = timer->data;
 
-	/* Handlers still running past shutdown_timeout are canceled and lose their clients. */
+	/* Handlers still running past shutdown_timeout are canceled and lose their clients; workerStopping too. */
 	abort_requests(srv);
 }
 
-static void begin_stop(server_t *srv)
+/* Closes the listeners and lets what runs finish, up to shutdown_timeout; worker_drained() follows. */
+static void drain(server_t *srv)
 {
-	if (srv->stopping) {
-		return;
-	}
-	srv->stopping = true;
 	rapier_timer_start(rapier_sched_loop(), &srv->shutdown_timer, (uint64_t) srv->shutdown_timeout_ns, 0);
 	srv->draining_parts = 2;
 	rapier_messages_drain(&srv->messages, on_messages_drained);
@@ -572,6 +623,32 @@ static void begin_stop(server_t *srv)
 	rapier_http_server_drain(&srv->http, on_drained, srv);
 }
 
+/* A graceful stop. */
+static void begin_stop(server_t *srv)
+{
+	if (srv->stopping) {
+		return;
+	}
+	srv->stopping = true;
+	/* Queued first: a drain with nothing to wait for ends at once, and workerStop must wait for it. */
+	start_worker_stopping(srv);
+	drain(srv);
+}
+
+/*
+ * SIGQUIT: what runs is canceled now rather than asked to finish, so a stop
+ * that begins here runs no workerStopping; one a graceful stop started is
+ * canceled with the handlers.
+ */
+static void stop_now(server_t *srv)
+{
+	abort_requests(srv);
+	if (!srv->stopping) {
+		srv->stopping = true;
+		drain(srv);
+	}
+}
+
 static void on_signal(rapier_io_t *io, uint32_t events)
 {
 	server_t *srv = io->data;
@@ -579,9 +656,10 @@ static void on_signal(rapier_io_t *io, uint32_t events)
 
 	while (read(srv->signal_fd, &info, sizeof(info)) == sizeof(info)) {
 		if (info.ssi_signo == SIGQUIT) {
-			abort_requests(srv);
+			stop_now(srv);
+		} else {
+			begin_stop(srv);
 		}
-		begin_stop(srv);
 	}
 }
 

@@ -19,7 +19,9 @@ namespace Rapier\Http {
 
         /**
          * Sets the handler of an event: "request" fn(Request, Response), "workerStart" fn(Server, int $workerId),
-         * "workerStop" fn(Server, int $workerId), "task" fn(mixed $data, int $taskId): mixed,
+         * "workerStopping" fn(Server, int $workerId) (as a graceful stop begins, beside the handlers still running:
+         * tell long-lived ones to finish), "workerStop" fn(Server, int $workerId) (once drained, and workerStopping
+         * has returned), "task" fn(mixed $data, int $taskId): mixed,
          * "message" fn(mixed $message, int $fromWorkerId) (sendMessage(); -1: from a user process).
          *
          * @throws \ValueError for an unknown event

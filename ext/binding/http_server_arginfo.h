@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: bd168072cce5f68f53ca2f9d65b9a7a230b4537b */
+ * Stub hash: 646be8e87fbd438b621be2073216bbc0d540338e */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Rapier_Http_Server___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, host, IS_STRING, 0, "\"127.0.0.1\"")

@@ -11,12 +11,13 @@
 
 #include "php.h"
 
+#include "coroutine.h"
 #include "http.h"
 #include "http_message.h"
 #include "http_task.h"
 #include "process.h"
 
-enum { EV_REQUEST, EV_WORKER_START, EV_WORKER_STOP, EV_TASK, EV_MESSAGE, EV_COUNT };
+enum { EV_REQUEST, EV_WORKER_START, EV_WORKER_STOPPING, EV_WORKER_STOP, EV_TASK, EV_MESSAGE, EV_COUNT };
 
 typedef struct server_s server_t;
 
@@ -77,6 +78,8 @@ struct server_s {
 	bool http_ready;
 	bool stopping;
 	unsigned draining_parts;        /* of the HTTP server (or the tasks) and the messages, not drained yet */
+	bool drained;                   /* every part has drained (workerStop may still wait for workerStopping) */
+	rapier_coro_t *stopping_co;     /* workerStopping's coroutine, until it returns */
 	bool start_returned;            /* workerStart has returned */
 	bool stop_returned;             /* drained, and workerStop (if any) has returned */
 	int signal_fd;

@@ -110,6 +110,6 @@ the lingering handler's cancel reported: false
 Rapier\Exception: Cannot send a message: the server has no message handler (call $server->on('message', fn) before start())
 Rapier\Exception: Cannot send a message here: call it in a worker, a task worker or a user process of the running server
 Rapier\Exception: Cannot send a message here: call it in a worker, a task worker or a user process of the running server
-ValueError: Rapier\Http\Server::on(): Argument #1 ($event) must be one of "request", "workerStart", "workerStop", "task" or "message"
+ValueError: Rapier\Http\Server::on(): Argument #1 ($event) must be one of "request", "workerStart", "workerStopping", "workerStop", "task" or "message"
 Rapier\Exception: Cannot call runMessage(): the server calls it for each message
 ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "message_max_payload" must be an integer between 1024 and 1073741824

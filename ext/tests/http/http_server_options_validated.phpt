@@ -64,7 +64,7 @@ concurrency => 1: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($o
 concurrency => 4: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "latency_target" must be a number of seconds greater than 0 and at most 9e9
 concurrency => 4: no error
 ValueError: Rapier\Http\Server::__construct(): Argument #2 ($port) must be between 0 and 65535
-ValueError: Rapier\Http\Server::on(): Argument #1 ($event) must be one of "request", "workerStart", "workerStop", "task" or "message"
+ValueError: Rapier\Http\Server::on(): Argument #1 ($event) must be one of "request", "workerStart", "workerStopping", "workerStop", "task" or "message"
 Rapier\Exception: Cannot start the server without a request handler: call $server->on('request', fn) first
 int(-1)
 Rapier\Exception: Cannot listen on 127.0.0.1:%d: Address already in use
