@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace Rapier\Cli;
 
 use Rapier\Adapter\Adapter;
+use Rapier\Adapter\Stoppable;
 use Rapier\App\AppException;
 use Rapier\App\AppLoader;
 use Rapier\App\Messages;
@@ -76,6 +77,12 @@ final class ServeCommand
                 return;
             }
             $adapter->handle($request, $response);
+        });
+        // An app with long-lived responses (a gRPC server's Health/Watch streams) ends them as the stop begins.
+        $server->on('workerStopping', static function () use (&$adapter): void {
+            if ($adapter instanceof Stoppable) {
+                $adapter->stopping();
+            }
         });
         if ($metrics !== null) {
             $server->on('workerStop', static fn (): mixed => $metrics->stop());

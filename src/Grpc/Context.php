@@ -7,6 +7,7 @@ namespace Rapier\Grpc;
 use LogicException;
 use Rapier\Grpc\Internal\Compression;
 use Rapier\Http\Request;
+use Rapier\Http\Response;
 use ValueError;
 
 /**
@@ -41,6 +42,7 @@ final class Context
      */
     public function __construct(
         private readonly Request $request,
+        private readonly Response $response,
         private readonly string $method,
         private readonly ?float $deadline,
         private string $compression = Compression::IDENTITY,
@@ -86,6 +88,18 @@ final class Context
     public function timeRemaining(): ?float
     {
         return $this->deadline === null ? null : max(0.0, $this->deadline - microtime(true));
+    }
+
+    /**
+     * Whether the call is over for the client: it canceled the call, reset
+     * the stream or closed the connection, or the deadline passed. A method
+     * that streams replies while it waits (a long watch) checks it now and
+     * then, since a client that left is otherwise noticed only at the next
+     * reply.
+     */
+    public function isCancelled(): bool
+    {
+        return !$this->response->isWritable() || $this->timeRemaining() === 0.0;
     }
 
     /** The method's path, "/helloworld.Greeter/SayHello". */

@@ -8,11 +8,12 @@ use Generator;
 use Google\Protobuf\Internal\Message;
 use Rapier\Adapter\Adapter;
 use Rapier\Adapter\RequiresHttp2;
+use Rapier\Adapter\Stoppable;
 use Rapier\CanceledException;
 use Rapier\Coroutine;
 use Rapier\Grpc\Internal\Compression;
 use Rapier\Grpc\Internal\DeadlineTimer;
-use Rapier\Grpc\Internal\HealthCheck;
+use Rapier\Grpc\Internal\HealthService;
 use Rapier\Grpc\Internal\MessageFraming;
 use Rapier\Grpc\Internal\PercentEncoding;
 use Rapier\Grpc\Internal\Reflection;
@@ -37,7 +38,7 @@ use ValueError;
  *     $http->on('request', $grpc);         // or in a Rapier\Http\Server with 'http2' => true and,
  *                                          // for streams both ways at once, 'request_buffering' => false
  */
-final class Server implements Adapter, RequiresHttp2
+final class Server implements Adapter, RequiresHttp2, Stoppable
 {
     /** grpc's own default for messages received. */
     public const DEFAULT_MAX_RECEIVE_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -52,12 +53,15 @@ final class Server implements Adapter, RequiresHttp2
     private array $services = [];
     /** @var array<string, object> by service name, for messages */
     private array $implementations = [];
-    private readonly RpcMethod $healthCheck;
+    private readonly HealthService $healthService;
+    /** @var array<string, RpcMethod> Check and Watch */
+    private readonly array $healthMethods;
     private readonly ?RpcMethod $reflectionInfo;
 
     /**
      * @param int $maxReceiveMessageBytes a request message over it (compressed or not) ends the call with RESOURCE_EXHAUSTED
-     * @param bool $health serve grpc.health.v1.Health/Check (SERVING for "" and every service added)
+     * @param bool $health serve grpc.health.v1.Health, Check and Watch (SERVING for "" and every service added,
+     *        unless setServingStatus() says otherwise)
      * @param list<string> $webOrigins origins whose pages may call the services with gRPC-Web across origins
      *        (CORS), as "https://app.example.com", or ["*"] for any; none by default (same-origin pages only)
      * @param bool $reflection serve gRPC server reflection (grpc.reflection.v1 and v1alpha), so that grpcurl and
@@ -93,7 +97,8 @@ final class Server implements Adapter, RequiresHttp2
             throw new \LogicException('Rapier\Grpc needs the protobuf runtime (class ' . Message::class . '): '
                 . 'Composer\'s google/protobuf, or Debian\'s php-google-protobuf');
         }
-        $this->healthCheck = HealthCheck::method(fn (): array => array_keys($this->services));
+        $this->healthService = new HealthService(fn (): array => array_keys($this->services));
+        $this->healthMethods = $this->healthService->methods();
         $this->reflectionInfo = $reflection ? (new Reflection($this->reflectedServices(...)))->method() : null;
     }
 
@@ -119,6 +124,46 @@ final class Server implements Adapter, RequiresHttp2
         $this->implementations[$fullName] = $implementation;
 
         return $this;
+    }
+
+    /**
+     * Sets what the health service answers for $service ("" for the server
+     * as a whole), and tells the clients watching it. Services added are
+     * SERVING until set; a name neither added nor set is unknown to it. The
+     * status is this worker's: each worker process has its own, so set it
+     * from code that runs in every worker (the app file, a timer it
+     * starts). Once the worker stops, everything is NOT_SERVING and
+     * further changes are ignored.
+     *
+     * @throws \LogicException when the health service is off (health: false)
+     */
+    public function setServingStatus(string $service, ServingStatus $status): static
+    {
+        if (!$this->health) {
+            throw new \LogicException('cannot set a serving status: this server was made with health: false, so it '
+                . 'serves no health service; make it with health: true (the default)');
+        }
+        $this->healthService->set($service, $status);
+
+        return $this;
+    }
+
+    /** What the health service answers for $service now; null for a name it does not know. */
+    public function servingStatus(string $service): ?ServingStatus
+    {
+        return $this->healthService->status($service);
+    }
+
+    /**
+     * The worker has begun a graceful stop (`rapier serve` calls it from the
+     * HTTP server's workerStopping event; with a Rapier\Http\Server of your
+     * own, register it yourself): every status becomes NOT_SERVING, and each
+     * open Health/Watch stream says so and ends, so the stop need not wait
+     * for them.
+     */
+    public function stopping(): void
+    {
+        $this->healthService->stop();
     }
 
     /** @return list<string> the services added, in order */
@@ -178,7 +223,7 @@ final class Server implements Adapter, RequiresHttp2
             $encoding = $this->requestEncoding($request);
             $timeout = $request->header('grpc-timeout');
             $deadline = $timeout === null ? null : microtime(true) + Timeout::parse($timeout);
-            $context = new Context($request, $request->path, $deadline, $this->compression ?? Compression::IDENTITY);
+            $context = new Context($request, $response, $request->path, $deadline, $this->compression ?? Compression::IDENTITY);
             $reply = $this->call($method, $context, $request, $response, $encoding, $web);
             $status = Status::OK;
             $message = '';
@@ -471,9 +516,9 @@ final class Server implements Adapter, RequiresHttp2
             return $this->services[$service][$name]
                 ?? throw new GrpcException("unknown method $name for service $service ($path)", Status::UNIMPLEMENTED);
         }
-        if ($this->health && $service === HealthCheck::SERVICE) {
-            return $name === 'Check' ? $this->healthCheck
-                : throw new GrpcException("unknown method $name for service $service ($path): only Check is served", Status::UNIMPLEMENTED);
+        if ($this->health && $service === HealthService::SERVICE) {
+            return $this->healthMethods[$name]
+                ?? throw new GrpcException("unknown method $name for service $service ($path)", Status::UNIMPLEMENTED);
         }
         if ($this->reflectionInfo !== null && in_array($service, Reflection::SERVICES, true)) {
             return $name === Reflection::METHOD ? $this->reflectionInfo
@@ -498,8 +543,8 @@ final class Server implements Adapter, RequiresHttp2
             }
             $services[$name] = array_values(array_unique($classes));
         }
-        if ($this->health && !isset($services[HealthCheck::SERVICE])) {
-            $services[HealthCheck::SERVICE] = [];
+        if ($this->health && !isset($services[HealthService::SERVICE])) {
+            $services[HealthService::SERVICE] = [];
         }
 
         return $services;

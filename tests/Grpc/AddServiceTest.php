@@ -13,6 +13,7 @@ use Rapier\Grpc\DuplicateServiceException;
 use Rapier\Grpc\Internal\ServiceReflector;
 use Rapier\Grpc\InvalidServiceException;
 use Rapier\Grpc\Server;
+use Rapier\Grpc\ServingStatus;
 use Rapier\Grpc\Stream;
 
 /** Server::addService(): which methods are RPCs, and the mistakes it refuses before anything is served. */
@@ -220,6 +221,32 @@ final class AddServiceTest extends TestCase
         }
         $this->expectException(\ValueError::class);
         new Server(compressMinBytes: -1);
+    }
+
+    public function testServingStatusesAreSetByNameAndFixedOnceStopping(): void
+    {
+        $server = (new Server())->addService('test.Echo', self::echoService());
+        $this->assertSame(ServingStatus::SERVING, $server->servingStatus(''), 'the server as a whole');
+        $this->assertSame(ServingStatus::SERVING, $server->servingStatus('test.Echo'), 'a service added');
+        $this->assertNull($server->servingStatus('test.Other'), 'a name neither added nor set');
+
+        $server->setServingStatus('test.Echo', ServingStatus::NOT_SERVING)->setServingStatus('db', ServingStatus::SERVING);
+        $this->assertSame(ServingStatus::NOT_SERVING, $server->servingStatus('test.Echo'));
+        $this->assertSame(ServingStatus::SERVING, $server->servingStatus('db'));
+
+        $server->stopping();
+        $server->setServingStatus('db', ServingStatus::SERVING);
+        foreach (['', 'test.Echo', 'db'] as $name) {
+            $this->assertSame(ServingStatus::NOT_SERVING, $server->servingStatus($name), "'$name' once stopping");
+        }
+        $this->assertNull($server->servingStatus('test.Other'));
+    }
+
+    public function testServingStatusesNeedTheHealthService(): void
+    {
+        $this->expectException(\LogicException::class);
+        $this->expectExceptionMessage('health: true');
+        (new Server(health: false))->setServingStatus('', ServingStatus::NOT_SERVING);
     }
 
     private static function echoService(): object

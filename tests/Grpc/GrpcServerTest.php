@@ -463,6 +463,58 @@ final class GrpcServerTest extends TestCase
             'helloworld.Nobody' => 'NOT_FOUND'], $seen);
     }
 
+    public function testHealthWatchSendsEachChangeOfStatus(): void
+    {
+        $seen = $this->client('health_watch', json_encode([
+            'watch' => ['rapier.test.Clock', 'rapier.test.Later'],
+            'changes' => [
+                ['rapier.test.Clock=SERVING', []],   // no change: nothing sent (the next reply below is the next change)
+                ['rapier.test.Clock=NOT_SERVING', ['rapier.test.Clock']],
+                ['rapier.test.Later=NOT_SERVING', ['rapier.test.Later']],
+                ['rapier.test.Clock=SERVING', ['rapier.test.Clock']],
+            ],
+            'check' => ['rapier.test.Later', 'rapier.test.Clock'],
+        ]));
+
+        $this->assertSame([
+            'rapier.test.Clock' => ['SERVING', 'NOT_SERVING', 'SERVING'],
+            'rapier.test.Later' => ['SERVICE_UNKNOWN', 'NOT_SERVING'],
+        ], $seen['seen'], 'a name neither served nor set is SERVICE_UNKNOWN to Watch until set');
+        $this->assertSame(['rapier.test.Later' => 'NOT_SERVING', 'rapier.test.Clock' => 'SERVING'], $seen['checked'],
+            'Check answers what was set');
+        $this->assertSame(0, $seen['coroutines_left'], 'the canceled watches ended in the worker');
+    }
+
+    public function testAStoppingServerEndsItsHealthWatchesAtOnce(): void
+    {
+        $root = dirname(__DIR__, 2);
+        $port = Cli::freePort();
+        $server = Cli::serve(["$root/tests/apps/grpc/app.php", '--port', (string) $port, '--workers', '1',
+            '--pid-file', self::$dir . '/watch.pid', '--log-file', self::$dir . '/watch.log']);
+        $client = null;
+        try {
+            $server->waitForWorkers(self::$dir . '/watch.pid', 1);
+            $client = proc_open([self::PYTHON, dirname(__DIR__) . '/Support/grpc_client.py', 'watch_until_end',
+                "127.0.0.1:$port", self::$dir . '/pb2', ''], [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'],
+                2 => ['file', self::$dir . '/watch-client.err', 'w']], $pipes);
+            $first = fgets($pipes[1]);
+            $this->assertSame("first SERVING\n", $first, (string) @file_get_contents(self::$dir . '/watch-client.err'));
+            $started = microtime(true);
+            $this->assertSame(0, $server->stop(), $server->output());
+            $stopped = microtime(true) - $started;
+            $seen = json_decode((string) stream_get_contents($pipes[1]), true);
+        } finally {
+            $server->stop();
+            if (is_resource($client)) {
+                proc_close($client);
+            }
+        }
+
+        $this->assertSame(['rest' => ['NOT_SERVING'], 'code' => 'UNAVAILABLE', 'details' => 'the server is stopping'], $seen);
+        // shutdown_timeout (30 s) is what a stream the worker cannot end holds the stop for.
+        $this->assertLessThan(15.0, $stopped, 'the stop did not wait for the watch to time out');
+    }
+
     public function testReflectionListsTheServicesAndDescribesThemWithWhatTheyImport(): void
     {
         $this->needsReflectionProto();
@@ -566,12 +618,13 @@ final class GrpcServerTest extends TestCase
         $this->assertEqualsWithDelta($seen['now'], (float) (new \DateTimeImmutable($now['time']))->format('U.u'), 60.0);
         $this->assertSame(['status' => 'SERVING'], $replies['/grpc.health.v1.Health/Check']);
 
-        // The health service's descriptor is written by hand: it says what gRPC's own health.proto says (of Check).
+        // The health service's descriptor is written by hand: it says what gRPC's own health.proto says.
         [$ours, $grpcs] = $seen['health'];
         $this->assertSame($grpcs['package'], $ours['package']);
         $this->assertSame($grpcs['syntax'], $ours['syntax']);
         $this->assertSame($grpcs['messages'], $ours['messages']);
-        $this->assertSame(['Check' => $grpcs['methods']['Check']], $ours['methods']);
+        $this->assertSame($grpcs['methods'], $ours['methods']);
+        $this->assertSame(['Check', 'Watch'], array_keys($ours['methods']));
     }
 
     public function testAReflectionRequestOfNothingOrNotAMessageEndsTheStream(): void

@@ -7,7 +7,7 @@ namespace Rapier\Tests\Grpc;
 use PHPUnit\Framework\TestCase;
 use Rapier\Grpc\GrpcException;
 use Rapier\Grpc\Internal\Compression;
-use Rapier\Grpc\Internal\HealthCheck;
+use Rapier\Grpc\Internal\HealthService;
 use Rapier\Grpc\Internal\MessageFraming;
 use Rapier\Grpc\Internal\PercentEncoding;
 use Rapier\Grpc\Internal\ProtoWire;
@@ -247,16 +247,16 @@ final class WireFormatTest extends TestCase
 
     public function testHealthCheckRequestDecoding(): void
     {
-        $this->assertSame('', HealthCheck::decodeRequest(''));
-        $this->assertSame('helloworld.Greeter', HealthCheck::decodeRequest("\x0a\x12helloworld.Greeter"));
+        $this->assertSame('', HealthService::decodeRequest(''));
+        $this->assertSame('helloworld.Greeter', HealthService::decodeRequest("\x0a\x12helloworld.Greeter"));
         // Unknown fields of every wire type are skipped: varint 2, fixed64 3, fixed32 4, bytes 5.
-        $this->assertSame('svc', HealthCheck::decodeRequest("\x10\x96\x01\x19" . str_repeat("\0", 8) . "\x25\0\0\0\0"
+        $this->assertSame('svc', HealthService::decodeRequest("\x10\x96\x01\x19" . str_repeat("\0", 8) . "\x25\0\0\0\0"
             . "\x2a\x02hi\x0a\x03svc"));
         $long = str_repeat('s', 300);
-        $this->assertSame($long, HealthCheck::decodeRequest("\x0a\xac\x02$long"), 'a two-byte length');
+        $this->assertSame($long, HealthService::decodeRequest("\x0a\xac\x02$long"), 'a two-byte length');
         foreach (["\x0a\x05abc", "\x0a", "\x0b", "\x00\x01", "\x10\x80"] as $bad) {
             try {
-                HealthCheck::decodeRequest($bad);
+                HealthService::decodeRequest($bad);
                 $this->fail('no exception for ' . bin2hex($bad));
             } catch (GrpcException $e) {
                 $this->assertSame(Status::INTERNAL, $e->status);

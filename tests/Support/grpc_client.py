@@ -294,6 +294,49 @@ def run():
             except grpc.RpcError as e:
                 result[service] = e.code().name
         return result
+    if scenario == "health_watch":
+        # Watches open on each name, then health changes made by the Probe's SetServing: what each watch saw.
+        spec = json.loads(arg)
+        watch = channel.unary_stream("/grpc.health.v1.Health/Watch",
+                                     request_serializer=health_pb2.HealthCheckRequest.SerializeToString,
+                                     response_deserializer=health_pb2.HealthCheckResponse.FromString)
+        name = health_pb2.HealthCheckResponse.ServingStatus.Name
+        calls = {s: watch(health_pb2.HealthCheckRequest(service=s), timeout=TIMEOUT) for s in spec["watch"]}
+        seen = {s: [name(next(c).status)] for s, c in calls.items()}
+        before = stats()["coroutines"]
+        for change, expect in spec["changes"]:
+            probe("SetServing")(hw.HelloRequest(name=change), timeout=TIMEOUT)
+            for s in expect:
+                seen[s].append(name(next(calls[s]).status))
+        for c in calls.values():
+            c.cancel()
+        # The server notices the watches' clients left within its check interval (1 s).
+        after = stats()["coroutines"]
+        for _ in range(60):
+            if after <= before - len(calls):
+                break
+            time.sleep(0.05)
+            after = stats()["coroutines"]
+        check = unary("/grpc.health.v1.Health/Check", health_pb2.HealthCheckRequest, health_pb2.HealthCheckResponse)
+        checked = {s: name(check(health_pb2.HealthCheckRequest(service=s), timeout=TIMEOUT).status)
+                   for s in spec.get("check", [])}
+        return {"seen": seen, "coroutines_left": after - (before - len(calls)), "checked": checked}
+    if scenario == "watch_until_end":
+        # One watch, held open: "first STATUS" on a line of its own once it has its first reply (the test then stops
+        # the server), then what came after and how the stream ended.
+        watch = channel.unary_stream("/grpc.health.v1.Health/Watch",
+                                     request_serializer=health_pb2.HealthCheckRequest.SerializeToString,
+                                     response_deserializer=health_pb2.HealthCheckResponse.FromString)
+        name = health_pb2.HealthCheckResponse.ServingStatus.Name
+        call_ = watch(health_pb2.HealthCheckRequest(service=arg or ""), timeout=TIMEOUT)
+        print("first " + name(next(call_).status), flush=True)
+        rest = []
+        try:
+            for reply in call_:
+                rest.append(name(reply.status))
+        except grpc.RpcError:
+            pass
+        return {"rest": rest, "code": call_.code().name, "details": call_.details()}
     if scenario == "reflect":
         return reflect(json.loads(arg))
     if scenario == "reflect_call":

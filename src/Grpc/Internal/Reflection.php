@@ -18,7 +18,7 @@ use UnexpectedValueException;
  * files: the services served, and the descriptor of the file declaring a
  * symbol, with the files it imports. The descriptors come from the code
  * protoc generated (GeneratedDescriptors); grpc.health.v1.Health's, which
- * has none, from HealthCheck. Its messages are read and written by hand.
+ * has none, from HealthService. Its messages are read and written by hand.
  *
  * @internal
  */
@@ -224,8 +224,8 @@ final class Reflection
                 }
             }
         }
-        if (isset($served[HealthCheck::SERVICE]) && $index->fileOf(HealthCheck::SERVICE) === null) {
-            $index->add(HealthCheck::fileDescriptor());
+        if (isset($served[HealthService::SERVICE]) && $index->fileOf(HealthService::SERVICE) === null) {
+            $index->add(HealthService::fileDescriptor());
         }
         $this->indexedServices = $services;
         $this->indexedClasses = count(get_declared_classes());

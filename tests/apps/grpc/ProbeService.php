@@ -16,6 +16,8 @@ use Rapier\CanceledException;
 use Rapier\Coroutine;
 use Rapier\Grpc\Context;
 use Rapier\Grpc\GrpcException;
+use Rapier\Grpc\Server;
+use Rapier\Grpc\ServingStatus;
 use Rapier\Grpc\Status;
 use Rapier\Grpc\Stream;
 use RuntimeException;
@@ -32,6 +34,20 @@ final class ProbeService
     /** @var list<string> what happened to calls, in order */
     private static array $events = [];
     private static bool $released = false;
+
+    /** @param Server|null $server the server it is served by, for SetServing */
+    public function __construct(private readonly ?Server $server = null)
+    {
+    }
+
+    /** Sets a health status: the name is "service=STATUS" (SERVING, NOT_SERVING). */
+    public function SetServing(HelloRequest $request): HelloReply
+    {
+        [$service, $status] = explode('=', $request->getName(), 2);
+        $this->server?->setServingStatus($service, constant(ServingStatus::class . "::$status"));
+
+        return new HelloReply(['message' => $this->server?->servingStatus($service)?->name ?? 'unknown']);
+    }
 
     /** Ends with the status named by the x-code metadata and the name as message. */
     public function Fail(HelloRequest $request, Context $context): HelloReply

@@ -22,5 +22,5 @@ require_once __DIR__ . '/ProbeService.php';
 require_once __DIR__ . '/ClockService.php';
 
 return $server
-    ->addService('rapier.test.Probe', new Rapier\Tests\Apps\Grpc\ProbeService())
+    ->addService('rapier.test.Probe', new Rapier\Tests\Apps\Grpc\ProbeService($server))
     ->addService('rapier.test.Clock', new Rapier\Tests\Apps\Grpc\ClockService());
