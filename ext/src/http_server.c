@@ -598,6 +598,7 @@ static void conn_dispatch(rapier_http_conn_t *conn)
 	conn->response_started = conn->response_ended = conn->response_chunked = false;
 	conn->response_keep_alive = false;
 	conn->response_no_body = false;
+	conn->unread_waits = false;
 	if (conn->via_plain_listener && server->cfg.https_redirect_port) {
 		/* Certbot's webroot challenges must be answered over plain HTTP; everything else moves to HTTPS. */
 		if (!(server->cfg.static_root && rapier_http_is_acme_challenge(rapier_http_conn_request(conn)) && rapier__http_serve_static(conn))) {
@@ -805,6 +806,14 @@ void rapier__http_conn_watch(rapier_http_conn_t *conn)
 	}
 	if (conn->body && conn->body->reader) {
 		events |= RAPIER_HTTP_CONN_READ;
+	} else if (rapier__http_conn_streaming(conn)) {
+		/*
+		 * Its client leaving, seen while the handler waits (nginx's
+		 * ngx_http_test_reading()); nothing is read. The paused interest, so
+		 * that arming it and reading after the response cost no epoll_ctl();
+		 * EPOLLRDHUP alone once bytes wait in the kernel (handling_io()).
+		 */
+		events |= conn->unread_waits ? EPOLLRDHUP : RAPIER_HTTP_CONN_READ;
 	}
 	if (events) {
 		rapier_io_start(loop, &conn->io, events);
@@ -813,18 +822,32 @@ void rapier__http_conn_watch(rapier_http_conn_t *conn)
 	}
 }
 
-/* A handler reading its body while it arrives: the socket serves its writer and its reader at once. */
+/* A handler reading its body while it arrives or streaming: the socket serves its writer, reader and watch at once. */
 static void handling_io(rapier_http_conn_t *conn, uint32_t events)
 {
 	rapier_coro_t *co;
+	bool reading = conn->body && conn->body->reader;
 
+	/*
+	 * A waiting reader reads what came before the end first. A half-close
+	 * counts as leaving, as for a queued request: an HTTP client does not
+	 * half-close and still wait for its answer.
+	 */
+	if (!reading && (events & (EPOLLRDHUP | EPOLLERR | EPOLLHUP)) && rapier__http_conn_streaming(conn)) {
+		rapier__http_stream_abandon(conn);
+		return;
+	}
 	if ((events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) && (co = conn->writer) != NULL) {
 		conn->writer = NULL;
 		rapier_coro_wake(co, RAPIER_WAKE_OK);
 	}
-	if ((events & (EPOLLIN | EPOLLRDHUP | EPOLLERR | EPOLLHUP)) && conn->body && (co = conn->body->reader) != NULL) {
+	if ((events & (EPOLLIN | EPOLLRDHUP | EPOLLERR | EPOLLHUP)) && reading) {
+		co = conn->body->reader;
 		conn->body->reader = NULL;
 		rapier_coro_wake(co, RAPIER_WAKE_OK);
+	} else if (events & EPOLLIN) {
+		/* A pipelined request, or a body's rest nobody reads yet: it waits in the kernel. */
+		conn->unread_waits = true;
 	}
 	rapier__http_conn_watch(conn);
 }
@@ -1079,11 +1102,12 @@ static void conn_handle_io(rapier_http_conn_t *conn, uint32_t events)
 			rapier__http_conn_abandon(conn);
 		} else {
 			/* Pipelined bytes: they wait in the kernel; watch for the client leaving only. */
+			conn->unread_waits = true;
 			rapier_io_start(conn->server->loop, &conn->io, EPOLLRDHUP);
 		}
 		return;
 	}
-	if (conn->body && conn->state == RAPIER_HTTP_CONN_HANDLING) {
+	if (conn->state == RAPIER_HTTP_CONN_HANDLING && (conn->body || rapier__http_conn_streaming(conn))) {
 		handling_io(conn, events);
 		return;
 	}
@@ -1282,7 +1306,10 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 	}
 	check_max_requests(server);
 	if (conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->response_ended) {
-		if (conn->response_started) {
+		if (conn->response_started && client_left) {
+			/* Its client left mid-body while the response streamed. */
+			rapier__http_stream_abandon(conn);
+		} else if (conn->response_started) {
 			/* A streamed response cut short: the client must not take it as complete. */
 			rapier__http_conn_close(conn);
 		} else if (client_left) {

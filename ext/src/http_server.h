@@ -116,6 +116,8 @@ struct rapier_http_conn_s {
 	bool response_chunked;
 	bool response_keep_alive;
 	bool response_no_body;         /* HEAD, 204, 304 */
+	bool unread_waits;             /* bytes nobody reads now wait in the kernel (a pipelined request, a body's
+	                                * rest): the client's leaving is watched with EPOLLRDHUP alone */
 	int response_status;
 	uint64_t response_bytes;       /* body bytes written */
 	uint64_t request_start_ns;     /* the request's first byte: the access log's duration, REQUEST_TIME_FLOAT */

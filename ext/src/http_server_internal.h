@@ -14,8 +14,9 @@
 
 /*
  * A client connection is read with EPOLLRDHUP too, so that a queued
- * request sees its client leave (conn_on_io) without an epoll_ctl() to
- * queue it: the interest stays the same from reading to queued.
+ * request, or a streamed response, sees its client leave (conn_on_io)
+ * without an epoll_ctl() to watch for it: the interest stays the same from
+ * reading to queued, or to streaming (rapier__http_conn_watch()).
  */
 #define RAPIER_HTTP_CONN_READ (RAPIER_IO_READ | EPOLLRDHUP)
 
@@ -90,8 +91,19 @@ int rapier__h2_body_pull(rapier_http_conn_t *conn);
  */
 void rapier__h2_body_detached(rapier_http_conn_t *conn, bool continue_unsent);
 
-/* A handler's HTTP/1.1 connection watches for what its waiting writer and body reader need, or pauses. */
+/*
+ * A handler's HTTP/1.1 connection watches for what its waiting writer and
+ * body reader need, and for its client leaving while its response streams;
+ * or pauses.
+ */
 void rapier__http_conn_watch(rapier_http_conn_t *conn);
+
+/*
+ * A streamed response's client left before its end (it closed, reset or
+ * shut down its side of the connection): 499 in the access log, and the
+ * connection closes, as after a failed write.
+ */
+void rapier__http_stream_abandon(rapier_http_conn_t *conn);
 
 /* Frees the request's spooled body, if any, and removes the files nobody took. */
 void rapier__http_drop_upload(rapier_http_conn_t *conn);
@@ -169,6 +181,17 @@ static inline ssize_t rapier__http_conn_sendfile(rapier_http_conn_t *conn, int f
 static inline bool rapier__http_conn_read_drained(const rapier_http_conn_t *conn, size_t n, size_t size)
 {
 	return n < (conn->tls ? RAPIER_HTTP_TLS_RECORD_MAX : size);
+}
+
+/*
+ * An HTTP/1.1 response streams: its handler runs, the head went out with
+ * write(), the end has not. Only then does the connection watch for its
+ * client leaving (rapier__http_conn_watch()): end() alone costs nothing.
+ */
+static inline bool rapier__http_conn_streaming(const rapier_http_conn_t *conn)
+{
+	return conn->state == RAPIER_HTTP_CONN_HANDLING && conn->response_started && !conn->response_ended
+		&& conn->h2s == NULL;
 }
 
 /* Tells the owner (on_stats) that server->stats changed. */

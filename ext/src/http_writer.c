@@ -40,7 +40,7 @@ static void unlink_writer(rapier_coro_t *co, void *data)
 	}
 	if (conn->state == RAPIER_HTTP_CONN_WEBSOCKET) {
 		rapier__ws_watch(conn);
-	} else if (conn->body) {
+	} else if (conn->body || rapier__http_conn_streaming(conn)) {
 		rapier__http_conn_watch(conn);
 	} else if (conn->state != RAPIER_HTTP_CONN_CLOSED) {
 		rapier_io_stop(conn->server->loop, &conn->io);
@@ -64,10 +64,15 @@ static int wait_writable(rapier_http_conn_t *conn)
 		why = rapier_coro_wait(conn->server->cfg.write_timeout_ns, unlink_writer, conn, "a client write");
 		return rapier_wake_errno(why, -EPIPE);
 	}
-	if (conn->body) {
-		/* The handler may be reading its body meanwhile (http_body.h): the watcher serves both. */
+	if (conn->body || rapier__http_conn_streaming(conn)) {
+		/*
+		 * The handler may be reading its body meanwhile (http_body.h), and a
+		 * streamed response watches for its client leaving: the watcher serves all.
+		 */
 		rapier__http_conn_watch(conn);
 		why = rapier_coro_wait(conn->server->cfg.write_timeout_ns, unlink_writer, conn, "a client write");
+		/* Another coroutine may have ended the response meanwhile: the watch follows (free when unchanged). */
+		rapier__http_conn_watch(conn);
 		return rapier_wake_errno(why, -EPIPE);
 	}
 	rapier_io_start(conn->server->loop, &conn->io, RAPIER_IO_WRITE);
@@ -157,6 +162,30 @@ void rapier__http_wake_queued_writers(rapier_http_conn_t *conn)
 	}
 }
 
+/*
+ * nginx logs 499 for a request whose client closed before its response was
+ * complete; the bytes are those of the body sent. The close wakes a writer
+ * waiting on the socket, and makes isWritable() false.
+ */
+void rapier__http_stream_abandon(rapier_http_conn_t *conn)
+{
+	rapier__http_log_access(conn, 499, conn->response_bytes);
+	rapier__http_conn_close(conn);
+}
+
+/*
+ * A write failed: the connection closes. A streamed response's client that
+ * left is logged as when the watch for its leaving sees it first (499).
+ */
+static void write_failed(rapier_http_conn_t *conn, int rc)
+{
+	if ((rc == -EPIPE || rc == -ECONNRESET) && rapier__http_conn_streaming(conn)) {
+		rapier__http_stream_abandon(conn);
+	} else {
+		rapier__http_conn_close(conn);
+	}
+}
+
 /* Writes every byte of iov, waiting while the socket is full; the caller holds the write lock. */
 static int write_iov(rapier_http_conn_t *conn, struct iovec *iov, int iovcnt)
 {
@@ -174,7 +203,7 @@ static int write_iov(rapier_http_conn_t *conn, struct iovec *iov, int iovcnt)
 			}
 			/* -ETIMEDOUT, -EPIPE, or -ECANCELED: the caller's coroutine was canceled. */
 			if (rc != -EAGAIN || (rc = wait_writable(conn)) < 0) {
-				rapier__http_conn_close(conn);
+				write_failed(conn, rc);
 				return rc;
 			}
 			continue;
@@ -419,16 +448,19 @@ static int send_stream_head(rapier_http_conn_t *conn, rapier_http_head_t *head)
 	if (conn->h2s) {
 		return h2_write(conn, head, &iov[1], head->body_allowed, NULL, 0, false, NULL);
 	}
-	return write_all(conn, iov, 2);
+	if ((rc = write_all(conn, iov, 2)) == 0) {
+		/* From now on, until the end, the client's leaving is watched for (HTTP/2 sees a reset itself). */
+		rapier__http_conn_watch(conn);
+	}
+	return rc;
 }
 
 /* One chunk (or, for HTTP/1.0, raw bytes) of a streamed body. */
-static int write_body_bytes(rapier_http_conn_t *conn, const char *data, size_t len)
+static int send_body_bytes(rapier_http_conn_t *conn, const char *data, size_t len)
 {
 	char chunk_head[RAPIER_HTTP_CHUNK_HEADER_MAX];
 	struct iovec iov[3];
 
-	conn->response_bytes += len;
 	if (conn->h2s) {
 		return h2_write(conn, NULL, NULL, true, data, len, false, NULL);
 	}
@@ -439,6 +471,17 @@ static int write_body_bytes(rapier_http_conn_t *conn, const char *data, size_t l
 		return write_all(conn, iov, 1);
 	}
 	return write_all(conn, iov, one_chunk(iov, chunk_head, data, len));
+}
+
+/* The same, counted for the access log once it has gone out whole: a response cut short logs what was sent. */
+static int write_body_bytes(rapier_http_conn_t *conn, const char *data, size_t len)
+{
+	int rc = send_body_bytes(conn, data, len);
+
+	if (rc == 0) {
+		conn->response_bytes += len;
+	}
+	return rc;
 }
 
 /* A streamed body is compressed as it goes when the request and the Content-Type allow it. */
@@ -501,6 +544,11 @@ int rapier_http_conn_end_stream(rapier_http_conn_t *conn, const rapier_http_buf_
 {
 	struct iovec iov[3];
 
+	if (conn->state == RAPIER_HTTP_CONN_CLOSED && conn->h2s == NULL) {
+		/* Its client left (logged then), or a write failed: over, but neither sent nor logged as complete. */
+		conn->response_ended = true;
+		return -EPIPE;
+	}
 	if (conn->gzip_stream) {
 		int rc = conn->response_no_body ? 0 : write_gzip(conn, NULL, 0);
 		/* The connection may have closed meanwhile, releasing the stream with it. */
@@ -510,6 +558,8 @@ int rapier_http_conn_end_stream(rapier_http_conn_t *conn, const rapier_http_buf_
 		}
 	}
 	conn->response_ended = true;
+	/* No more watch for the client leaving: paused, so that reading the next request costs no epoll_ctl(). */
+	rapier__http_conn_watch(conn);
 	conn->server->stats.requests++;
 	rapier__http_stats_changed(conn->server);
 	rapier__http_log_access(conn, conn->response_status, conn->response_bytes);
