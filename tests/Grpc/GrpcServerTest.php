@@ -485,6 +485,25 @@ final class GrpcServerTest extends TestCase
         $this->assertSame(0, $seen['coroutines_left'], 'the canceled watches ended in the worker');
     }
 
+    public function testAGrpcWebWatchEndsWhenItsClientLeaves(): void
+    {
+        $before = $this->client('stats')['coroutines'];
+        // HealthCheckRequest { service = "rapier.test.Clock" }: one reply (SERVING), then the watch waits; curl
+        // gives up after a second and closes the connection, over HTTP/1.1.
+        file_put_contents(self::$dir . '/watch-request', self::frame("\x0a\x11rapier.test.Clock"));
+        $result = PhpProcess::runCommand(['curl', '-s', '--noproxy', '*', '--http1.1', '--max-time', '1', '-o', '/dev/null',
+            '-H', 'content-type: application/grpc-web+proto', '--data-binary', '@' . self::$dir . '/watch-request',
+            'http://127.0.0.1:' . self::$port . '/grpc.health.v1.Health/Watch']);
+        $this->assertSame(28, $result->exitCode, 'curl timed out waiting for more: ' . $result->describe());
+
+        $after = $this->client('stats')['coroutines'];
+        for ($i = 0; $i < 40 && $after > $before; $i++) {
+            usleep(50000);
+            $after = $this->client('stats')['coroutines'];
+        }
+        $this->assertSame($before, $after, 'the watch ended in the worker once its client left');
+    }
+
     public function testAStoppingServerEndsItsHealthWatchesAtOnce(): void
     {
         $root = dirname(__DIR__, 2);

@@ -294,6 +294,8 @@ def run():
             except grpc.RpcError as e:
                 result[service] = e.code().name
         return result
+    if scenario == "stats":
+        return stats()
     if scenario == "health_watch":
         # Watches open on each name, then health changes made by the Probe's SetServing: what each watch saw.
         spec = json.loads(arg)
