@@ -31,8 +31,11 @@ final class Context
     /** @var list<array{string, string}> */
     private array $trailers = [];
     private bool $headersSent = false;
-    /** @var list<string> what the client's grpc-accept-encoding lists that the server writes (identity always) */
-    private readonly array $acceptedEncodings;
+    /**
+     * @var list<string>|null what the client's grpc-accept-encoding lists that the server writes (identity always);
+     *      read when a call is to be compressed, not for every call
+     */
+    private ?array $acceptedEncodings = null;
 
     /**
      * @internal made by Rapier\Grpc\Server for each call
@@ -47,7 +50,6 @@ final class Context
         private readonly ?float $deadline,
         private string $compression = Compression::IDENTITY,
     ) {
-        $this->acceptedEncodings = Compression::acceptedBy($request->header('grpc-accept-encoding'));
         $metadata = [];
         foreach ($request->headers as $name => $value) {
             $key = strtolower((string) $name);
@@ -177,6 +179,11 @@ final class Context
      */
     public function compression(): string
     {
+        if ($this->compression === Compression::IDENTITY) {
+            return Compression::IDENTITY;
+        }
+        $this->acceptedEncodings ??= Compression::acceptedBy($this->request->header('grpc-accept-encoding'));
+
         return in_array($this->compression, $this->acceptedEncodings, true) ? $this->compression : Compression::IDENTITY;
     }
 
