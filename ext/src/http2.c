@@ -915,6 +915,21 @@ static int on_frame_send(nghttp2_session *ng, const nghttp2_frame *frame, void *
 	return 0;
 }
 
+/*
+ * A stream ended by its client (a reset, or the connection closing), or
+ * after its response: as a closed HTTP/1.1 connection, a queued request is
+ * dropped and a response not ended is cut (499 in the access log when no
+ * head went out).
+ */
+static void stream_left(rapier_http_conn_t *conn)
+{
+	if (conn->state == RAPIER_HTTP_CONN_QUEUED) {
+		rapier__http_conn_abandon(conn);
+	} else {
+		rapier__http_response_cut(conn, 499);
+	}
+}
+
 static int on_stream_close(nghttp2_session *ng, int32_t id, uint32_t error_code, void *user_data)
 {
 	rapier_h2_session_t *h2 = user_data;
@@ -928,12 +943,7 @@ static int on_stream_close(nghttp2_session *ng, int32_t id, uint32_t error_code,
 	s->open = false;
 	rapier_list_remove(&h2->streams, &conn->link);
 	nghttp2_session_set_stream_user_data(ng, id, NULL);
-	if (conn->state == RAPIER_HTTP_CONN_QUEUED) {
-		/* Its client gave up before a handler slot freed, as a closed HTTP/1.1 connection does. */
-		rapier__http_conn_abandon(conn);
-	} else {
-		rapier__http_conn_close(conn);
-	}
+	stream_left(conn);
 	return 0;
 }
 
@@ -1216,7 +1226,7 @@ void rapier__h2_conn_closed(rapier_http_conn_t *conn)
 		/* The connection is gone: nothing to reset. */
 		stream->h2s->open = false;
 		nghttp2_session_set_stream_user_data(h2->ng, stream->h2s->id, NULL);
-		rapier__http_conn_close(stream);
+		stream_left(stream);
 	}
 	for (size_t i = 0; i < h2->ready_len; i++) {
 		rapier_http_conn_release(h2->ready[i]);

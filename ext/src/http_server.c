@@ -579,6 +579,8 @@ static void start_handler(rapier_http_conn_t *conn)
 	server->stats.handling++;
 	rapier_list_push(&server->handlers, &conn->handling);
 	rapier__http_stats_changed(server);
+	/* From now until the response ends, the client's leaving is watched for (HTTP/2 sees a reset itself). */
+	rapier__http_conn_watch(conn);
 	server->dispatch(conn, server->dispatch_data);
 }
 
@@ -590,14 +592,16 @@ static void conn_dispatch(rapier_http_conn_t *conn)
 		conn_set_timer(conn, 0);
 		/*
 		 * No reading while the request is handled: pipelined bytes wait in the
-		 * kernel. Paused, not stopped: when the response is written the
-		 * connection reads again without an epoll_ctl() either way.
+		 * kernel. Paused, not stopped: a handler's watch for its client leaving,
+		 * and reading again after the response, cost no epoll_ctl().
 		 */
 		rapier_io_pause(server->loop, &conn->io);
 	}
 	conn->response_started = conn->response_ended = conn->response_chunked = false;
 	conn->response_keep_alive = false;
 	conn->response_no_body = false;
+	conn->response_status = 0;
+	conn->response_bytes = 0;
 	conn->unread_waits = false;
 	if (conn->via_plain_listener && server->cfg.https_redirect_port) {
 		/* Certbot's webroot challenges must be answered over plain HTTP; everything else moves to HTTPS. */
@@ -806,9 +810,9 @@ void rapier__http_conn_watch(rapier_http_conn_t *conn)
 	}
 	if (conn->body && conn->body->reader) {
 		events |= RAPIER_HTTP_CONN_READ;
-	} else if (rapier__http_conn_streaming(conn)) {
+	} else if (rapier__http_conn_watched(conn)) {
 		/*
-		 * Its client leaving, seen while the handler waits (nginx's
+		 * Its client leaving, seen while the handler runs (nginx's
 		 * ngx_http_test_reading()); nothing is read. The paused interest, so
 		 * that arming it and reading after the response cost no epoll_ctl();
 		 * EPOLLRDHUP alone once bytes wait in the kernel (handling_io()).
@@ -822,7 +826,7 @@ void rapier__http_conn_watch(rapier_http_conn_t *conn)
 	}
 }
 
-/* A handler reading its body while it arrives or streaming: the socket serves its writer, reader and watch at once. */
+/* A handler runs: the socket serves its writer, its body's reader and the watch for its client leaving at once. */
 static void handling_io(rapier_http_conn_t *conn, uint32_t events)
 {
 	rapier_coro_t *co;
@@ -833,8 +837,8 @@ static void handling_io(rapier_http_conn_t *conn, uint32_t events)
 	 * counts as leaving, as for a queued request: an HTTP client does not
 	 * half-close and still wait for its answer.
 	 */
-	if (!reading && (events & (EPOLLRDHUP | EPOLLERR | EPOLLHUP)) && rapier__http_conn_streaming(conn)) {
-		rapier__http_stream_abandon(conn);
+	if (!reading && (events & (EPOLLRDHUP | EPOLLERR | EPOLLHUP)) && rapier__http_conn_watched(conn)) {
+		rapier__http_response_cut(conn, 499);
 		return;
 	}
 	if ((events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) && (co = conn->writer) != NULL) {
@@ -1107,7 +1111,7 @@ static void conn_handle_io(rapier_http_conn_t *conn, uint32_t events)
 		}
 		return;
 	}
-	if (conn->state == RAPIER_HTTP_CONN_HANDLING && (conn->body || rapier__http_conn_streaming(conn))) {
+	if (conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->answered_by_loop) {
 		handling_io(conn, events);
 		return;
 	}
@@ -1263,10 +1267,7 @@ static void dequeue(rapier_http_server_t *server)
 
 	while ((next = queue_first(server)) != NULL && handler_slot_free(server)) {
 		queue_remove(server, next);
-		/* As in conn_dispatch(): the handler's own reads and writes use the socket. */
-		if (!next->h2s) {
-			rapier_io_pause(server->loop, &next->io);
-		}
+		/* Its watch while queued goes on for the handler (start_handler()), at no cost. */
 		start_handler(next);
 	}
 }
@@ -1306,19 +1307,12 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 	}
 	check_max_requests(server);
 	if (conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->response_ended) {
-		if (conn->response_started && client_left) {
-			/* Its client left mid-body while the response streamed. */
-			rapier__http_stream_abandon(conn);
-		} else if (conn->response_started) {
-			/* A streamed response cut short: the client must not take it as complete. */
-			rapier__http_conn_close(conn);
-		} else if (client_left) {
+		if (conn->response_started || client_left) {
 			/*
-			 * The client closed or reset before its body ended and the handler gave up on it: nobody reads an
-			 * answer, as for a queued request whose client left, and as nginx logs it, the access log says 499.
+			 * A streamed response cut short (the client must not take it as complete), or a body its
+			 * client closed or reset before the end, with no answer begun: nobody reads one.
 			 */
-			rapier__http_log_access(conn, 499, 0);
-			rapier__http_conn_close(conn);
+			rapier__http_response_cut(conn, client_left ? 499 : 500);
 		} else {
 			/* The answer closes the connection once written. */
 			conn->state = RAPIER_HTTP_CONN_READING;

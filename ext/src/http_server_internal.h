@@ -14,9 +14,9 @@
 
 /*
  * A client connection is read with EPOLLRDHUP too, so that a queued
- * request, or a streamed response, sees its client leave (conn_on_io)
+ * request, or one being handled, sees its client leave (conn_on_io)
  * without an epoll_ctl() to watch for it: the interest stays the same from
- * reading to queued, or to streaming (rapier__http_conn_watch()).
+ * reading to queued, and to handling (rapier__http_conn_watch()).
  */
 #define RAPIER_HTTP_CONN_READ (RAPIER_IO_READ | EPOLLRDHUP)
 
@@ -93,17 +93,19 @@ void rapier__h2_body_detached(rapier_http_conn_t *conn, bool continue_unsent);
 
 /*
  * A handler's HTTP/1.1 connection watches for what its waiting writer and
- * body reader need, and for its client leaving while its response streams;
+ * body reader need, and for its client leaving until the response ends;
  * or pauses.
  */
 void rapier__http_conn_watch(rapier_http_conn_t *conn);
 
 /*
- * A streamed response's client left before its end (it closed, reset or
- * shut down its side of the connection): 499 in the access log, and the
- * connection closes, as after a failed write.
+ * A handler's response will not end as it should: its client left (closed,
+ * reset or shut down its side), a write failed, or the handler failed after
+ * the head went out. The connection (or stream) closes, and the request is
+ * logged once, as nginx logs it: the status sent with the body bytes that
+ * went out, or unsent (499: the client left) when no head did (http_writer.c).
  */
-void rapier__http_stream_abandon(rapier_http_conn_t *conn);
+void rapier__http_response_cut(rapier_http_conn_t *conn, int unsent);
 
 /* Frees the request's spooled body, if any, and removes the files nobody took. */
 void rapier__http_drop_upload(rapier_http_conn_t *conn);
@@ -184,14 +186,19 @@ static inline bool rapier__http_conn_read_drained(const rapier_http_conn_t *conn
 }
 
 /*
- * An HTTP/1.1 response streams: its handler runs, the head went out with
- * write(), the end has not. Only then does the connection watch for its
- * client leaving (rapier__http_conn_watch()): end() alone costs nothing.
+ * An HTTP/1.1 request is being handled and its response has not ended: the
+ * connection watches for its client leaving (rapier__http_conn_watch()),
+ * with the interest the request was read with, so that it costs nothing.
  */
+static inline bool rapier__http_conn_watched(const rapier_http_conn_t *conn)
+{
+	return conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->response_ended && conn->h2s == NULL;
+}
+
+/* An HTTP/1.1 response streams: the head went out with write(), the end has not. */
 static inline bool rapier__http_conn_streaming(const rapier_http_conn_t *conn)
 {
-	return conn->state == RAPIER_HTTP_CONN_HANDLING && conn->response_started && !conn->response_ended
-		&& conn->h2s == NULL;
+	return rapier__http_conn_watched(conn) && conn->response_started;
 }
 
 /* Tells the owner (on_stats) that server->stats changed. */

@@ -40,7 +40,7 @@ static void unlink_writer(rapier_coro_t *co, void *data)
 	}
 	if (conn->state == RAPIER_HTTP_CONN_WEBSOCKET) {
 		rapier__ws_watch(conn);
-	} else if (conn->body || rapier__http_conn_streaming(conn)) {
+	} else if (conn->body || rapier__http_conn_watched(conn)) {
 		rapier__http_conn_watch(conn);
 	} else if (conn->state != RAPIER_HTTP_CONN_CLOSED) {
 		rapier_io_stop(conn->server->loop, &conn->io);
@@ -64,7 +64,7 @@ static int wait_writable(rapier_http_conn_t *conn)
 		why = rapier_coro_wait(conn->server->cfg.write_timeout_ns, unlink_writer, conn, "a client write");
 		return rapier_wake_errno(why, -EPIPE);
 	}
-	if (conn->body || rapier__http_conn_streaming(conn)) {
+	if (conn->body || rapier__http_conn_watched(conn)) {
 		/*
 		 * The handler may be reading its body meanwhile (http_body.h), and a
 		 * streamed response watches for its client leaving: the watcher serves all.
@@ -163,27 +163,39 @@ void rapier__http_wake_queued_writers(rapier_http_conn_t *conn)
 }
 
 /*
- * nginx logs 499 for a request whose client closed before its response was
- * complete; the bytes are those of the body sent. The close wakes a writer
- * waiting on the socket, and makes isWritable() false.
+ * nginx keeps the status of a response whose head went out, whatever cut it
+ * short, and says 499 for one whose client left before. The close wakes a
+ * writer waiting on the socket, and makes isWritable() false. A response
+ * sent whole was logged as it began.
  */
-void rapier__http_stream_abandon(rapier_http_conn_t *conn)
+void rapier__http_response_cut(rapier_http_conn_t *conn, int unsent)
 {
-	rapier__http_log_access(conn, 499, conn->response_bytes);
+	if (conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->response_ended) {
+		rapier__http_log_access(conn, conn->response_status ? conn->response_status : unsent, conn->response_bytes);
+	}
 	rapier__http_conn_close(conn);
 }
 
-/*
- * A write failed: the connection closes. A streamed response's client that
- * left is logged as when the watch for its leaving sees it first (499).
- */
+/* A write failed: the connection closes. A streamed response is logged as it stands (408: write_timeout). */
 static void write_failed(rapier_http_conn_t *conn, int rc)
 {
-	if ((rc == -EPIPE || rc == -ECONNRESET) && rapier__http_conn_streaming(conn)) {
-		rapier__http_stream_abandon(conn);
-	} else {
-		rapier__http_conn_close(conn);
+	int unsent = rc == -EPIPE || rc == -ECONNRESET ? 499 : rc == -ETIMEDOUT ? 408 : 500;
+
+	rapier__http_response_cut(conn, unsent);
+}
+
+/*
+ * Its client left before the handler began its response (the watch closed
+ * the connection, logging 499): the response is over, neither sent nor
+ * logged again.
+ */
+static bool closed_before(rapier_http_conn_t *conn)
+{
+	if (conn->state != RAPIER_HTTP_CONN_CLOSED) {
+		return false;
 	}
+	conn->response_ended = true;
+	return true;
 }
 
 /* Writes every byte of iov, waiting while the socket is full; the caller holds the write lock. */
@@ -232,7 +244,7 @@ static int write_all(rapier_http_conn_t *conn, struct iovec *iov, int iovcnt)
 	int rc = write_lock(conn);
 
 	if (rc < 0) {
-		rapier__http_conn_close(conn);
+		write_failed(conn, rc);
 		return rc;
 	}
 	rc = write_iov(conn, iov, iovcnt);
@@ -257,7 +269,7 @@ static int h2_write(rapier_http_conn_t *conn, const rapier_http_head_t *head, co
 	int rc = write_lock(conn);
 
 	if (rc < 0) {
-		rapier__http_conn_close(conn);
+		write_failed(conn, rc);
 		return rc;
 	}
 	if (eof) {
@@ -316,6 +328,8 @@ static void response_finished(rapier_http_conn_t *conn, rapier_http_head_t *head
 {
 	rapier__http_log_access(conn, head->status, head->body_allowed ? bytes : 0);
 	conn->response_ended = true;
+	/* No more watch for the client leaving: paused, so that reading the next request costs no epoll_ctl(). */
+	rapier__http_conn_watch(conn);
 	conn->response_keep_alive = head->keep_alive;
 	conn->server->stats.requests++;
 	rapier__http_stats_changed(conn->server);
@@ -384,13 +398,17 @@ int rapier_http_conn_respond(rapier_http_conn_t *conn, rapier_http_head_t *head,
 	struct iovec iov[2 + CHUNKED_BODY_IOV];
 	char chunk_head[RAPIER_HTTP_CHUNK_HEADER_MAX];
 	int iovcnt = 2, rc;
-	rapier_gzip_decision_t gz = gzip_decide(conn, head, content_type, content_type_len, body_len);
+	rapier_gzip_decision_t gz;
 	/*
 	 * This response's own buffer, not one of the server's: write_all() may
 	 * suspend this coroutine on a slow client while others respond.
 	 */
 	rapier_http_buf_t zbuf;
 
+	if (closed_before(conn)) {
+		return -EPIPE;
+	}
+	gz = gzip_decide(conn, head, content_type, content_type_len, body_len);
 	rapier_http_buf_init(&zbuf, NULL, 0, (size_t) 1 << 31);
 	if (gz == RAPIER_GZIP_YES) {
 		rapier_gzip_t *z = rapier_gzip_pool_get(&server->gzip_pool);
@@ -440,17 +458,14 @@ static int send_stream_head(rapier_http_conn_t *conn, rapier_http_head_t *head)
 		return rc;
 	}
 	conn->response_started = true;
-	conn->response_status = head->status;
 	conn->response_bytes = 0;
 	conn->response_chunked = head->chunked;
 	conn->response_no_body = !head->body_allowed;
 	conn->response_keep_alive = head->keep_alive;
-	if (conn->h2s) {
-		return h2_write(conn, head, &iov[1], head->body_allowed, NULL, 0, false, NULL);
-	}
-	if ((rc = write_all(conn, iov, 2)) == 0) {
-		/* From now on, until the end, the client's leaving is watched for (HTTP/2 sees a reset itself). */
-		rapier__http_conn_watch(conn);
+	rc = conn->h2s ? h2_write(conn, head, &iov[1], head->body_allowed, NULL, 0, false, NULL) : write_all(conn, iov, 2);
+	if (rc == 0) {
+		/* The head went out: a cut from now on is logged with its status. */
+		conn->response_status = head->status;
 	}
 	return rc;
 }
@@ -544,9 +559,8 @@ int rapier_http_conn_end_stream(rapier_http_conn_t *conn, const rapier_http_buf_
 {
 	struct iovec iov[3];
 
-	if (conn->state == RAPIER_HTTP_CONN_CLOSED && conn->h2s == NULL) {
-		/* Its client left (logged then), or a write failed: over, but neither sent nor logged as complete. */
-		conn->response_ended = true;
+	if (closed_before(conn)) {
+		/* Its client left, or a write failed (logged then): over, but neither sent nor logged as complete. */
 		return -EPIPE;
 	}
 	if (conn->gzip_stream) {
@@ -635,6 +649,9 @@ int rapier_http_conn_sendfile(rapier_http_conn_t *conn, rapier_http_head_t *head
 	struct iovec iov[2];
 	int rc;
 
+	if (closed_before(conn)) {
+		return -EPIPE;
+	}
 	rapier__http_fill_finish(conn, &fin, trailers_sent(conn, head) ? RAPIER_HTTP_LENGTH_UNKNOWN : length);
 	if ((rc = rapier_http_head_finish(head, &fin, iov)) < 0) {
 		return rc;

@@ -504,6 +504,25 @@ final class GrpcServerTest extends TestCase
         $this->assertSame($before, $after, 'the watch ended in the worker once its client left');
     }
 
+    public function testAUnaryGrpcWebCallSeesItsClientLeaveBeforeItsReply(): void
+    {
+        // curl gives up after a second and closes the connection, over HTTP/1.1, while the method waits to answer.
+        file_put_contents(self::$dir . '/await-request', self::frame(self::helloRequest('20')));
+        $result = PhpProcess::runCommand(['curl', '-s', '--noproxy', '*', '--http1.1', '--max-time', '1', '-o', '/dev/null',
+            '-H', 'content-type: application/grpc-web+proto', '--data-binary', '@' . self::$dir . '/await-request',
+            'http://127.0.0.1:' . self::$port . '/rapier.test.Probe/AwaitCancel']);
+        $this->assertSame(28, $result->exitCode, 'curl timed out waiting for the reply: ' . $result->describe());
+
+        $ended = [];
+        for ($i = 0; $i < 60 && $ended === []; $i++) {
+            usleep(50000);
+            $ended = preg_grep('/^await 20: /', $this->client('stats')['events']);
+        }
+        $this->assertCount(1, $ended, 'the call ended in the worker');
+        $this->assertMatchesRegularExpression('/^await 20: cancelled after 1\.\d s$/', (string) reset($ended),
+            'Context::isCancelled() turned true once the client left, not at the 20 s give-up');
+    }
+
     public function testAStoppingServerEndsItsHealthWatchesAtOnce(): void
     {
         $root = dirname(__DIR__, 2);

@@ -1,5 +1,5 @@
 --TEST--
-HTTP/2 streams: ten requests on one connection run their handlers at once and are answered as each finishes; the server's SETTINGS carry http2_max_concurrent_streams; a client resetting a stream while its handler runs makes the handler's next write return false and the connection goes on; a queued stream reset before its turn never runs (499 in the access log, as for HTTP/1.1; the reset stream's cut-short answer gets no line, as a vanished HTTP/1.1 client's does not)
+HTTP/2 streams: ten requests on one connection run their handlers at once and are answered as each finishes; the server's SETTINGS carry http2_max_concurrent_streams; a client resetting a stream while its handler runs makes the handler's next write return false and the connection goes on; a queued stream reset before its turn never runs (499 in the access log, as for HTTP/1.1); the stream reset after its head is logged once, with the status sent and the bytes that went out, as HTTP/1.1's
 --EXTENSIONS--
 rapier
 --FILE--
@@ -99,8 +99,8 @@ $c->close();
 $r = $srv->stop();
 echo "exit: {$r['code']}\n", $r['out'];
 foreach (file($log) as $line) {
-    if (preg_match('~"GET (/(?:queued|next|hold|reset-me)) HTTP/2.0" (\d+)~', $line, $m)) {
-        echo "$m[1] $m[2]\n";
+    if (preg_match('~"GET (/(?:queued|next|hold|reset-me)) HTTP/2.0" (\d+) (\d+)~', $line, $m)) {
+        echo "$m[1] $m[2] $m[3]\n";
     }
 }
 unlink($log);
@@ -123,6 +123,7 @@ ready
 holding
 ran /next
 start() returned
-/queued 499
-/hold 200
-/next 200
+/reset-me 200 5
+/queued 499 0
+/hold 200 10
+/next 200 10

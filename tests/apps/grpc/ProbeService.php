@@ -91,6 +91,23 @@ final class ProbeService
         return new HelloReply(['message' => 'slept ' . $request->getName()]);
     }
 
+    /**
+     * Waits up to the name's seconds for the call to be over for its client,
+     * as a long poll does before its answer, and records how it ended.
+     */
+    public function AwaitCancel(HelloRequest $request, Context $context): HelloReply
+    {
+        $start = microtime(true);
+        $giveUp = $start + (float) $request->getName();
+        while (!$context->isCancelled() && microtime(true) < $giveUp) {
+            Coroutine::sleep(0.05);
+        }
+        self::$events[] = sprintf('await %s: %s after %.1f s', $request->getName(),
+            $context->isCancelled() ? 'cancelled' : 'not cancelled', microtime(true) - $start);
+
+        return new HelloReply(['message' => 'awaited']);
+    }
+
     /** The worker's state: coroutines alive (this call's own included) and the events so far. */
     public function Stats(HelloRequest $request): HelloReply
     {
