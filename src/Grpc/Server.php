@@ -189,7 +189,7 @@ final class Server implements Adapter, RequiresHttp2, Stoppable
             return;
         }
         if ($origin !== null) {
-            self::allowOrigin($response, $origin)->header('access-control-expose-headers', 'grpc-status, grpc-message');
+            self::allowOrigin($response, $origin);
         }
         // Not gRPC at all: plain HTTP answers, as PROTOCOL-HTTP2.md asks.
         if ($request->method !== 'POST') {
@@ -317,7 +317,7 @@ final class Server implements Adapter, RequiresHttp2, Stoppable
         foreach ($result as $reply) {
             $frame = $this->frame(($method->encode)($reply), $context);
             if (!$context->headersSent()) {
-                self::sendHeaders($response, $context);
+                $this->sendHeaders($response, $context);
             }
             // Written now, so each reply reaches the client as it is made; false: the client is gone.
             if (!$response->write($web?->wrap($frame) ?? $frame)) {
@@ -402,8 +402,10 @@ final class Server implements Adapter, RequiresHttp2, Stoppable
                 return;
             }
         }
-        if ($context !== null && !$context->headersSent()) {
-            self::sendHeaders($response, $context);
+        if ($context === null) {
+            $this->exposeHeaders($request, $response, []);
+        } elseif (!$context->headersSent()) {
+            $this->sendHeaders($response, $context);
         }
         $trailers = $context?->trailers() ?? [];
         if ($details !== []) {
@@ -480,14 +482,31 @@ final class Server implements Adapter, RequiresHttp2, Stoppable
             : Compression::IDENTITY);
     }
 
-    private static function sendHeaders(Response $response, Context $context): void
+    private function sendHeaders(Response $response, Context $context): void
     {
         $encoding = $context->compression();
         if ($encoding !== Compression::IDENTITY) {
             $response->header('grpc-encoding', $encoding);
         }
+        $names = [];
         foreach ($context->takeHeaders() as [$key, $value]) {
             $response->header($key, $value);
+            $names[$key] = true;
+        }
+        $this->exposeHeaders($context->request(), $response, array_keys($names));
+    }
+
+    /**
+     * A page's code reads only the response headers CORS exposes to it:
+     * gRPC's own, and the header metadata the method set, which gRPC-Web
+     * clients hand to their callbacks (grpc-web's 'metadata' event).
+     *
+     * @param list<string> $names
+     */
+    private function exposeHeaders(Request $request, Response $response, array $names): void
+    {
+        if ($this->allowedOrigin($request) !== null) {
+            $response->header('access-control-expose-headers', implode(', ', ['grpc-status', 'grpc-message', ...$names]));
         }
     }
 

@@ -797,7 +797,8 @@ final class GrpcServerTest extends TestCase
     public function testGrpcWebAcrossOriginsWithWebOrigins(): void
     {
         $server = '(new Rapier\Grpc\Server(webOrigins: ["https://app.example", "*"]))'
-            . '->addService("helloworld.Greeter", new Examples\Grpc\Greeter())';
+            . '->addService("helloworld.Greeter", new Examples\Grpc\Greeter())'
+            . '->addService("rapier.test.Probe", new Rapier\Tests\Apps\Grpc\ProbeService())';
         $this->withOwnServer(['http2' => true], function (int $port): void {
             $preflight = ['origin: https://app.example', 'access-control-request-method: POST',
                 'access-control-request-headers: content-type,x-grpc-web,x-user-agent'];
@@ -820,7 +821,20 @@ final class GrpcServerTest extends TestCase
                 headers: ['origin: https://app.example']);
             $this->assertSame(["\x0a\x0cHello, cors!"], $call['messages'], $call['raw']);
             $this->assertSame('https://app.example', $call['fields']['access-control-allow-origin'] ?? null);
-            $this->assertStringContainsString('grpc-status', $call['fields']['access-control-expose-headers'] ?? '');
+            $this->assertSame('grpc-status, grpc-message, x-greeter', $call['fields']['access-control-expose-headers'] ?? null,
+                'the example sets x-greeter');
+
+            // The page's code reads the header metadata the method set (grpc-web's 'metadata' event) once exposed.
+            $metadata = $this->web('/rapier.test.Probe/Metadata', self::frame(self::helloRequest('m')), port: $port,
+                headers: ['origin: https://app.example']);
+            $this->assertSame('from-probe', $metadata['fields']['x-header'] ?? null, $metadata['raw']);
+            $this->assertSame('grpc-status, grpc-message, x-header, x-header-bin',
+                $metadata['fields']['access-control-expose-headers'] ?? null);
+            $unknown = $this->web('/rapier.test.Probe/Nothing', self::frame(''), port: $port, headers: ['origin: https://app.example']);
+            $this->assertSame('12', $unknown['trailers']['grpc-status'] ?? null, $unknown['raw']);
+            $this->assertSame('grpc-status, grpc-message', $unknown['fields']['access-control-expose-headers'] ?? null);
+            $sameSite = $this->web('/rapier.test.Probe/Metadata', self::frame(self::helloRequest('m')), port: $port);
+            $this->assertArrayNotHasKey('access-control-expose-headers', $sameSite['fields'], 'no Origin, no CORS');
         }, $server);
         $server = '(new Rapier\Grpc\Server(webOrigins: ["https://app.example"]))'
             . '->addService("helloworld.Greeter", new Examples\Grpc\Greeter())';
