@@ -994,6 +994,8 @@ static ssize_t read_body(nghttp2_session *ng, int32_t id, uint8_t *buf, size_t l
 			wake_writer(conn, RAPIER_WAKE_OK);
 		}
 	}
+	/* Counted as nghttp2 takes them: a reset seen before the writer resumes still finds them in the access log. */
+	conn->response_bytes += n;
 	if (s->own.len == 0 && s->out_len == 0 && (s->file_fd < 0 || s->file_left == 0)) {
 		if (s->eof) {
 			*flags |= NGHTTP2_DATA_FLAG_EOF;

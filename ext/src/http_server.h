@@ -119,7 +119,7 @@ struct rapier_http_conn_s {
 	bool unread_waits;             /* bytes nobody reads now wait in the kernel (a pipelined request, a body's
 	                                * rest): the client's leaving is watched with EPOLLRDHUP alone */
 	int response_status;           /* of a streamed response whose head went out; 0 before */
-	uint64_t response_bytes;       /* body bytes written */
+	uint64_t response_bytes;       /* body bytes written (HTTP/2: taken by nghttp2) */
 	uint64_t request_start_ns;     /* the request's first byte: the access log's duration, REQUEST_TIME_FLOAT */
 	rapier_gzip_t *gzip_stream;    /* streamed gzip body, or NULL */
 	rapier_coro_t *writer;         /* coroutine waiting for the socket to drain */

@@ -493,7 +493,8 @@ static int write_body_bytes(rapier_http_conn_t *conn, const char *data, size_t l
 {
 	int rc = send_body_bytes(conn, data, len);
 
-	if (rc == 0) {
+	/* HTTP/2 counts them as nghttp2 takes them (http2.c). */
+	if (rc == 0 && conn->h2s == NULL) {
 		conn->response_bytes += len;
 	}
 	return rc;
