@@ -368,16 +368,21 @@ static void on_http_stats(rapier_http_server_t *http, void *data)
 	publish_status(data);
 }
 
+/*
+ * data: the Response, which the coroutine's arguments hold until after this
+ * runs. Only they hold it for the coroutine: an exit() elsewhere that unwinds
+ * this one, which then never gets here, must not leave it referenced.
+ */
 static void on_request_done(rapier_coro_t *co, zval *retval, zend_object *exception, void *data)
 {
-	zend_object *response = data;
 	server_t *srv = NULL;
 
-	rapier_http_response_handler_done(response, exception);
+	(void) co;
+	(void) retval;
+	rapier_http_response_handler_done(data, exception);
 	if (exception) {
 		OBJ_RELEASE(exception);
 	}
-	OBJ_RELEASE(response);
 	srv = worker_server;
 	if (srv == NULL || !srv->http_ready) {
 		return;
@@ -411,15 +416,12 @@ static void dispatch(rapier_http_conn_t *conn, void *data)
 	rapier_http_sapi_request_begin();
 	rapier_http_request_new(&args[0], conn);
 	rapier_http_response_new(&args[1], conn, srv->debug);
-	/* Held by the coroutine until its handler is done. */
-	GC_ADDREF(Z_OBJ(args[1]));
 	co = rapier_coro_spawn_ex(&srv->handlers[EV_REQUEST], &srv->fcc[EV_REQUEST], args, 2, on_request_done,
 		Z_OBJ(args[1]));
 	conn->handler_co = co;
 	if (co == NULL) {
 		zend_clear_exception();
 		rapier_http_response_handler_done(Z_OBJ(args[1]), NULL);
-		OBJ_RELEASE(Z_OBJ(args[1]));
 	} else {
 		/* exit() in a handler ends its request, not the worker's other requests. */
 		co->trap_exit = true;
@@ -677,7 +679,8 @@ static void reserve_signals(server_t *srv, const sigset_t *stop)
 		sigaddset(&owned, SIGUSR2);
 	}
 	rapier_sigwait_reserve(&owned, "the HTTP server owns it in this worker (a stop or a reload ends the worker). Do the work that must run at a stop "
-		"in the workerStop event ($server->on('workerStop', ...)), which runs once the worker has drained");
+		"in the workerStopping event ($server->on('workerStopping', ...)), which runs as the stop begins, beside the "
+		"requests still being handled, or in workerStop, which runs once the worker has drained");
 }
 
 /*

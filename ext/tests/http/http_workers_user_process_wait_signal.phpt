@@ -46,8 +46,8 @@ echo "not restarted: ", var_export(!str_contains($r['err'], 'restarting user pro
 waiting: true
 exit: 0
 leftover processes: none
-worker: Cannot wait for SIGTERM here: the HTTP server owns it in this worker (a stop or a reload ends the worker). Do the work that must run at a stop in the workerStop event ($server->on('workerStop', ...)), which runs once the worker has drained
-worker: Cannot wait for SIGUSR1 here: the HTTP server owns it in this worker (a stop or a reload ends the worker). Do the work that must run at a stop in the workerStop event ($server->on('workerStop', ...)), which runs once the worker has drained
+worker: Cannot wait for SIGTERM here: the HTTP server owns it in this worker (a stop or a reload ends the worker). Do the work that must run at a stop in the workerStopping event ($server->on('workerStopping', ...)), which runs as the stop begins, beside the requests still being handled, or in workerStop, which runs once the worker has drained
+worker: Cannot wait for SIGUSR1 here: the HTTP server owns it in this worker (a stop or a reload ends the worker). Do the work that must run at a stop in the workerStopping event ($server->on('workerStopping', ...)), which runs as the stop begins, beside the requests still being handled, or in workerStop, which runs once the worker has drained
 user process: got signal 15
 consumer stopped
 exited cleanly: true
