@@ -36,6 +36,8 @@ packages=(
 	# googleapis' google/rpc/*.proto (rich error details), which Debian ships in a Go package.
 	php-google-protobuf protobuf-compiler libprotobuf-dev python3-grpcio python3-protobuf grpc-proto
 	golang-github-gogo-googleapis-dev
+	# A TCP load balancer that sends the PROXY protocol, versions 1 and 2 (ext/tests/http/http_proxy_protocol*).
+	haproxy
 )
 
 # Only `make bench` needs these, so `make test` stays as light as it was.

@@ -44,13 +44,13 @@ export VALGRIND_OPTS="--leak-check=full --show-leak-kinds=definite,indirect,poss
 VALGRIND_OPTS+=" --suppressions=$root/scripts/valgrind.supp"
 # It also traces every child (--trace-children=yes), so that the PHP servers
 # and workers a test starts are checked too. The shells, coreutils, curl, openssl,
-# mount, memcached and nghttp2's clients the tests run are not: they are not ours to check; every traced
+# mount, memcached, haproxy and nghttp2's clients the tests run are not: they are not ours to check; every traced
 # process opens the test's one log file with O_TRUNC, so each of their
 # starts emptied it of what the test or its server had reported before;
 # under valgrind each start costs about half a second; and mount is setuid,
 # which valgrind cannot follow. Tests start PHP directly (proc_open() with an
 # array), never through one of these, so no PHP goes unchecked.
-untraced="sh dash bash timeout sleep cat wc touch mv rm kill true false printf echo head tail tr seq yes env grep flock curl openssl mount umount memcached h2load nghttp"
+untraced="sh dash bash timeout sleep cat wc touch mv rm kill true false printf echo head tail tr seq yes env grep flock curl openssl mount umount memcached h2load nghttp haproxy"
 VALGRIND_OPTS+=" --trace-children-skip=$(printf '*/%s,' $untraced)"
 VALGRIND_OPTS=${VALGRIND_OPTS%,}
 

@@ -62,6 +62,7 @@ typedef enum {
 	O_HTTPS_REDIRECT,
 	O_HTTP2,
 	O_HTTP2_MAX_CONCURRENT_STREAMS,
+	O_PROXY_PROTOCOL,
 } option_id_t;
 
 typedef struct {
@@ -121,6 +122,7 @@ static const option_t options[] = {
 	{ "https_redirect", O_HTTPS_REDIRECT, OPT_BOOL_OR_PORT, 1, 65535 },
 	{ "http2", O_HTTP2, OPT_BOOL, 0, 0 },
 	{ "http2_max_concurrent_streams", O_HTTP2_MAX_CONCURRENT_STREAMS, OPT_INT, 1, 1000 },
+	{ "proxy_protocol", O_PROXY_PROTOCOL, OPT_BOOL, 0, 0 },
 };
 
 static const option_t *find_option(zend_string *name)
@@ -312,6 +314,7 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 		case O_GZIP: srv->cfg.gzip = l != 0; break;
 		case O_HTTP2: srv->cfg.http2 = l != 0; break;
 		case O_HTTP2_MAX_CONCURRENT_STREAMS: srv->cfg.http2_max_streams = (uint32_t) l; break;
+		case O_PROXY_PROTOCOL: srv->cfg.proxy_protocol = l != 0; break;
 		case O_GZIP_LEVEL: srv->cfg.gzip_config.level = (int) l; break;
 		case O_GZIP_MIN_LENGTH: srv->cfg.gzip_config.min_length = (size_t) l; break;
 		case O_DEBUG: srv->debug = l != 0; break;

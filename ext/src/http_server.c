@@ -153,7 +153,7 @@ static bool conn_timer_due(rapier_http_conn_t *conn)
 static void on_conn_timer(rapier_timer_t *timer);
 
 /* inet_ntop formats with sprintf: once per connection, not once per request. */
-static void format_peer(rapier_http_conn_t *conn)
+void rapier__http_conn_format_peer(rapier_http_conn_t *conn)
 {
 	const struct sockaddr *sa = (const struct sockaddr *) &conn->peer;
 
@@ -217,7 +217,8 @@ static void conn_open(rapier_http_listener_t *listener, int fd, struct sockaddr_
 	conn->peer_len = peer_len;
 	conn->local_port = local_port(fd);
 	conn->via_plain_listener = listener->plain;
-	format_peer(conn);
+	conn->proxy_pending = server->cfg.proxy_protocol;
+	rapier__http_conn_format_peer(conn);
 	rapier_http_parser_init(&conn->parser, &server->cfg.limits);
 	conn->parser_ready = true;
 	rapier_io_init(&conn->io, fd, conn_on_io, conn);
@@ -380,6 +381,9 @@ void rapier_http_conn_release(rapier_http_conn_t *conn)
 	}
 	if (conn->wbuf) {
 		efree(conn->wbuf);
+	}
+	if (conn->proxy_buf) {
+		efree(conn->proxy_buf);
 	}
 	efree(conn);
 }
@@ -1089,6 +1093,10 @@ static void conn_tls_handshake(rapier_http_conn_t *conn)
 
 static void conn_handle_io(rapier_http_conn_t *conn, uint32_t events)
 {
+	/* Before TLS and HTTP: the balancer's header, then whatever came behind it. */
+	if (conn->proxy_pending && !rapier__http_proxy_read(conn)) {
+		return;
+	}
 	if (conn->tls_handshaking) {
 		conn_tls_handshake(conn);
 		return;

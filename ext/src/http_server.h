@@ -70,6 +70,7 @@ typedef struct {
 	bool request_buffering;            /* a body arrives whole before the handler; false: read while it arrives (http_body.h) */
 	bool http2;                        /* HTTP/2: h2 by ALPN over TLS, and prior knowledge (h2c) on plain HTTP */
 	uint32_t http2_max_streams;        /* SETTINGS_MAX_CONCURRENT_STREAMS of each HTTP/2 connection */
+	bool proxy_protocol;               /* every connection begins with a PROXY protocol header (http_proxy.c) */
 } rapier_http_config_t;
 
 /* A body past this many bytes, or of unknown size, is kept in a temporary file once it passes them. */
@@ -147,6 +148,9 @@ struct rapier_http_conn_s {
 	bool tls_handshaking;                 /* the TLS handshake runs: no request byte yet */
 	bool upgraded;                        /* its handler upgraded it to WebSocket: no longer holds a slot */
 	bool via_plain_listener;              /* came to the plain-HTTP port beside HTTPS: no TLS */
+	bool proxy_pending;                   /* its PROXY protocol header has not been read whole yet */
+	uint16_t proxy_len;                   /* the header's bytes read so far, kept in proxy_buf */
+	unsigned char *proxy_buf;             /* a header that came in pieces; NULL until one does */
 	rapier_ws_t *ws;                      /* the WebSocket state once upgraded, or NULL */
 	rapier_h2_session_t *h2;              /* an HTTP/2 connection's session, or NULL */
 	rapier_h2_stream_t *h2s;              /* a request stream of an HTTP/2 connection, or NULL: the object

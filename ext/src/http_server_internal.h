@@ -107,6 +107,16 @@ void rapier__http_conn_watch(rapier_http_conn_t *conn);
  */
 void rapier__http_response_cut(rapier_http_conn_t *conn, int unsent);
 
+/* Formats conn->peer as the text and port requests and the access log show. */
+void rapier__http_conn_format_peer(rapier_http_conn_t *conn);
+
+/*
+ * Reads what the socket holds of the connection's PROXY protocol header
+ * (http_proxy.c). True once it is whole, the client's address in place;
+ * false while more is to come or when the connection was closed for it.
+ */
+bool rapier__http_proxy_read(rapier_http_conn_t *conn);
+
 /* Frees the request's spooled body, if any, and removes the files nobody took. */
 void rapier__http_drop_upload(rapier_http_conn_t *conn);
 

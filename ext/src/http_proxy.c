@@ -1,0 +1,96 @@
+/*
+ * Connections through a TCP load balancer that speaks the PROXY protocol
+ * (proxy_protocol on: HAProxy's send-proxy, AWS NLB, nginx's stream proxy).
+ * The header is read off first, before TLS or HTTP, and the client's
+ * address it names replaces the balancer's for the connection's requests.
+ *
+ * Only the header's own bytes are taken from the socket: what is there is
+ * peeked, and consumed up to the header's end, so the ClientHello or the
+ * request behind it stays in the kernel for the TLS or HTTP reader. A
+ * header that comes in pieces is kept in proxy_buf; a connection whose
+ * first bytes are no PROXY header is closed unanswered, as nginx does, and
+ * one whose header does not come within read_timeout too.
+ */
+#ifndef _GNU_SOURCE
+# define _GNU_SOURCE
+#endif
+#include "php_rapier.h"
+
+#include <errno.h>
+#include <sys/socket.h>
+
+#include "http_server.h"
+#include "http_server_internal.h"
+#include "proxy_protocol.h"
+
+/* Takes n bytes the peek saw off the socket, where they are sure to be. */
+static bool consume(rapier_http_conn_t *conn, unsigned char *into, size_t n)
+{
+	ssize_t got;
+
+	do {
+		got = recv(conn->fd, into, n, 0);
+	} while (got < 0 && errno == EINTR);
+	return got == (ssize_t) n;
+}
+
+static void header_done(rapier_http_conn_t *conn, const rapier_proxy_header_t *h)
+{
+	conn->proxy_pending = false;
+	conn->proxy_len = 0;
+	if (conn->proxy_buf) {
+		efree(conn->proxy_buf);
+		conn->proxy_buf = NULL;
+	}
+	if (h->has_source) {
+		memcpy(&conn->peer, &h->source, h->source_len);
+		conn->peer_len = h->source_len;
+		rapier__http_conn_format_peer(conn);
+	}
+}
+
+bool rapier__http_proxy_read(rapier_http_conn_t *conn)
+{
+	unsigned char data[RAPIER_PROXY_MAX];
+	size_t have = conn->proxy_len, take;
+	rapier_proxy_header_t h;
+	rapier_proxy_result_t rc;
+	ssize_t n;
+
+	if (have) {
+		memcpy(data, conn->proxy_buf, have);
+	}
+	do {
+		n = recv(conn->fd, data + have, sizeof(data) - have, MSG_PEEK);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0 && errno == EAGAIN) {
+		return false;
+	}
+	if (n <= 0) {
+		/* The balancer's health check that connects and closes, or a client gone. */
+		rapier__http_conn_close(conn);
+		return false;
+	}
+	rc = rapier_proxy_parse(data, have + (size_t) n, &h);
+	if (rc == RAPIER_PROXY_INVALID) {
+		/* A client straight to the port, or a balancer not set to send the header. */
+		rapier__http_conn_close(conn);
+		return false;
+	}
+	/* Incomplete, all that came is header. */
+	take = rc == RAPIER_PROXY_DONE ? h.length - have : (size_t) n;
+	if (!consume(conn, data + have, take)) {
+		rapier__http_conn_close(conn);
+		return false;
+	}
+	if (rc == RAPIER_PROXY_MORE) {
+		if (conn->proxy_buf == NULL) {
+			conn->proxy_buf = emalloc(RAPIER_PROXY_MAX);
+		}
+		memcpy(conn->proxy_buf + have, data + have, take);
+		conn->proxy_len = (uint16_t) (have + take);
+		return false;
+	}
+	header_done(conn, &h);
+	return true;
+}

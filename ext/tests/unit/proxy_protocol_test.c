@@ -1,0 +1,189 @@
+/* Unit tests for the PROXY protocol parser: versions 1 and 2, headers arriving in pieces, and what is refused. */
+#include "unit.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include "proxy_protocol.c"
+
+/* "address port" of a parsed source, "-" when there is none, or "MORE" / "INVALID". */
+static const char *parse(const void *data, size_t len, size_t *length)
+{
+	static char text[INET6_ADDRSTRLEN + 8];
+	rapier_proxy_header_t h;
+	rapier_proxy_result_t rc;
+
+	memset(&h, 0xAB, sizeof(h));
+	rc = rapier_proxy_parse(data, len, &h);
+	if (rc != RAPIER_PROXY_DONE) {
+		return rc == RAPIER_PROXY_MORE ? "MORE" : "INVALID";
+	}
+	if (length) {
+		*length = h.length;
+	}
+	if (!h.has_source) {
+		return "-";
+	}
+	if (h.source.ss_family == AF_INET) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *) &h.source;
+		CHECK_EQ_INT(h.source_len, sizeof(*in));
+		inet_ntop(AF_INET, &in->sin_addr, text, sizeof(text));
+		snprintf(text + strlen(text), 8, " %u", ntohs(in->sin_port));
+	} else {
+		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *) &h.source;
+		CHECK_EQ_INT(h.source.ss_family, AF_INET6);
+		CHECK_EQ_INT(h.source_len, sizeof(*in6));
+		inet_ntop(AF_INET6, &in6->sin6_addr, text, sizeof(text));
+		snprintf(text + strlen(text), 8, " %u", ntohs(in6->sin6_port));
+	}
+	return text;
+}
+
+static const char *parse_str(const char *s, size_t *length)
+{
+	return parse(s, strlen(s), length);
+}
+
+static void test_v1(void)
+{
+	size_t length = 0;
+	const char *line = "PROXY TCP4 192.0.2.7 198.51.100.1 51234 443\r\nGET / HTTP/1.1\r\n";
+
+	CHECK_EQ_STR(parse_str(line, &length), "192.0.2.7 51234");
+	CHECK_EQ_INT(length, strlen("PROXY TCP4 192.0.2.7 198.51.100.1 51234 443\r\n"));
+	CHECK_EQ_STR(parse_str("PROXY TCP6 2001:db8::7 2001:db8::1 65535 8080\r\n", NULL), "2001:db8::7 65535");
+	CHECK_EQ_STR(parse_str("PROXY UNKNOWN\r\n", &length), "-");
+	CHECK_EQ_INT(length, 15);
+	CHECK_EQ_STR(parse_str("PROXY UNKNOWN ffff::1 ffff::2 1 2\r\n", NULL), "-");
+	/* The longest line the specification allows. */
+	CHECK_EQ_STR(parse_str("PROXY UNKNOWN ffff:f...f:ffff ffff:f...f:ffff 65535 65535 xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\r\n",
+		&length), "-");
+	CHECK_EQ_INT(length, 107);
+}
+
+static void test_v1_in_pieces(void)
+{
+	const char *line = "PROXY TCP4 192.0.2.7 198.51.100.1 51234 443\r\n";
+
+	for (size_t n = 0; n < strlen(line); n++) {
+		CHECK_EQ_STR(parse(line, n, NULL), "MORE");
+	}
+	CHECK_EQ_STR(parse(line, strlen(line), NULL), "192.0.2.7 51234");
+}
+
+static void test_v1_refused(void)
+{
+	const char *bad[] = {
+		"GET / HTTP/1.1\r\n", "PROXX", "proxy TCP4 1.2.3.4 1.2.3.4 1 2\r\n",
+		"PROXY TCP4 1.2.3.4 1.2.3.4 1 2\n",           /* LF alone */
+		"PROXY TCP4  1.2.3.4 1.2.3.4 1 2\r\n",        /* two spaces */
+		"PROXY TCP4 1.2.3.4 1.2.3.4 1 2 \r\n",        /* a trailing space */
+		"PROXY TCP4 1.2.3.4 1.2.3.4 1\r\n",
+		"PROXY TCP4 1.2.3.4 1.2.3.4 1 2 3\r\n",
+		"PROXY TCP4 1.2.3.256 1.2.3.4 1 2\r\n",
+		"PROXY TCP4 2001:db8::1 1.2.3.4 1 2\r\n",    /* the wrong family */
+		"PROXY TCP6 1.2.3.4 2001:db8::1 1 2\r\n",
+		"PROXY TCP4 1.2.3.4 1.2.3.4 65536 2\r\n",
+		"PROXY TCP4 1.2.3.4 1.2.3.4 123456 2\r\n",
+		"PROXY TCP4 1.2.3.4 1.2.3.4 -1 2\r\n",
+		"PROXY TCP4 1.2.3.4 1.2.3.4 1 x\r\n",
+		"PROXY UDP4 1.2.3.4 1.2.3.4 1 2\r\n",
+		"PROXY UNKNOWNX\r\n",
+		"PROXY \r\n",
+		"PROXY\r\n",
+	};
+	char longer[RAPIER_PROXY_V1_MAX + 8];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *got = parse_str(bad[i], NULL);
+		if (strcmp(got, "INVALID") != 0) {
+			fprintf(stderr, "accepted: %s", bad[i]);
+		}
+		CHECK_EQ_STR(got, "INVALID");
+	}
+	/* 107 bytes without an end: no valid line is that long. */
+	memset(longer, 'x', sizeof(longer));
+	memcpy(longer, "PROXY UNKNOWN ", 14);
+	CHECK_EQ_STR(parse(longer, RAPIER_PROXY_V1_MAX - 1, NULL), "MORE");
+	CHECK_EQ_STR(parse(longer, RAPIER_PROXY_V1_MAX, NULL), "INVALID");
+}
+
+/* A version 2 header: command, family byte, then body bytes. */
+static size_t v2(unsigned char *out, unsigned command, unsigned family, const void *body, size_t body_len)
+{
+	memcpy(out, v2_signature, 12);
+	out[12] = (unsigned char) (0x20 | command);
+	out[13] = (unsigned char) family;
+	out[14] = (unsigned char) (body_len >> 8);
+	out[15] = (unsigned char) body_len;
+	memcpy(out + 16, body, body_len);
+	return 16 + body_len;
+}
+
+static void test_v2(void)
+{
+	unsigned char buf[RAPIER_PROXY_MAX + 64], body[600];
+	size_t len, length = 0;
+
+	/* TCP over IPv4: 192.0.2.7:51234 to 198.51.100.1:443, then a TLV (as AWS NLB adds). */
+	memcpy(body, "\xC0\x00\x02\x07" "\xC6\x33\x64\x01" "\xC8\x22" "\x01\xBB" "\xEA\x00\x03" "abc", 19);
+	len = v2(buf, 1, 0x11, body, 19);
+	memcpy(buf + len, "GET", 3);
+	CHECK_EQ_STR(parse(buf, len + 3, &length), "192.0.2.7 51234");
+	CHECK_EQ_INT(length, 16 + 19);
+	for (size_t n = 0; n < len; n++) {
+		CHECK_EQ_STR(parse(buf, n, NULL), "MORE");
+	}
+	/* TCP over IPv6. */
+	memset(body, 0, 36);
+	body[0] = 0x20; body[1] = 0x01; body[2] = 0x0d; body[3] = 0xb8; body[15] = 7;
+	body[32] = 0x1F; body[33] = 0x90;
+	len = v2(buf, 1, 0x21, body, 36);
+	CHECK_EQ_STR(parse(buf, len, NULL), "2001:db8::7 8080");
+	/* LOCAL (a health check), UNSPEC, Unix and UDP: no client address. */
+	CHECK_EQ_STR(parse(buf, v2(buf, 0, 0x00, body, 0), &length), "-");
+	CHECK_EQ_INT(length, 16);
+	CHECK_EQ_STR(parse(buf, v2(buf, 0, 0x11, body, 12), NULL), "-");
+	CHECK_EQ_STR(parse(buf, v2(buf, 1, 0x00, body, 0), NULL), "-");
+	CHECK_EQ_STR(parse(buf, v2(buf, 1, 0x31, body, 216), NULL), "-");
+	CHECK_EQ_STR(parse(buf, v2(buf, 1, 0x12, body, 12), NULL), "-");
+	/* The largest allowed. */
+	memset(body, 0, sizeof(body));
+	len = v2(buf, 1, 0x11, body, 12);
+	buf[14] = (unsigned char) ((RAPIER_PROXY_MAX - 16) >> 8);
+	buf[15] = (unsigned char) (RAPIER_PROXY_MAX - 16);
+	CHECK_EQ_STR(parse(buf, RAPIER_PROXY_MAX, &length), "0.0.0.0 0");
+	CHECK_EQ_INT(length, RAPIER_PROXY_MAX);
+}
+
+static void test_v2_refused(void)
+{
+	unsigned char buf[64], body[40] = {0};
+
+	v2(buf, 1, 0x11, body, 12);
+	buf[12] = 0x11;                                   /* version 1 in a version 2 block */
+	CHECK_EQ_STR(parse(buf, 13, NULL), "INVALID");
+	v2(buf, 2, 0x11, body, 12);                       /* command 2 */
+	CHECK_EQ_STR(parse(buf, 28, NULL), "INVALID");
+	CHECK_EQ_STR(parse(buf, v2(buf, 1, 0x11, body, 11), NULL), "INVALID");   /* too short for IPv4 */
+	CHECK_EQ_STR(parse(buf, v2(buf, 1, 0x21, body, 35), NULL), "INVALID");   /* too short for IPv6 */
+	v2(buf, 1, 0x11, body, 12);
+	buf[14] = 0xFF;                                   /* past RAPIER_PROXY_MAX */
+	CHECK_EQ_STR(parse(buf, 16, NULL), "INVALID");
+	v2(buf, 1, 0x11, body, 12);
+	buf[5] = 0x0E;                                    /* the signature, wrong */
+	CHECK_EQ_STR(parse(buf, 6, NULL), "INVALID");
+	/* TLS and HTTP/2 begin otherwise. */
+	CHECK_EQ_STR(parse("\x16\x03\x01\x02\x00", 5, NULL), "INVALID");
+	CHECK_EQ_STR(parse_str("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", NULL), "INVALID");
+}
+
+int main(void)
+{
+	test_v1();
+	test_v1_in_pieces();
+	test_v1_refused();
+	test_v2();
+	test_v2_refused();
+	return unit_finish("proxy_protocol");
+}
