@@ -10,7 +10,9 @@
 
 #include <openssl/ssl.h>
 
-typedef enum { OPT_INT, OPT_SIZE, OPT_SECONDS, OPT_BOOL, OPT_STRING, OPT_CERTIFICATES, OPT_BOOL_OR_PORT } option_kind_t;
+typedef enum {
+	OPT_INT, OPT_SIZE, OPT_SECONDS, OPT_BOOL, OPT_STRING, OPT_CERTIFICATES, OPT_BOOL_OR_PORT, OPT_NETWORKS
+} option_kind_t;
 
 typedef enum {
 	O_WORKERS,
@@ -63,6 +65,8 @@ typedef enum {
 	O_HTTP2,
 	O_HTTP2_MAX_CONCURRENT_STREAMS,
 	O_PROXY_PROTOCOL,
+	O_REAL_IP_HEADER,
+	O_REAL_IP_FROM,
 } option_id_t;
 
 typedef struct {
@@ -123,6 +127,8 @@ static const option_t options[] = {
 	{ "http2", O_HTTP2, OPT_BOOL, 0, 0 },
 	{ "http2_max_concurrent_streams", O_HTTP2_MAX_CONCURRENT_STREAMS, OPT_INT, 1, 1000 },
 	{ "proxy_protocol", O_PROXY_PROTOCOL, OPT_BOOL, 0, 0 },
+	{ "real_ip_header", O_REAL_IP_HEADER, OPT_STRING, 0, 0 },
+	{ "real_ip_from", O_REAL_IP_FROM, OPT_NETWORKS, 0, 0 },
 };
 
 static const option_t *find_option(zend_string *name)
@@ -218,6 +224,60 @@ void rapier_http_server_free_certificate_files(server_t *srv)
 	srv->tls_certificate_count = 0;
 }
 
+/* real_ip_from: one address or network, or a list of them. */
+static bool check_networks(zval *value)
+{
+	zval *entry;
+	rapier_netmask_t mask;
+
+	if (Z_TYPE_P(value) == IS_STRING) {
+		if (rapier_netmask_parse(Z_STRVAL_P(value), Z_STRLEN_P(value), &mask)) {
+			return true;
+		}
+		zend_argument_value_error(3, "option \"real_ip_from\" must be an address or a network (\"10.0.0.0/8\", "
+			"\"2001:db8::/32\"), or a list of them: \"%s\" is neither", Z_STRVAL_P(value));
+		return false;
+	}
+	if (Z_TYPE_P(value) != IS_ARRAY || zend_hash_num_elements(Z_ARRVAL_P(value)) == 0) {
+		zend_argument_value_error(3, "option \"real_ip_from\" must be an address or a network (\"10.0.0.0/8\", "
+			"\"2001:db8::/32\"), or a non-empty list of them");
+		return false;
+	}
+	ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(value), entry) {
+		ZVAL_DEREF(entry);
+		if (Z_TYPE_P(entry) != IS_STRING || !check_networks(entry)) {
+			if (!EG(exception)) {
+				zend_argument_value_error(3, "option \"real_ip_from\" must list addresses or networks as strings");
+			}
+			return false;
+		}
+	} ZEND_HASH_FOREACH_END();
+	return true;
+}
+
+static void set_networks(server_t *srv, zval *value)
+{
+	zval *entry;
+	uint32_t n = 0;
+
+	if (srv->real_ip_from) {
+		efree(srv->real_ip_from);
+	}
+	srv->real_ip_from = safe_emalloc(Z_TYPE_P(value) == IS_ARRAY ? zend_hash_num_elements(Z_ARRVAL_P(value)) : 1,
+		sizeof(rapier_netmask_t), 0);
+	if (Z_TYPE_P(value) == IS_STRING) {
+		rapier_netmask_parse(Z_STRVAL_P(value), Z_STRLEN_P(value), &srv->real_ip_from[n++]);
+	} else {
+		ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(value), entry) {
+			ZVAL_DEREF(entry);
+			rapier_netmask_parse(Z_STRVAL_P(entry), Z_STRLEN_P(entry), &srv->real_ip_from[n++]);
+		} ZEND_HASH_FOREACH_END();
+	}
+	srv->real_ip_from_count = n;
+	srv->cfg.real_ip_from = srv->real_ip_from;
+	srv->cfg.real_ip_from_count = n;
+}
+
 /* Checks a value's type and range; the value converted goes to *lval or *dval. */
 static bool check_option(const option_t *opt, zval *value, zend_long *lval, double *dval)
 {
@@ -254,6 +314,8 @@ static bool check_option(const option_t *opt, zval *value, zend_long *lval, doub
 			return true;
 		case OPT_CERTIFICATES:
 			return check_certificates(value);
+		case OPT_NETWORKS:
+			return check_networks(value);
 		case OPT_BOOL_OR_PORT:
 			if (Z_TYPE_P(value) == IS_TRUE || Z_TYPE_P(value) == IS_FALSE) {
 				*lval = Z_TYPE_P(value) == IS_TRUE ? -1 : 0;
@@ -347,6 +409,14 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 			set_string(&srv->server_name, value);
 			srv->cfg.server_name = ZSTR_VAL(srv->server_name);
 			break;
+		case O_REAL_IP_HEADER:
+			if (srv->real_ip_header) {
+				zend_string_release(srv->real_ip_header);
+			}
+			srv->real_ip_header = zend_string_tolower(Z_STR_P(value));
+			srv->cfg.real_ip_header = ZSTR_VAL(srv->real_ip_header);
+			break;
+		case O_REAL_IP_FROM: set_networks(srv, value); break;
 	}
 }
 
@@ -434,6 +504,12 @@ bool rapier_http_server_parse_options(server_t *srv, HashTable *opts)
 		return false;
 	}
 	if (!check_tls_options(srv) || !check_http_port(srv)) {
+		return false;
+	}
+	if ((srv->real_ip_header == NULL) != (srv->real_ip_from == NULL)) {
+		zend_argument_value_error(3, srv->real_ip_header
+			? "option \"real_ip_header\" needs \"real_ip_from\": the proxies trusted to name the client in it"
+			: "option \"real_ip_from\" needs \"real_ip_header\": the header those proxies name the client in");
 		return false;
 	}
 	if (srv->cfg.queue_timeout_ns && srv->cfg.max_concurrency == 0) {

@@ -135,6 +135,12 @@ static void server_free(zend_object *obj)
 	if (srv->server_name) {
 		zend_string_release(srv->server_name);
 	}
+	if (srv->real_ip_header) {
+		zend_string_release(srv->real_ip_header);
+	}
+	if (srv->real_ip_from) {
+		efree(srv->real_ip_from);
+	}
 	if (srv->pid_file) {
 		zend_string_release(srv->pid_file);
 	}

@@ -31,6 +31,9 @@ struct server_s {
 	bool debug;
 	zend_string *document_root;
 	zend_string *server_name;
+	zend_string *real_ip_header;    /* lower case */
+	rapier_netmask_t *real_ip_from;
+	uint32_t real_ip_from_count;
 	zend_string *pid_file;
 	zend_string *access_log_path;
 	zend_string *error_log_path;

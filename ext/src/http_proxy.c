@@ -1,4 +1,6 @@
 /*
+ * Who the client is, when proxies stand between it and the server.
+ *
  * Connections through a TCP load balancer that speaks the PROXY protocol
  * (proxy_protocol on: HAProxy's send-proxy, AWS NLB, nginx's stream proxy).
  * The header is read off first, before TLS or HTTP, and the client's
@@ -16,12 +18,21 @@
 #endif
 #include "php_rapier.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <sys/socket.h>
 
 #include "http_server.h"
 #include "http_server_internal.h"
+#include "netmask.h"
 #include "proxy_protocol.h"
+
+/*
+ * Requests through HTTP proxies (real_ip_header, real_ip_from: nginx's
+ * real_ip module with real_ip_recursive on): a request whose connection
+ * comes from a trusted proxy is from the client that proxy names, per
+ * request, since a proxy's one connection carries many clients' requests.
+ */
 
 /* Takes n bytes the peek saw off the socket, where they are sure to be. */
 static bool consume(rapier_http_conn_t *conn, unsigned char *into, size_t n)
@@ -93,4 +104,72 @@ bool rapier__http_proxy_read(rapier_http_conn_t *conn)
 	}
 	header_done(conn, &h);
 	return true;
+}
+
+/* The last field named name: the one the nearest proxy wrote (an earlier one may be the client's own). */
+static const char *last_field(const rapier_http_request_t *req, const char *name, size_t *len)
+{
+	size_t name_len = strlen(name);
+	const char *value = NULL;
+
+	for (size_t i = 0; i < req->header_count; i++) {
+		if (req->headers[i].name_len == name_len && memcmp(req->headers[i].name, name, name_len) == 0) {
+			value = req->headers[i].value;
+			*len = req->headers[i].value_len;
+		}
+	}
+	return value;
+}
+
+/* One entry of a comma-separated list, spaces and tabs around it dropped. */
+static void trim(const char **start, const char **end)
+{
+	while (*start < *end && (**start == ' ' || **start == '\t')) {
+		(*start)++;
+	}
+	while (*end > *start && ((*end)[-1] == ' ' || (*end)[-1] == '\t')) {
+		(*end)--;
+	}
+}
+
+void rapier__http_real_ip(rapier_http_conn_t *conn)
+{
+	const rapier_http_config_t *cfg = &conn->server->cfg;
+	struct sockaddr_storage client;
+	socklen_t client_len;
+	const char *value, *end;
+	size_t len = 0;
+	bool named = false;
+
+	conn->client_named = false;
+	if (cfg->real_ip_header == NULL
+			|| !rapier_netmask_contains(cfg->real_ip_from, cfg->real_ip_from_count, (struct sockaddr *) &conn->peer)
+			|| (value = last_field(rapier_http_conn_request(conn), cfg->real_ip_header, &len)) == NULL) {
+		return;
+	}
+	/* From the right: each proxy appends whom it got the request from; the trusted ones are skipped. */
+	for (end = value + len; end > value; ) {
+		const char *start = end;
+		while (start > value && start[-1] != ',') {
+			start--;
+		}
+		const char *entry_end = end;
+		end = start > value ? start - 1 : value;
+		trim(&start, &entry_end);
+		if (!rapier_netmask_address(start, (size_t) (entry_end - start), &client, &client_len)) {
+			/* Not an address ("unknown", a port, a typo): nothing of the list is to be believed. */
+			return;
+		}
+		named = true;
+		if (!rapier_netmask_contains(cfg->real_ip_from, cfg->real_ip_from_count, (struct sockaddr *) &client)) {
+			break;
+		}
+	}
+	if (!named) {
+		return;
+	}
+	inet_ntop(client.ss_family, client.ss_family == AF_INET
+		? (const void *) &((struct sockaddr_in *) &client)->sin_addr
+		: (const void *) &((struct sockaddr_in6 *) &client)->sin6_addr, conn->client_text, sizeof(conn->client_text));
+	conn->client_named = true;
 }

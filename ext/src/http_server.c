@@ -130,6 +130,7 @@ static void conn_start_request(rapier_http_conn_t *conn)
 {
 	conn->idle = false;
 	conn->body_timed = false;
+	conn->client_named = false;     /* the last request's client; this one's is known once its head is */
 	conn->request_start_ns = rapier_now_ns();
 	conn_set_deadline(conn, conn->request_start_ns, conn->server->cfg.read_timeout_ns);
 }
@@ -607,6 +608,7 @@ static void conn_dispatch(rapier_http_conn_t *conn)
 	conn->response_status = 0;
 	conn->response_bytes = 0;
 	conn->unread_waits = false;
+	rapier__http_real_ip(conn);
 	if (conn->via_plain_listener && server->cfg.https_redirect_port) {
 		/* Certbot's webroot challenges must be answered over plain HTTP; everything else moves to HTTPS. */
 		if (!(server->cfg.static_root && rapier_http_is_acme_challenge(rapier_http_conn_request(conn)) && rapier__http_serve_static(conn))) {
@@ -1488,6 +1490,6 @@ rapier_http_tls_t *rapier_http_conn_tls(const rapier_http_conn_t *conn)
 
 const char *rapier_http_conn_peer(const rapier_http_conn_t *conn, int *port)
 {
-	*port = conn->peer_port;
-	return conn->peer_text;
+	*port = conn->client_named ? 0 : conn->peer_port;
+	return conn->client_named ? conn->client_text : conn->peer_text;
 }

@@ -24,6 +24,7 @@
 #include "http_log.h"
 #include "http_parser.h"
 #include "http_response.h"
+#include "netmask.h"
 #include "http_static.h"
 #include "http_tls.h"
 #include "http_upload.h"
@@ -71,6 +72,9 @@ typedef struct {
 	bool http2;                        /* HTTP/2: h2 by ALPN over TLS, and prior knowledge (h2c) on plain HTTP */
 	uint32_t http2_max_streams;        /* SETTINGS_MAX_CONCURRENT_STREAMS of each HTTP/2 connection */
 	bool proxy_protocol;               /* every connection begins with a PROXY protocol header (http_proxy.c) */
+	const char *real_ip_header;        /* lower case: the header trusted proxies name the client in; NULL: none */
+	const rapier_netmask_t *real_ip_from; /* the proxies trusted to (a request's connection from one of them) */
+	size_t real_ip_from_count;
 } rapier_http_config_t;
 
 /* A body past this many bytes, or of unknown size, is kept in a temporary file once it passes them. */
@@ -149,6 +153,9 @@ struct rapier_http_conn_s {
 	bool upgraded;                        /* its handler upgraded it to WebSocket: no longer holds a slot */
 	bool via_plain_listener;              /* came to the plain-HTTP port beside HTTPS: no TLS */
 	bool proxy_pending;                   /* its PROXY protocol header has not been read whole yet */
+	bool client_named;                    /* this request's client is client_text, as real_ip_header says */
+	char client_text[48];
+
 	uint16_t proxy_len;                   /* the header's bytes read so far, kept in proxy_buf */
 	unsigned char *proxy_buf;             /* a header that came in pieces; NULL until one does */
 	rapier_ws_t *ws;                      /* the WebSocket state once upgraded, or NULL */

@@ -24,6 +24,7 @@ final class NginxFrontTest extends TestCase
 
     private string $dir;
     private int $nginxPort;
+    private int $appPort;
     private ?ServedApp $rapier = null;
     private ?ServedApp $nginx = null;
 
@@ -35,11 +36,11 @@ final class NginxFrontTest extends TestCase
         $this->dir = Cli::tempDirectory();
         chmod($this->dir, 0755);
         $this->writeApp();
-        $appPort = Cli::freePort();
-        $this->rapier = Cli::serve(["$this->dir/app.php", '--port', (string) $appPort, '--workers', '1']);
+        $this->appPort = Cli::freePort();
+        $this->rapier = Cli::serve(["$this->dir/app.php", '--port', (string) $this->appPort, '--workers', '1']);
         $this->rapier->waitForWorkers("$this->dir/.rapier.pid", 1);
         $this->nginxPort = Cli::freePort();
-        $this->nginx = $this->startNginx($appPort);
+        $this->nginx = $this->startNginx($this->appPort);
     }
 
     protected function tearDown(): void
@@ -95,6 +96,27 @@ final class NginxFrontTest extends TestCase
         $this->assertSame('203.0.113.9, 127.0.0.2', $body['x-forwarded-for'], 'the client address appended');
         $this->assertSame('http', $body['x-forwarded-proto']);
         $this->assertSame((string) $this->nginxPort, $body['x-forwarded-port']);
+    }
+
+    public function testWithRealIpTheAppSeesTheClientNginxNames(): void
+    {
+        // As docs/deployment.md advises: nginx (127.0.0.1) trusted to name the client in X-Forwarded-For.
+        $this->rapier?->stop();
+        file_put_contents("$this->dir/rapier.php", "<?php\nreturn ['server' => "
+            . "['real_ip_header' => 'X-Forwarded-For', 'real_ip_from' => ['127.0.0.1', '::1']]];\n");
+        $this->rapier = Cli::serve(["$this->dir/app.php", '--port', (string) $this->appPort, '--workers', '1',
+            '--config', "$this->dir/rapier.php"]);
+        $this->rapier->waitForWorkers("$this->dir/.rapier.pid", 1);
+
+        $forged = $this->request('GET', '/ip', ['X-Forwarded-For' => '203.0.113.9'], '', '127.0.0.2');
+        $plain = $this->request('GET', '/ip', [], '', '127.0.0.3');
+
+        $this->assertSame(200, $forged->status, $this->logs());
+        $this->assertSame('203.0.113.9, 127.0.0.2', $forged->json()['x-forwarded-for']);
+        $this->assertSame('127.0.0.2', $forged->json()['remote_address'],
+            'the address nginx appended, not the one the client claimed before it');
+        $this->assertSame('127.0.0.2', $forged->json()['remote_addr_server'], 'REMOTE_ADDR, which frameworks read');
+        $this->assertSame('127.0.0.3', $plain->json()['remote_address'], 'each request its own client over one upstream connection');
     }
 
     public function testUpgradeHeadersArePassedToTheApp(): void
@@ -181,6 +203,7 @@ final class NginxFrontTest extends TestCase
                     'path' => \$request->path,
                     'host' => \$request->header('host'),
                     'remote_address' => \$request->remoteAddress,
+                    'remote_addr_server' => \$request->server()['REMOTE_ADDR'] ?? null,
                     'remote_port' => \$request->remotePort,
                     'body_length' => strlen(\$body),
                     'body_sha1' => sha1(\$body),
