@@ -211,12 +211,6 @@ static inline bool rapier__http_conn_watched(const rapier_http_conn_t *conn)
 	return conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->response_ended && conn->h2s == NULL;
 }
 
-/* An HTTP/1.1 response streams: the head went out with write(), the end has not. */
-static inline bool rapier__http_conn_streaming(const rapier_http_conn_t *conn)
-{
-	return rapier__http_conn_watched(conn) && conn->response_started;
-}
-
 /* Tells the owner (on_stats) that server->stats changed. */
 static inline void rapier__http_stats_changed(rapier_http_server_t *server)
 {
