@@ -33,7 +33,6 @@
 #include <unistd.h>
 
 #include "http2.h"
-#include "http_redirect.h"
 #include "http_server.h"
 #include "http_server_internal.h"
 #include "http_body.h"
@@ -69,8 +68,6 @@ static char read_buffer[RAPIER_HTTP_READ_CHUNK];
 
 static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len);
 static void conn_on_io(rapier_io_t *io, uint32_t events);
-static rapier_http_conn_t *queue_first(rapier_http_server_t *server);
-static void queue_remove(rapier_http_server_t *server, rapier_http_conn_t *conn);
 
 void rapier_http_config_default(rapier_http_config_t *cfg)
 {
@@ -268,26 +265,6 @@ static void accept_some(rapier_http_listener_t *listener, int max)
 	}
 }
 
-/* queue_timeout: the requests that waited it get a 503, oldest first; the timer moves on to the next. */
-static void on_queue_timer(rapier_timer_t *timer)
-{
-	rapier_http_server_t *server = timer->data;
-	uint64_t now = rapier_now_ns();
-	rapier_http_conn_t *conn;
-
-	while ((conn = queue_first(server)) != NULL && conn->queued_until_ns <= now) {
-		rapier_http_conn_addref(conn);
-		queue_remove(server, conn);
-		server->stats.shed++;
-		rapier__http_stats_changed(server);
-		rapier__http_answer_busy(conn);
-		rapier_http_conn_release(conn);
-	}
-	if (conn != NULL) {
-		rapier_timer_start_at(server->loop, &server->queue_timer, conn->queued_until_ns);
-	}
-}
-
 static void on_accept(rapier_io_t *io, uint32_t events)
 {
 	accept_some(io->data, RAPIER_HTTP_ACCEPT_BATCH);
@@ -306,7 +283,7 @@ void rapier_http_server_init(rapier_http_server_t *server, const rapier_http_con
 	/* Error answers are small; gzip output may be as large as a body. */
 	rapier_http_buf_init(&server->scratch, NULL, 0, (size_t) 1 << 31);
 	rapier_http_limit_init(&server->limit, cfg->max_concurrency, cfg->latency_target_ns, rapier_now_ns());
-	rapier_timer_init(&server->queue_timer, on_queue_timer, server);
+	rapier_timer_init(&server->queue_timer, rapier__http_on_queue_timer, server);
 	/* Requests queue only while handlers run, and those keep the loop alive. */
 	server->queue_timer.unref = true;
 	/*
@@ -389,39 +366,7 @@ void rapier_http_conn_release(rapier_http_conn_t *conn)
 	efree(conn);
 }
 
-/*
- * Requests waiting for a handler slot. Every one waits the same
- * queue_timeout, so the queue is in deadline order too, and one timer for
- * its oldest request does what a timer per request would, without moving
- * a heap timer for each queued request (the 10,000-connection case).
- */
-static void queue_push(rapier_http_server_t *server, rapier_http_conn_t *conn)
-{
-	rapier_list_push(&server->queue, &conn->queued);
-	if (server->cfg.queue_timeout_ns > 0) {
-		conn->queued_until_ns = rapier_now_ns() + (uint64_t) server->cfg.queue_timeout_ns;
-		/* An armed timer is due no later: it was set for an older request. */
-		if (!rapier_timer_is_active(&server->queue_timer)) {
-			rapier_timer_start_at(server->loop, &server->queue_timer, conn->queued_until_ns);
-		}
-	}
-}
-
-/* Unlinks CONN if it is queued. */
-static void queue_remove(rapier_http_server_t *server, rapier_http_conn_t *conn)
-{
-	rapier_list_remove(&server->queue, &conn->queued);
-}
-
-/* The oldest queued request, or NULL. */
-static rapier_http_conn_t *queue_first(rapier_http_server_t *server)
-{
-	rapier_list_node_t *node = server->queue.head;
-
-	return node ? RAPIER_LIST_ENTRY(node, rapier_http_conn_t, queued) : NULL;
-}
-
-static void check_drained(rapier_http_server_t *server)
+void rapier__http_check_drained(rapier_http_server_t *server)
 {
 	/* Handlers still running on closed connections count: workerStop must come after them. */
 	if (server->draining && rapier_list_is_empty(&server->conns) && rapier_list_is_empty(&server->handlers)
@@ -451,7 +396,7 @@ static void wake_writers(rapier_http_conn_t *conn)
 static void stream_close(rapier_http_conn_t *conn)
 {
 	if (conn->state == RAPIER_HTTP_CONN_QUEUED) {
-		queue_remove(conn->server, conn);
+		rapier__http_queue_remove(conn->server, conn);
 	}
 	conn->state = RAPIER_HTTP_CONN_CLOSED;
 	rapier_timer_stop(conn->server->loop, &conn->timer);
@@ -474,7 +419,7 @@ void rapier__http_conn_close(rapier_http_conn_t *conn)
 		return;
 	}
 	if (conn->state == RAPIER_HTTP_CONN_QUEUED) {
-		queue_remove(server, conn);
+		rapier__http_queue_remove(server, conn);
 	}
 	conn->state = RAPIER_HTTP_CONN_CLOSED;
 	rapier_io_stop(server->loop, &conn->io);
@@ -499,7 +444,7 @@ void rapier__http_conn_close(rapier_http_conn_t *conn)
 	if (!server->draining && server->stats.connections < server->cfg.max_connections) {
 		rapier__http_listeners_pause(server, false);
 	}
-	check_drained(server);
+	rapier__http_check_drained(server);
 	rapier_http_conn_release(conn);
 }
 
@@ -538,113 +483,6 @@ void rapier__http_log_access(rapier_http_conn_t *conn, int status, uint64_t byte
 }
 
 /* Reading and parsing */
-
-/*
- * Under the concurrency limit. server->limit holds it either way: without
- * latency_target it gets no samples and stays at max_concurrency.
- */
-static bool handler_slot_free(rapier_http_server_t *server)
-{
-	uint32_t limit = rapier_http_limit_current(&server->limit);
-
-	return limit == 0 || server->stats.handling < limit;
-}
-
-/*
- * max_requests counts every answered request, the loop's static files too.
- * The owner decides what follows; the server serves on meanwhile.
- */
-static void check_max_requests(rapier_http_server_t *server)
-{
-	if (server->cfg.max_requests && server->stats.requests >= server->cfg.max_requests
-			&& !server->limit_reported) {
-		server->limit_reported = true;
-		if (server->on_limit) {
-			server->on_limit(server, server->dispatch_data);
-		}
-	}
-}
-
-void rapier__http_count_answer(rapier_http_server_t *server)
-{
-	server->stats.requests++;
-	rapier__http_stats_changed(server);
-	check_max_requests(server);
-}
-
-static void start_handler(rapier_http_conn_t *conn)
-{
-	rapier_http_server_t *server = conn->server;
-
-	conn->state = RAPIER_HTTP_CONN_HANDLING;
-	if (server->cfg.latency_target_ns || server->cfg.slowlog_timeout_ns) {
-		conn->handler_start_ns = rapier_now_ns();
-	}
-	rapier_http_slowlog_start(conn);
-	server->stats.handling++;
-	rapier_list_push(&server->handlers, &conn->handling);
-	rapier__http_stats_changed(server);
-	/* From now until the response ends, the client's leaving is watched for (HTTP/2 sees a reset itself). */
-	rapier__http_conn_watch(conn);
-	server->dispatch(conn, server->dispatch_data);
-}
-
-static void conn_dispatch(rapier_http_conn_t *conn)
-{
-	rapier_http_server_t *server = conn->server;
-
-	if (!conn->h2s) {
-		conn_set_timer(conn, 0);
-		/*
-		 * No reading while the request is handled: pipelined bytes wait in the
-		 * kernel. Paused, not stopped: a handler's watch for its client leaving,
-		 * and reading again after the response, cost no epoll_ctl().
-		 */
-		rapier_io_pause(server->loop, &conn->io);
-	}
-	conn->response_started = conn->response_ended = conn->response_chunked = false;
-	conn->response_keep_alive = false;
-	conn->response_no_body = false;
-	conn->response_status = 0;
-	conn->response_bytes = 0;
-	conn->unread_waits = false;
-	rapier__http_real_ip(conn);
-	if (conn->via_plain_listener && server->cfg.https_redirect_port) {
-		/* Certbot's webroot challenges must be answered over plain HTTP; everything else moves to HTTPS. */
-		if (!(server->cfg.static_root && rapier_http_is_acme_challenge(rapier_http_conn_request(conn)) && rapier__http_serve_static(conn))) {
-			rapier__http_redirect_to_https(conn);
-		}
-		return;
-	}
-	if (server->cfg.static_root && rapier__http_serve_static(conn)) {
-		return;
-	}
-	/*
-	 * Behind any request already waiting: a pipelined request, dispatched
-	 * as the one before it on its connection ends, would otherwise take
-	 * the slot that request freed ahead of the queue.
-	 */
-	if (!handler_slot_free(server) || !rapier_list_is_empty(&server->queue)) {
-		conn->state = RAPIER_HTTP_CONN_QUEUED;
-		queue_push(server, conn);
-		/*
-		 * Watched while it waits, for its client leaving: a request whose
-		 * client gave up would otherwise still take a handler slot at its
-		 * turn. Unpausing costs no syscall (RAPIER_HTTP_CONN_READ). An HTTP/2 stream's
-		 * reset comes through its connection.
-		 */
-		if (!conn->h2s) {
-			rapier_io_start(server->loop, &conn->io, RAPIER_HTTP_CONN_READ);
-		}
-		return;
-	}
-	start_handler(conn);
-}
-
-void rapier__http_dispatch(rapier_http_conn_t *conn)
-{
-	conn_dispatch(conn);
-}
 
 static void keep_leftover(rapier_http_conn_t *conn, const char *data, size_t len)
 {
@@ -773,7 +611,7 @@ static void dispatch_streaming(rapier_http_conn_t *conn, const char *data, size_
 	if (len > 0) {
 		body_feed(conn, data, len);
 	}
-	conn_dispatch(conn);
+	rapier__http_dispatch(conn);
 }
 
 int rapier__http_body_pull(rapier_http_conn_t *conn)
@@ -801,65 +639,6 @@ int rapier__http_body_pull(rapier_http_conn_t *conn)
 	}
 	rapier__http_body_end(body, 499, "the client closed the connection before the body ended");
 	return -1;
-}
-
-void rapier__http_conn_watch(rapier_http_conn_t *conn)
-{
-	rapier_loop_t *loop = conn->server->loop;
-	uint32_t events = 0;
-
-	if (conn->h2s || conn->state != RAPIER_HTTP_CONN_HANDLING) {
-		return;
-	}
-	if (conn->writer) {
-		events |= RAPIER_IO_WRITE;
-	}
-	if (conn->body && conn->body->reader) {
-		events |= RAPIER_HTTP_CONN_READ;
-	} else if (rapier__http_conn_watched(conn)) {
-		/*
-		 * Its client leaving, seen while the handler runs (nginx's
-		 * ngx_http_test_reading()); nothing is read. The paused interest, so
-		 * that arming it and reading after the response cost no epoll_ctl();
-		 * EPOLLRDHUP alone once bytes wait in the kernel (handling_io()).
-		 */
-		events |= conn->unread_waits ? EPOLLRDHUP : RAPIER_HTTP_CONN_READ;
-	}
-	if (events) {
-		rapier_io_start(loop, &conn->io, events);
-	} else {
-		rapier_io_pause(loop, &conn->io);
-	}
-}
-
-/* A handler runs: the socket serves its writer, its body's reader and the watch for its client leaving at once. */
-static void handling_io(rapier_http_conn_t *conn, uint32_t events)
-{
-	rapier_coro_t *co;
-	bool reading = conn->body && conn->body->reader;
-
-	/*
-	 * A waiting reader reads what came before the end first. A half-close
-	 * counts as leaving, as for a queued request: an HTTP client does not
-	 * half-close and still wait for its answer.
-	 */
-	if (!reading && (events & (EPOLLRDHUP | EPOLLERR | EPOLLHUP)) && rapier__http_conn_watched(conn)) {
-		rapier__http_response_cut(conn, 499);
-		return;
-	}
-	if ((events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) && (co = conn->writer) != NULL) {
-		conn->writer = NULL;
-		rapier_coro_wake(co, RAPIER_WAKE_OK);
-	}
-	if ((events & (EPOLLIN | EPOLLRDHUP | EPOLLERR | EPOLLHUP)) && reading) {
-		co = conn->body->reader;
-		conn->body->reader = NULL;
-		rapier_coro_wake(co, RAPIER_WAKE_OK);
-	} else if (events & EPOLLIN) {
-		/* A pipelined request, or a body's rest nobody reads yet: it waits in the kernel. */
-		conn->unread_waits = true;
-	}
-	rapier__http_conn_watch(conn);
 }
 
 static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len)
@@ -914,7 +693,7 @@ static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len)
 			} else {
 				conn->rlen = 0;
 			}
-			conn_dispatch(conn);
+			rapier__http_dispatch(conn);
 			return;
 		}
 		/* NEED_MORE consumed everything. */
@@ -1122,7 +901,7 @@ static void conn_handle_io(rapier_http_conn_t *conn, uint32_t events)
 		return;
 	}
 	if (conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->answered_by_loop) {
-		handling_io(conn, events);
+		rapier__http_handling_io(conn, events);
 		return;
 	}
 	if ((events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) && conn->writer) {
@@ -1197,17 +976,7 @@ const rapier_http_request_t *rapier_http_conn_request(const rapier_http_conn_t *
 	return rapier_http_parser_request(&conn->parser);
 }
 
-bool rapier_http_conn_writable(const rapier_http_conn_t *conn)
-{
-	return conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->response_ended;
-}
-
-bool rapier_http_conn_client_left(const rapier_http_conn_t *conn)
-{
-	return conn->body != NULL && conn->body->error == 499;
-}
-
-/* After the handler */
+/* The next request */
 
 static void next_request_once(rapier_http_conn_t *conn)
 {
@@ -1270,100 +1039,6 @@ void rapier__http_conn_next_request(rapier_http_conn_t *conn)
 	conn->in_next_request = false;
 }
 
-/* Starts queued requests while there are slots: more than one when latency_target raised the limit. */
-static void dequeue(rapier_http_server_t *server)
-{
-	rapier_http_conn_t *next;
-
-	while ((next = queue_first(server)) != NULL && handler_slot_free(server)) {
-		queue_remove(server, next);
-		/* Its watch while queued goes on for the handler (start_handler()), at no cost. */
-		start_handler(next);
-	}
-}
-
-/* An upgraded connection's handler has returned: it held no slot since the upgrade. */
-static void upgraded_handler_done(rapier_http_conn_t *conn, bool failed)
-{
-	rapier_http_server_t *server = conn->server;
-
-	rapier_list_remove(&server->handlers, &conn->handling);
-	rapier_http_conn_addref(conn);
-	rapier__ws_handler_done(conn, failed);
-	rapier_http_conn_release(conn);
-	check_drained(server);
-}
-
-void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
-{
-	rapier_http_server_t *server = conn->server;
-	bool body_unread = conn->body && !conn->body->done;
-	bool client_left = rapier_http_conn_client_left(conn);
-
-	conn->handler_co = NULL;
-	if (conn->upgraded) {
-		upgraded_handler_done(conn, failed);
-		return;
-	}
-	rapier_http_slowlog_stop(conn);
-	rapier__http_body_detach(conn, 500, "the request's handler returned before its body ended");
-	server->stats.handling--;
-	rapier_list_remove(&server->handlers, &conn->handling);
-	rapier__http_stats_changed(server);
-	rapier_http_conn_addref(conn);
-	if (server->cfg.latency_target_ns) {
-		uint64_t now = rapier_now_ns();
-		rapier_http_limit_sample(&server->limit, (int64_t) (now - conn->handler_start_ns), now);
-	}
-	check_max_requests(server);
-	if (conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->response_ended) {
-		if (conn->response_started || client_left) {
-			/*
-			 * A streamed response cut short (the client must not take it as complete), or a body its
-			 * client closed or reset before the end, with no answer begun: nobody reads one.
-			 */
-			rapier__http_response_cut(conn, client_left ? 499 : 500);
-		} else {
-			/* The answer closes the connection once written. */
-			conn->state = RAPIER_HTTP_CONN_READING;
-			rapier__http_answer_error(conn, 500, failed ? NULL : "the handler sent no response");
-		}
-	} else if (body_unread && conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->h2s) {
-		/*
-		 * The rest of the body was never read, so the connection cannot carry
-		 * another request (the response said Connection: close). Lingering
-		 * lets the client read the response before the close.
-		 */
-		conn->state = RAPIER_HTTP_CONN_READING;
-		rapier__http_conn_linger(conn);
-	} else {
-		rapier__http_conn_next_request(conn);
-	}
-	rapier_http_conn_release(conn);
-	dequeue(server);
-	check_drained(server);
-}
-
-void rapier__http_conn_upgraded(rapier_http_conn_t *conn)
-{
-	rapier_http_server_t *server = conn->server;
-
-	conn->upgraded = true;
-	conn->state = RAPIER_HTTP_CONN_WEBSOCKET;
-	conn->response_started = conn->response_ended = true;
-	rapier_http_slowlog_stop(conn);
-	rapier__http_log_access(conn, 101, 0);
-	server->stats.requests++;
-	server->stats.handling--;
-	server->stats.websockets++;
-	rapier__http_stats_changed(server);
-	/* Its frames are the I/O of work in progress, not intake (loop.h). */
-	rapier_io_stop(server->loop, &conn->io);
-	rapier_io_set_normal_priority(&conn->io);
-	check_max_requests(server);
-	dequeue(server);
-}
-
 /* Stopping */
 
 /* What is left of a new connection's time for its first request once the server drains. */
@@ -1417,7 +1092,7 @@ void rapier_http_server_drain(rapier_http_server_t *server, rapier_http_drained_
 			conn_set_timer(conn, first_request_grace(server, conn));
 		}
 	}
-	check_drained(server);
+	rapier__http_check_drained(server);
 }
 
 void rapier_http_server_abort(rapier_http_server_t *server)

@@ -54,6 +54,18 @@ void rapier__http_conn_next_request(rapier_http_conn_t *conn);
 /* A whole request: to static files, the HTTPS redirect, the queue or a handler (an HTTP/2 stream's too). */
 void rapier__http_dispatch(rapier_http_conn_t *conn);
 
+/* http_handler.c: queue_timeout of the oldest queued requests (the server's queue_timer). */
+void rapier__http_on_queue_timer(rapier_timer_t *timer);
+
+/* Takes conn off the queue of requests waiting for a handler slot, if it is on it. */
+void rapier__http_queue_remove(rapier_http_server_t *server, rapier_http_conn_t *conn);
+
+/* An HTTP/1.1 connection's I/O while its handler runs (http_handler.c). */
+void rapier__http_handling_io(rapier_http_conn_t *conn, uint32_t events);
+
+/* Calls on_drained once a draining server has no connection and no handler left. */
+void rapier__http_check_drained(rapier_http_server_t *server);
+
 /*
  * Starts spooling the request's body to upload_tmp_dir (a multipart one, or
  * one that may pass body_buffer_size): true when
