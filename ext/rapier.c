@@ -39,6 +39,7 @@ static PHP_MINIT_FUNCTION(rapier)
 	rapier_http_request_class_minit();
 	rapier_http_response_class_minit();
 	rapier_http_websocket_class_minit();
+	rapier_http_sapi_minit();
 	rapier_coroutine_minit();
 	rapier_exit_minit();
 	rapier_sigwait_minit();
@@ -50,6 +51,7 @@ static PHP_MINIT_FUNCTION(rapier)
 static PHP_MSHUTDOWN_FUNCTION(rapier)
 {
 	rapier_transport_mshutdown();
+	rapier_http_sapi_mshutdown();
 	rapier_hook_mshutdown();
 	rapier_exit_mshutdown();
 	UNREGISTER_INI_ENTRIES();

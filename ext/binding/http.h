@@ -56,6 +56,19 @@ void rapier_http_websocket_new(zval *out, rapier_http_conn_t *conn);
 void rapier_http_response_handler_done(zend_object *response, zend_object *exception);
 
 /*
+ * The response was cut while its handler runs (its client left, or a write
+ * failed or timed out): connection_aborted() turns 1 in the handler, and
+ * the callbacks given to onAbort() start, each in a coroutine of its own.
+ */
+void rapier_http_response_aborted(zend_object *response);
+
+/* Whether the response was cut while its handler ran (rapier_http_response_aborted()). */
+bool rapier_http_response_was_aborted(zend_object *response);
+
+/* The Response of the request whose handler is the running coroutine, or NULL (another coroutine, or none). */
+zend_object *rapier_http_current_response(void);
+
+/*
  * While a worker serves: header(), setcookie(), header_remove(),
  * headers_list() and http_response_code() work as under php-fpm (the CLI
  * SAPI drops headers). end() restores the CLI behaviour.
@@ -65,5 +78,12 @@ void rapier_http_sapi_capture_end(void);
 
 /* Before each request: no session id left over from the previous one (as under php-fpm). */
 void rapier_http_sapi_request_begin(void);
+
+/*
+ * connection_aborted() and connection_status() in a handler's coroutine
+ * tell whether its client left; anywhere else they are PHP's own.
+ */
+void rapier_http_sapi_minit(void);
+void rapier_http_sapi_mshutdown(void);
 
 #endif

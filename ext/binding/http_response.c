@@ -35,8 +35,10 @@ typedef struct {
 	rapier_http_head_t head;
 	zend_string *content_type;     /* as set by the application, for gzip's decision */
 	rapier_http_buf_t trailers;    /* trailer fields, sent after the body */
+	zval abort_callbacks;          /* onAbort() callables not run yet: an array, or UNDEF */
 	bool debug;
 	bool done;                     /* the handler returned: conn may already serve the next request */
+	bool aborted;                  /* the response was cut while the handler ran (rapier_http_response_aborted()) */
 	char storage[RESPONSE_INLINE_HEAD];
 	zend_object std;
 } response_t;
@@ -71,7 +73,18 @@ static void response_free(zend_object *obj)
 	}
 	rapier_http_buf_free(&resp->buf);
 	rapier_http_buf_free(&resp->trailers);
+	zval_ptr_dtor(&resp->abort_callbacks);
 	zend_object_std_dtor(obj);
+}
+
+/* A callback given to onAbort() that holds its Response is a cycle the collector must see. */
+static HashTable *response_get_gc(zend_object *obj, zval **table, int *n)
+{
+	response_t *resp = response_from(obj);
+
+	*table = Z_ISUNDEF(resp->abort_callbacks) ? NULL : &resp->abort_callbacks;
+	*n = Z_ISUNDEF(resp->abort_callbacks) ? 0 : 1;
+	return zend_std_get_properties(obj);
 }
 
 void rapier_http_response_new(zval *out, rapier_http_conn_t *conn, bool debug)
@@ -295,6 +308,44 @@ static bool body_failure_answered(response_t *resp, zend_object *exception, int 
 	return true;
 }
 
+/* Abort callbacks */
+
+static void start_abort_callback(zval *callback)
+{
+	zend_fcall_info_cache fcc;
+	zend_object *pending = EG(exception);
+
+	if (!zend_is_callable_ex(callback, NULL, 0, NULL, &fcc, NULL)) {
+		return;
+	}
+	/* Only with no scheduler left (the worker ends) can this fail: nobody waits for the callback then. */
+	if (rapier_coro_spawn(callback, &fcc, NULL, 0) == NULL && EG(exception) != pending) {
+		zend_clear_exception();
+	}
+}
+
+void rapier_http_response_aborted(zend_object *obj)
+{
+	response_t *resp = response_from(obj);
+	zval callbacks, *callback;
+
+	resp->aborted = true;
+	if (Z_ISUNDEF(resp->abort_callbacks)) {
+		return;
+	}
+	ZVAL_COPY_VALUE(&callbacks, &resp->abort_callbacks);
+	ZVAL_UNDEF(&resp->abort_callbacks);
+	ZEND_HASH_FOREACH_VAL(Z_ARRVAL(callbacks), callback) {
+		start_abort_callback(callback);
+	} ZEND_HASH_FOREACH_END();
+	zval_ptr_dtor(&callbacks);
+}
+
+bool rapier_http_response_was_aborted(zend_object *obj)
+{
+	return response_from(obj)->aborted;
+}
+
 void rapier_http_response_handler_done(zend_object *obj, zend_object *exception)
 {
 	response_t *resp = response_from(obj);
@@ -340,6 +391,9 @@ void rapier_http_response_handler_done(zend_object *obj, zend_object *exception)
 		finish(resp, "", 0);
 	}
 	resp->done = true;
+	/* No abort comes after the handler: its callbacks, and the cycles they may hold, go now. */
+	zval_ptr_dtor(&resp->abort_callbacks);
+	ZVAL_UNDEF(&resp->abort_callbacks);
 	rapier_http_conn_handler_done(conn, exception != NULL);
 }
 
@@ -661,6 +715,36 @@ ZEND_METHOD(Rapier_Http_Response, isWritable)
 	RETURN_BOOL(!resp->done && rapier_http_conn_writable(resp->conn));
 }
 
+ZEND_METHOD(Rapier_Http_Response, onAbort)
+{
+	response_t *resp = response_from(Z_OBJ_P(ZEND_THIS));
+	zend_fcall_info fci;
+	zend_fcall_info_cache fcc;
+
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_FUNC(fci, fcc)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (resp->done) {
+		throw_handler_returned("register an abort callback");
+		RETURN_THROWS();
+	}
+	if (resp->aborted) {
+		/* Already cut: the callback starts at once, as it would have then. */
+		start_abort_callback(&fci.function_name);
+		return;
+	}
+	if (resp->conn->response_ended || resp->conn->upgraded) {
+		/* Ended whole, or now a WebSocket: no abort of this response can come. */
+		return;
+	}
+	if (Z_ISUNDEF(resp->abort_callbacks)) {
+		array_init(&resp->abort_callbacks);
+	}
+	Z_TRY_ADDREF(fci.function_name);
+	add_next_index_zval(&resp->abort_callbacks, &fci.function_name);
+}
+
 ZEND_METHOD(Rapier_Http_Response, headersSent)
 {
 	response_t *resp = response_from(Z_OBJ_P(ZEND_THIS));
@@ -752,4 +836,5 @@ void rapier_http_response_class_minit(void)
 	response_handlers.offset = XtOffsetOf(response_t, std);
 	response_handlers.free_obj = response_free;
 	response_handlers.clone_obj = NULL;
+	response_handlers.get_gc = response_get_gc;
 }

@@ -70,8 +70,20 @@ namespace Rapier\Http {
         /** Ends the response with a redirect (302 by default). */
         public function redirect(string $location, int $status = 302): bool {}
 
-        /** Whether headers may still be set and the body written. */
+        /** Whether headers may still be set and the body written: false once the client left. */
         public function isWritable(): bool {}
+
+        /**
+         * Runs the callback, in a coroutine of its own, if the response is
+         * cut while the handler runs: its client left (closed, reset or
+         * half-closed the connection; reset the HTTP/2 stream), or a write
+         * failed or timed out. At once when that already happened; never
+         * once the response ended whole. Wakes what the handler waits on:
+         * close its channel, or Coroutine::cancel() it.
+         *
+         * @throws \Rapier\Exception once the handler has returned
+         */
+        public function onAbort(callable $callback): void {}
 
         /** Whether the status and headers are sent (or the response has ended): setting them now throws. */
         public function headersSent(): bool {}

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 8e362b1708ca272fc8b7edad12b301c5e184c1fb */
+ * Stub hash: 4f62f7319e7f12d3bbb0277490c292d975756070 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Rapier_Http_Response___construct, 0, 0, 0)
 ZEND_END_ARG_INFO()
@@ -55,6 +55,10 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Response_isWritable, 0, 0, _IS_BOOL, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Response_onAbort, 0, 1, IS_VOID, 0)
+	ZEND_ARG_TYPE_INFO(0, callback, IS_CALLABLE, 0)
+ZEND_END_ARG_INFO()
+
 #define arginfo_class_Rapier_Http_Response_headersSent arginfo_class_Rapier_Http_Response_isWritable
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Response_statusCode, 0, 0, IS_LONG, 0)
@@ -76,6 +80,7 @@ ZEND_METHOD(Rapier_Http_Response, json);
 ZEND_METHOD(Rapier_Http_Response, sendfile);
 ZEND_METHOD(Rapier_Http_Response, redirect);
 ZEND_METHOD(Rapier_Http_Response, isWritable);
+ZEND_METHOD(Rapier_Http_Response, onAbort);
 ZEND_METHOD(Rapier_Http_Response, headersSent);
 ZEND_METHOD(Rapier_Http_Response, statusCode);
 ZEND_METHOD(Rapier_Http_Response, upgrade);
@@ -93,6 +98,7 @@ static const zend_function_entry class_Rapier_Http_Response_methods[] = {
 	ZEND_ME(Rapier_Http_Response, sendfile, arginfo_class_Rapier_Http_Response_sendfile, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Response, redirect, arginfo_class_Rapier_Http_Response_redirect, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Response, isWritable, arginfo_class_Rapier_Http_Response_isWritable, ZEND_ACC_PUBLIC)
+	ZEND_ME(Rapier_Http_Response, onAbort, arginfo_class_Rapier_Http_Response_onAbort, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Response, headersSent, arginfo_class_Rapier_Http_Response_headersSent, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Response, statusCode, arginfo_class_Rapier_Http_Response_statusCode, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Response, upgrade, arginfo_class_Rapier_Http_Response_upgrade, ZEND_ACC_PUBLIC)

@@ -17,6 +17,14 @@
  * would reopen the previous client's session. Before each request we drop
  * an id no session is using. The session module may be built in or loaded
  * after us, so its globals are looked up at run time, not linked.
+ *
+ * connection_aborted() and connection_status(): php-fpm learns that a client
+ * left when a write to it fails; a handler here learns it as soon as the
+ * server sees it go (Response::onAbort()). Streaming code written for
+ * php-fpm (a Server-Sent Events loop checking connection_aborted(), in a
+ * Symfony StreamedResponse or a Laravel event stream) then stops as it does
+ * there. Only the handler's own coroutine has a request to answer for; in
+ * any other the functions are PHP's own.
  */
 #include "php_rapier.h"
 #include "SAPI.h"
@@ -25,6 +33,7 @@
 #include <dlfcn.h>
 
 #include "http.h"
+#include "hook.h"
 
 static int (*saved_header_handler)(sapi_header_struct *, sapi_header_op_enum, sapi_headers_struct *);
 static bool saved_headers_sent;
@@ -87,4 +96,54 @@ void rapier_http_sapi_capture_end(void)
 	sapi_module.header_handler = saved_header_handler;
 	SG(headers_sent) = saved_headers_sent;
 	SG(request_info).no_headers = saved_no_headers;
+}
+
+static zif_handler php_connection_aborted;
+static zif_handler php_connection_status;
+
+/* The handler's client left: its response was cut (rapier_http_response_aborted()). */
+static bool handler_client_left(void)
+{
+	zend_object *response = rapier_http_current_response();
+
+	return response && rapier_http_response_was_aborted(response);
+}
+
+static ZEND_FUNCTION(rapier_connection_aborted)
+{
+	if (rapier_http_current_response() == NULL) {
+		php_connection_aborted(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	ZEND_PARSE_PARAMETERS_NONE();
+	RETURN_LONG(handler_client_left());
+}
+
+static ZEND_FUNCTION(rapier_connection_status)
+{
+	if (rapier_http_current_response() == NULL) {
+		php_connection_status(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	ZEND_PARSE_PARAMETERS_NONE();
+	/* The worker's own stdout is not the client: only the timeout bit is PHP's. */
+	RETURN_LONG((handler_client_left() ? PHP_CONNECTION_ABORTED : 0) | (PG(connection_status) & PHP_CONNECTION_TIMEOUT));
+}
+
+void rapier_http_sapi_minit(void)
+{
+	php_connection_aborted = rapier_hook_replace_handler(ZEND_STRL("connection_aborted"),
+		ZEND_FN(rapier_connection_aborted));
+	php_connection_status = rapier_hook_replace_handler(ZEND_STRL("connection_status"),
+		ZEND_FN(rapier_connection_status));
+}
+
+void rapier_http_sapi_mshutdown(void)
+{
+	if (php_connection_aborted) {
+		rapier_hook_replace_handler(ZEND_STRL("connection_aborted"), php_connection_aborted);
+	}
+	if (php_connection_status) {
+		rapier_hook_replace_handler(ZEND_STRL("connection_status"), php_connection_status);
+	}
 }

@@ -413,6 +413,31 @@ static php_stream *open_request_input(void)
 	return rapier_http_request_input(Z_OBJ(co->args[0]));
 }
 
+/* The Response of the request whose handler runs in co (its second argument), or NULL for any other coroutine. */
+static zend_object *handler_response(rapier_coro_t *co)
+{
+	if (co == NULL || co->on_finish != on_request_done || co->argc < 2 || Z_TYPE(co->args[1]) != IS_OBJECT) {
+		return NULL;
+	}
+	return Z_OBJ(co->args[1]);
+}
+
+zend_object *rapier_http_current_response(void)
+{
+	return handler_response(rapier_coro_current());
+}
+
+/* The response of a handler still running was cut: its onAbort() callbacks start. */
+static void on_http_abort(rapier_http_conn_t *conn, void *data)
+{
+	zend_object *response = handler_response(conn->handler_co);
+
+	(void) data;
+	if (response) {
+		rapier_http_response_aborted(response);
+	}
+}
+
 static void dispatch(rapier_http_conn_t *conn, void *data)
 {
 	server_t *srv = data;
@@ -931,6 +956,7 @@ ZEND_METHOD(Rapier_Http_Server, workerMain)
 	if (!srv->is_task_worker) {
 		rapier_http_server_init(&srv->http, &srv->cfg, rapier_sched_loop(), srv->listen_fd, dispatch, srv);
 		srv->http.on_limit = on_http_limit;
+		srv->http.on_abort = on_http_abort;
 		if (srv->in_child) {
 			srv->http.on_stats = on_http_stats;
 		}

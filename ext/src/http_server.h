@@ -172,6 +172,12 @@ typedef void (*rapier_http_drained_fn)(rapier_http_server_t *server, void *data)
 typedef void (*rapier_http_limit_fn)(rapier_http_server_t *server, void *data);
 /* Called each time a counter in the server's stats has changed. */
 typedef void (*rapier_http_stats_fn)(rapier_http_server_t *server, void *data);
+/*
+ * Called when the response of a handler still running was cut before it
+ * ended: its client left, or a write failed or timed out. The connection is
+ * closed by then.
+ */
+typedef void (*rapier_http_abort_fn)(rapier_http_conn_t *conn, void *data);
 
 typedef struct {
 	uint64_t requests;             /* responses ended */
@@ -218,6 +224,8 @@ struct rapier_http_server_s {
 	rapier_http_stats_fn on_stats; /* optional, set after init; gets dispatch_data; called before the
 	                                * response it counts is written, so what it publishes is never
 	                                * behind what a client has seen */
+	rapier_http_abort_fn on_abort; /* optional, set after init; gets dispatch_data; called deep in a
+	                                * write or an I/O callback, so it should only schedule */
 	rapier_http_drained_fn on_drained;
 	void *drained_data;
 	rapier_http_date_cache_t date;

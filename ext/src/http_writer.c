@@ -165,15 +165,24 @@ void rapier__http_wake_queued_writers(rapier_http_conn_t *conn)
 /*
  * nginx keeps the status of a response whose head went out, whatever cut it
  * short, and says 499 for one whose client left before. The close wakes a
- * writer waiting on the socket, and makes isWritable() false. A response
- * sent whole was logged as it began.
+ * writer waiting on the socket, and makes isWritable() false; on_abort then
+ * tells the owner, for the handler's onAbort() callbacks. A response sent
+ * whole was logged as it began.
  */
 void rapier__http_response_cut(rapier_http_conn_t *conn, int unsent)
 {
+	rapier_http_server_t *server = conn->server;
+	bool aborted = false;
+
 	if (conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->response_ended) {
 		rapier__http_log_access(conn, conn->response_status ? conn->response_status : unsent, conn->response_bytes);
+		/* Its handler runs on (it holds conn through its Response); not after handler_done(). */
+		aborted = conn->handler_co != NULL;
 	}
 	rapier__http_conn_close(conn);
+	if (aborted && server->on_abort) {
+		server->on_abort(conn, server->dispatch_data);
+	}
 }
 
 /* A write failed: the connection closes. A streamed response is logged as it stands (408: write_timeout). */
