@@ -11,7 +11,10 @@ use Rapier\Adapter\Internal\SymfonyResponseSender;
 use Rapier\Http\Request;
 use Rapier\Http\Response;
 use Rapier\Metrics\RouteAware;
+use Symfony\Component\DependencyInjection\ContainerInterface;
+use Symfony\Component\HttpKernel\EventListener\StreamedResponseListener;
 use Symfony\Component\HttpKernel\HttpKernelInterface;
+use Symfony\Component\HttpKernel\KernelEvents;
 use Symfony\Component\HttpKernel\KernelInterface;
 use Symfony\Component\HttpKernel\TerminableInterface;
 use Symfony\Contracts\Service\ResetInterface;
@@ -28,6 +31,12 @@ use Symfony\Contracts\Service\ResetInterface;
  * services_resetter. A service the request set() into the container is
  * removed. A kernel that is not a Kernel but implements ResetInterface
  * is reset().
+ *
+ * FrameworkBundle's StreamedResponseListener (Symfony 5; deprecated in 6.1)
+ * sends a StreamedResponse from inside the kernel, to PHP's own output:
+ * under php-fpm the client, here the worker's stdout. It is taken off, so
+ * that the adapter streams the response to the client as its callback
+ * echoes, as it does without the listener.
  */
 final class SymfonyAdapter implements Adapter, RouteAware
 {
@@ -52,6 +61,7 @@ final class SymfonyAdapter implements Adapter, RouteAware
     {
         if ($this->kernel instanceof KernelInterface) {
             $this->kernel->boot();
+            self::removeStreamedResponseListener($this->kernel->getContainer());
             $this->container = SymfonyContainerState::capture($this->kernel->getContainer());
         }
         $this->scope->capture();
@@ -100,6 +110,19 @@ final class SymfonyAdapter implements Adapter, RouteAware
         }
 
         return $this->routePaths[$name];
+    }
+
+    private static function removeStreamedResponseListener(ContainerInterface $container): void
+    {
+        if (!class_exists(StreamedResponseListener::class) || !$container->has('event_dispatcher')) {
+            return;
+        }
+        $dispatcher = $container->get('event_dispatcher');
+        foreach ($dispatcher->getListeners(KernelEvents::RESPONSE) as $listener) {
+            if (is_array($listener) && $listener[0] instanceof StreamedResponseListener) {
+                $dispatcher->removeListener(KernelEvents::RESPONSE, $listener);
+            }
+        }
     }
 
     private function reset(): void

@@ -249,6 +249,44 @@ abstract class AppContract extends TestCase
         $this->assertSame('chunk1chunk2', $response->body);
     }
 
+    /**
+     * A Server-Sent Events loop written for php-fpm (ignore_user_abort, then
+     * connection_aborted() after each event) stops on its own once its
+     * client leaves; left running, it would hold the app's only worker.
+     */
+    public function testEventStreamStopsOnceItsClientLeaves(): void
+    {
+        if (static::app() === 'slim') {
+            $this->markTestSkipped('a PSR-7 body is sent once the handler returns, not streamed');
+        }
+        $id = bin2hex(random_bytes(6));
+        $url = parse_url(self::$server->baseUrl);
+        $socket = stream_socket_client("tcp://{$url['host']}:{$url['port']}", $errno, $error, 5);
+        $this->assertNotFalse($socket, $error);
+        fwrite($socket, "GET /events?id=$id HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n");
+        stream_set_timeout($socket, 10);
+        $received = '';
+        while (!str_contains($received, "data: 2\n\n") && !feof($socket)) {
+            $chunk = fread($socket, 8192);
+            if ($chunk === false || $chunk === '') {
+                break;
+            }
+            $received .= $chunk;
+        }
+        fclose($socket);
+        $this->assertStringContainsString("data: 2\n\n", $received, 'the events come as they are sent');
+        try {
+            $deadline = microtime(true) + 20;
+            do {
+                usleep(100000);
+                $seen = $this->get("/events-seen?id=$id")->body;
+            } while ($seen === 'running' && microtime(true) < $deadline);
+            $this->assertSame('stopped: connection_aborted()', $seen, self::$server->logs());
+        } finally {
+            @unlink(sys_get_temp_dir() . "/rapier-test-events-$id");
+        }
+    }
+
     public function testFileDownload(): void
     {
         $response = $this->get('/download');

@@ -99,6 +99,15 @@ $router->get('/stream', fn () => response()->stream(function () {
     echo 'chunk2';
 }));
 
+// A Server-Sent Events loop that stops once its client leaves.
+require_once __DIR__ . '/../../events.php';
+$router->get('/events', fn () => response()->stream(
+    fn () => rapier_test_event_stream((string) request()->query('id')),
+    200,
+    ['Content-Type' => 'text/event-stream', 'X-Accel-Buffering' => 'no'],
+));
+$router->get('/events-seen', fn () => response(rapier_test_events_seen((string) request()->query('id'))));
+
 $router->get('/download', fn () => response()->download(resource_path('files/download.txt')));
 
 $router->get('/globals', fn () => [

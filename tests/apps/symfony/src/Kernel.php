@@ -80,6 +80,8 @@ class Kernel extends BaseKernel
         $routes->add('native', '/native')->controller([$app, 'native']);
         $routes->add('whoami', '/whoami')->controller([$app, 'whoami']);
         $routes->add('stream', '/stream')->controller([$app, 'stream']);
+        $routes->add('events', '/events')->controller([$app, 'events']);
+        $routes->add('events_seen', '/events-seen')->controller([$app, 'eventsSeen']);
         $routes->add('download', '/download')->controller([$app, 'download']);
         $routes->add('globals', '/globals')->controller([$app, 'globals']);
         $routes->add('pid', '/pid')->controller([$app, 'pid']);

@@ -153,6 +153,26 @@ class AppController
         });
     }
 
+    /** A Server-Sent Events loop that stops once its client leaves (tests/apps/events.php). */
+    public function events(Request $request): StreamedResponse
+    {
+        require_once $this->projectDir . '/../events.php';
+        $id = (string) $request->query->get('id');
+
+        return new StreamedResponse(
+            static fn () => rapier_test_event_stream($id),
+            200,
+            ['Content-Type' => 'text/event-stream', 'X-Accel-Buffering' => 'no'],
+        );
+    }
+
+    public function eventsSeen(Request $request): Response
+    {
+        require_once $this->projectDir . '/../events.php';
+
+        return new Response(rapier_test_events_seen((string) $request->query->get('id')));
+    }
+
     public function pid(): JsonResponse
     {
         return new JsonResponse(['pid' => getmypid()]);
