@@ -263,6 +263,16 @@ final class Server implements Adapter, RequiresHttp2, Stoppable
         $coroutine = Coroutine::id();
         $deadline = $remaining !== null && $remaining < self::FARTHEST_ENFORCED_DEADLINE && $coroutine !== -1
             ? new DeadlineTimer($remaining, $coroutine) : null;
+        // A client that cancels, resets the stream or leaves ends the call as its deadline does: the method's wait
+        // throws CanceledException (gRPC's context cancellation). Not once the method is done: the status goes out.
+        $running = $coroutine !== -1;
+        if ($running) {
+            $response->onAbort(static function () use (&$running, $coroutine): void {
+                if ($running) {
+                    Coroutine::cancel($coroutine);
+                }
+            });
+        }
         try {
             $reply = $this->run($method, $context, $request, $response, $encoding, $web);
         } catch (Throwable $e) {
@@ -271,6 +281,7 @@ final class Server implements Adapter, RequiresHttp2, Stoppable
             }
             throw $e;
         } finally {
+            $running = false;
             $deadline?->stop();
         }
         if ($deadline?->expired()) {

@@ -504,10 +504,21 @@ final class GrpcServerTest extends TestCase
         $this->assertSame($before, $after, 'the watch ended in the worker once its client left');
     }
 
-    public function testAUnaryGrpcWebCallSeesItsClientLeaveBeforeItsReply(): void
+    public function testAClientCancelingAUnaryCallCancelsTheMethodsWait(): void
+    {
+        $seen = $this->client('cancel_unary');
+
+        $this->assertSame('CANCELLED', $seen['code']);
+        $this->assertCount(1, $seen['new_events'], json_encode($seen));
+        $this->assertMatchesRegularExpression('/^await 20: cancelled after 1\.\d s$/', $seen['new_events'][0],
+            'the RST_STREAM canceled the method\'s 20 s sleep');
+        $this->assertSame($seen['coroutines_before'], $seen['coroutines_after'], 'no coroutine left behind');
+    }
+
+    public function testAUnaryGrpcWebCallIsCanceledWhenItsClientLeavesBeforeItsReply(): void
     {
         // curl gives up after a second and closes the connection, over HTTP/1.1, while the method waits to answer.
-        file_put_contents(self::$dir . '/await-request', self::frame(self::helloRequest('20')));
+        file_put_contents(self::$dir . '/await-request', self::frame(self::helloRequest('21')));
         $result = PhpProcess::runCommand(['curl', '-s', '--noproxy', '*', '--http1.1', '--max-time', '1', '-o', '/dev/null',
             '-H', 'content-type: application/grpc-web+proto', '--data-binary', '@' . self::$dir . '/await-request',
             'http://127.0.0.1:' . self::$port . '/rapier.test.Probe/AwaitCancel']);
@@ -516,11 +527,11 @@ final class GrpcServerTest extends TestCase
         $ended = [];
         for ($i = 0; $i < 60 && $ended === []; $i++) {
             usleep(50000);
-            $ended = preg_grep('/^await 20: /', $this->client('stats')['events']);
+            $ended = preg_grep('/^await 21: /', $this->client('stats')['events']);
         }
         $this->assertCount(1, $ended, 'the call ended in the worker');
-        $this->assertMatchesRegularExpression('/^await 20: cancelled after 1\.\d s$/', (string) reset($ended),
-            'Context::isCancelled() turned true once the client left, not at the 20 s give-up');
+        $this->assertMatchesRegularExpression('/^await 21: cancelled after 1\.\d s$/', (string) reset($ended),
+            'the method\'s sleep was canceled once the client left, and isCancelled() says so; not at the 20 s end');
     }
 
     public function testAStoppingServerEndsItsHealthWatchesAtOnce(): void

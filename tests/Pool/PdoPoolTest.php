@@ -230,6 +230,40 @@ final class PdoPoolTest extends TestCase
         $this->assertSame([0, true], $outcome);
     }
 
+    /**
+     * A handler canceled mid-query (Coroutine::cancel(), as an onAbort()
+     * callback does when its client leaves): the connection is mid-answer,
+     * so it is closed, never lent again, and the server ends it.
+     */
+    public function testACoroutineCanceledMidQueryClosesItsConnection(): void
+    {
+        $pool = $this->pool(new PoolOptions(max: 1, checkAfterIdle: 60));
+
+        $outcome = run(function () use ($pool): array {
+            $id = $this->connectionId($pool);
+            $seen = null;
+            $querying = go(function () use ($pool, &$seen): void {
+                try {
+                    $pool->use(fn (PDO $db) => $db->query('SELECT SLEEP(60)')->fetchAll());
+                    $seen = 'the query ran to its end';
+                } catch (\Rapier\CanceledException $e) {
+                    $seen = get_class($e);
+                }
+            });
+            Coroutine::sleep(0.3);
+            Coroutine::cancel($querying);
+            Coroutine::sleep(0.05);
+
+            return [$seen, $pool->stats()['open'], $pool->stats()['closed'], $this->connectionId($pool) !== $id, $id];
+        });
+
+        [$seen, $open, $closed, $another, $id] = $outcome;
+        $this->assertSame(['Rapier\CanceledException', 0, 1, true], [$seen, $open, $closed, $another]);
+        // Closed, not left to finish its 60 s: MariaDB sees the close while it sleeps.
+        $ids = $this->eventually(fn () => $this->serverConnectionIds(), fn (array $ids) => !in_array($id, $ids, true));
+        $this->assertNotContains($id, $ids, 'the canceled query\'s connection ended in the server');
+    }
+
     public function testSqlErrorKeepsTheConnection(): void
     {
         $pool = $this->pool(new PoolOptions(max: 1));

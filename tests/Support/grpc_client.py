@@ -184,6 +184,15 @@ def run():
                 "coroutines_before": before["coroutines"], "coroutines_after": after["coroutines"],
                 "same_worker": before["pid"] == after["pid"],
                 "then": call(unary("/helloworld.Greeter/SayHello"), hw.HelloRequest(name="again"))}
+    if scenario == "cancel_unary":
+        # A unary call whose method sleeps 20 s without checking; the client cancels it after a second.
+        before = stats()
+        future = probe("AwaitCancel").future(hw.HelloRequest(name="20"), timeout=TIMEOUT)
+        time.sleep(1)
+        future.cancel()
+        after = stats_after_event(before)
+        return {"code": future.code().name, "new_events": after["events"][len(before["events"]):],
+                "coroutines_before": before["coroutines"], "coroutines_after": after["coroutines"]}
     if scenario == "client_stream_size":
         # [count, bytes]: `count` messages of `bytes` each to SayHelloToAll.
         count, size = json.loads(arg)

@@ -34,8 +34,6 @@ final class HealthService
     public const FILE = 'grpc/health/v1/health.proto';
     /** HealthCheckResponse.ServingStatus.SERVICE_UNKNOWN: what Watch says of a name never set nor served. */
     private const SERVICE_UNKNOWN = 3;
-    /** How often a Watch stream with nothing to send checks that its client is still there, in seconds. */
-    private const WATCH_CHECK_INTERVAL = 1.0;
     /** FieldDescriptorProto.Type */
     private const TYPE_STRING = 9;
     private const TYPE_ENUM = 14;
@@ -97,10 +95,10 @@ final class HealthService
     }
 
     /**
-     * The status now, then each change, until the client leaves (noticed
-     * within WATCH_CHECK_INTERVAL), its deadline passes, or the worker
-     * stops (NOT_SERVING, then UNAVAILABLE so the client watches again
-     * elsewhere).
+     * The status now, then each change, until the client leaves or the
+     * deadline passes (the server cancels the call, and the wait for a
+     * change throws CanceledException), or the worker stops (NOT_SERVING,
+     * then UNAVAILABLE so the client watches again elsewhere).
      *
      * @return Generator<int, int>
      */
@@ -120,7 +118,7 @@ final class HealthService
                 if ($this->stopped) {
                     throw new GrpcException('the server is stopping', Status::UNAVAILABLE);
                 }
-                $wake->pop(self::WATCH_CHECK_INTERVAL);
+                $wake->pop();
             }
         } finally {
             unset($this->watchers[$id]);
