@@ -67,6 +67,7 @@ typedef enum {
 	O_PROXY_PROTOCOL,
 	O_REAL_IP_HEADER,
 	O_REAL_IP_FROM,
+	O_REAL_SCHEME_HEADER,
 } option_id_t;
 
 typedef struct {
@@ -129,6 +130,7 @@ static const option_t options[] = {
 	{ "proxy_protocol", O_PROXY_PROTOCOL, OPT_BOOL, 0, 0 },
 	{ "real_ip_header", O_REAL_IP_HEADER, OPT_STRING, 0, 0 },
 	{ "real_ip_from", O_REAL_IP_FROM, OPT_NETWORKS, 0, 0 },
+	{ "real_scheme_header", O_REAL_SCHEME_HEADER, OPT_STRING, 0, 0 },
 };
 
 static const option_t *find_option(zend_string *name)
@@ -416,8 +418,33 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 			srv->real_ip_header = zend_string_tolower(Z_STR_P(value));
 			srv->cfg.real_ip_header = ZSTR_VAL(srv->real_ip_header);
 			break;
+		case O_REAL_SCHEME_HEADER:
+			if (srv->real_scheme_header) {
+				zend_string_release(srv->real_scheme_header);
+			}
+			srv->real_scheme_header = zend_string_tolower(Z_STR_P(value));
+			srv->cfg.real_scheme_header = ZSTR_VAL(srv->real_scheme_header);
+			break;
 		case O_REAL_IP_FROM: set_networks(srv, value); break;
 	}
+}
+
+/* Each header trusted proxies name something in needs the proxies; the proxies need a header. */
+static bool check_real_ip_options(server_t *srv)
+{
+	const char *header = srv->real_ip_header ? "real_ip_header" : srv->real_scheme_header ? "real_scheme_header" : NULL;
+
+	if (header && srv->real_ip_from == NULL) {
+		zend_argument_value_error(3, "option \"%s\" needs \"real_ip_from\": the proxies trusted to name the %s in it",
+			header, srv->real_ip_header ? "client" : "client's scheme");
+		return false;
+	}
+	if (header == NULL && srv->real_ip_from) {
+		zend_argument_value_error(3, "option \"real_ip_from\" needs \"real_ip_header\" (the header those proxies "
+			"name the client in) or \"real_scheme_header\" (the one they name its scheme in)");
+		return false;
+	}
+	return true;
 }
 
 /* The HTTPS options need a certificate; the client-verification ones need tls_client_ca_file, which alone means "require". */
@@ -506,10 +533,7 @@ bool rapier_http_server_parse_options(server_t *srv, HashTable *opts)
 	if (!check_tls_options(srv) || !check_http_port(srv)) {
 		return false;
 	}
-	if ((srv->real_ip_header == NULL) != (srv->real_ip_from == NULL)) {
-		zend_argument_value_error(3, srv->real_ip_header
-			? "option \"real_ip_header\" needs \"real_ip_from\": the proxies trusted to name the client in it"
-			: "option \"real_ip_from\" needs \"real_ip_header\": the header those proxies name the client in");
+	if (!check_real_ip_options(srv)) {
 		return false;
 	}
 	if (srv->cfg.queue_timeout_ns && srv->cfg.max_concurrency == 0) {

@@ -58,6 +58,7 @@ typedef struct {
 	double request_time;            /* start_ns as Unix time, once server() asked (0: not yet) */
 	int local_port;
 	const char *tls_version;        /* "TLSv1.3" when it came over HTTPS (OpenSSL's static names), else NULL */
+	bool https;                     /* the client used HTTPS: to us (tls_version), or to the proxy that says so */
 	const char *tls_cipher;
 	bool tls_verifies_client;       /* the connection asked for a client certificate */
 	rapier_http_tls_peer_t *tls_peer; /* the one the client sent, verified; NULL: none */
@@ -271,6 +272,8 @@ void rapier_http_request_new(zval *out, rapier_http_conn_t *conn)
 		req->tls_verifies_client = rapier_http_tls_verifies_client(tls);
 		req->tls_peer = rapier_http_tls_peer(tls);
 	}
+	/* real_scheme_header: a trusted proxy that terminated TLS (or did not) says how the client came. */
+	req->https = conn->client_https >= 0 ? conn->client_https == 1 : req->tls_version != NULL;
 	req->content_length = hr->content_length;
 	if (conn->body) {
 		req->live = conn->body;
@@ -1072,10 +1075,12 @@ ZEND_METHOD(Rapier_Http_Request, server)
 	add_assoc_str(return_value, "SERVER_PROTOCOL", zend_string_copy(req->protocol));
 	add_assoc_string(return_value, "SERVER_SOFTWARE", "Rapier/" PHP_RAPIER_VERSION);
 	add_assoc_long(return_value, "SERVER_PORT", req->local_port);
-	add_assoc_string(return_value, "REQUEST_SCHEME", req->tls_version ? "https" : "http");
-	if (req->tls_version) {
+	add_assoc_string(return_value, "REQUEST_SCHEME", req->https ? "https" : "http");
+	if (req->https) {
 		/* The names of nginx's fastcgi_params and Apache's mod_ssl, which frameworks read. */
 		add_assoc_string(return_value, "HTTPS", "on");
+	}
+	if (req->tls_version) {
 		add_assoc_string(return_value, "SSL_PROTOCOL", (char *) req->tls_version);
 		add_assoc_string(return_value, "SSL_CIPHER", (char *) req->tls_cipher);
 		if (req->tls_verifies_client) {

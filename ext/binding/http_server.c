@@ -138,6 +138,9 @@ static void server_free(zend_object *obj)
 	if (srv->real_ip_header) {
 		zend_string_release(srv->real_ip_header);
 	}
+	if (srv->real_scheme_header) {
+		zend_string_release(srv->real_scheme_header);
+	}
 	if (srv->real_ip_from) {
 		efree(srv->real_ip_from);
 	}

@@ -32,6 +32,7 @@ struct server_s {
 	zend_string *document_root;
 	zend_string *server_name;
 	zend_string *real_ip_header;    /* lower case */
+	zend_string *real_scheme_header; /* lower case */
 	rapier_netmask_t *real_ip_from;
 	uint32_t real_ip_from_count;
 	zend_string *pid_file;

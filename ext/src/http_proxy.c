@@ -20,6 +20,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <strings.h>
 #include <sys/socket.h>
 
 #include "http_server.h"
@@ -132,7 +133,31 @@ static void trim(const char **start, const char **end)
 	}
 }
 
-void rapier__http_real_ip(rapier_http_conn_t *conn)
+/*
+ * The scheme the client used, as the trusted proxy says it: "https" or
+ * "http", any case; a list ("https, http": proxies that append) or anything
+ * else says nothing, and the connection's own scheme stands.
+ */
+static int8_t named_scheme(const rapier_http_request_t *req, const char *header)
+{
+	size_t len = 0;
+	const char *value = last_field(req, header, &len);
+	const char *end;
+
+	if (value == NULL) {
+		return -1;
+	}
+	end = value + len;
+	trim(&value, &end);
+	len = (size_t) (end - value);
+	if (len == 5 && strncasecmp(value, "https", 5) == 0) {
+		return 1;
+	}
+	return len == 4 && strncasecmp(value, "http", 4) == 0 ? 0 : -1;
+}
+
+/* The client's address as the trusted proxy names it in real_ip_header. */
+static void named_client(rapier_http_conn_t *conn, const char *header)
 {
 	const rapier_http_config_t *cfg = &conn->server->cfg;
 	struct sockaddr_storage client;
@@ -141,10 +166,7 @@ void rapier__http_real_ip(rapier_http_conn_t *conn)
 	size_t len = 0;
 	bool named = false;
 
-	conn->client_named = false;
-	if (cfg->real_ip_header == NULL
-			|| !rapier_netmask_contains(cfg->real_ip_from, cfg->real_ip_from_count, (struct sockaddr *) &conn->peer)
-			|| (value = last_field(rapier_http_conn_request(conn), cfg->real_ip_header, &len)) == NULL) {
+	if ((value = last_field(rapier_http_conn_request(conn), header, &len)) == NULL) {
 		return;
 	}
 	/* From the right: each proxy appends whom it got the request from; the trusted ones are skipped. */
@@ -172,4 +194,22 @@ void rapier__http_real_ip(rapier_http_conn_t *conn)
 		? (const void *) &((struct sockaddr_in *) &client)->sin_addr
 		: (const void *) &((struct sockaddr_in6 *) &client)->sin6_addr, conn->client_text, sizeof(conn->client_text));
 	conn->client_named = true;
+}
+
+void rapier__http_real_ip(rapier_http_conn_t *conn)
+{
+	const rapier_http_config_t *cfg = &conn->server->cfg;
+
+	conn->client_named = false;
+	conn->client_https = -1;
+	if ((cfg->real_ip_header == NULL && cfg->real_scheme_header == NULL)
+			|| !rapier_netmask_contains(cfg->real_ip_from, cfg->real_ip_from_count, (struct sockaddr *) &conn->peer)) {
+		return;
+	}
+	if (cfg->real_ip_header) {
+		named_client(conn, cfg->real_ip_header);
+	}
+	if (cfg->real_scheme_header) {
+		conn->client_https = named_scheme(rapier_http_conn_request(conn), cfg->real_scheme_header);
+	}
 }

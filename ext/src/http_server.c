@@ -128,6 +128,7 @@ static void conn_start_request(rapier_http_conn_t *conn)
 	conn->idle = false;
 	conn->body_timed = false;
 	conn->client_named = false;     /* the last request's client; this one's is known once its head is */
+	conn->client_https = -1;
 	conn->request_start_ns = rapier_now_ns();
 	conn_set_deadline(conn, conn->request_start_ns, conn->server->cfg.read_timeout_ns);
 }

@@ -73,6 +73,8 @@ typedef struct {
 	uint32_t http2_max_streams;        /* SETTINGS_MAX_CONCURRENT_STREAMS of each HTTP/2 connection */
 	bool proxy_protocol;               /* every connection begins with a PROXY protocol header (http_proxy.c) */
 	const char *real_ip_header;        /* lower case: the header trusted proxies name the client in; NULL: none */
+	const char *real_scheme_header;    /* lower case: the header trusted proxies name the client's scheme in
+	                                    * ("https" or "http"); NULL: none */
 	const rapier_netmask_t *real_ip_from; /* the proxies trusted to (a request's connection from one of them) */
 	size_t real_ip_from_count;
 } rapier_http_config_t;
@@ -154,6 +156,8 @@ struct rapier_http_conn_s {
 	bool via_plain_listener;              /* came to the plain-HTTP port beside HTTPS: no TLS */
 	bool proxy_pending;                   /* its PROXY protocol header has not been read whole yet */
 	bool client_named;                    /* this request's client is client_text, as real_ip_header says */
+	int8_t client_https;                  /* this request's client used HTTPS (1) or plain HTTP (0), as
+	                                       * real_scheme_header says; -1: as the connection is */
 	char client_text[48];
 
 	uint16_t proxy_len;                   /* the header's bytes read so far, kept in proxy_buf */

@@ -130,8 +130,9 @@ void rapier__http_conn_format_peer(rapier_http_conn_t *conn);
 bool rapier__http_proxy_read(rapier_http_conn_t *conn);
 
 /*
- * The request's client as real_ip_header names it, when its connection
- * comes from a proxy of real_ip_from (http_proxy.c); else the connection's.
+ * The request's client as real_ip_header names it, and the scheme it used
+ * as real_scheme_header does, when its connection comes from a proxy of
+ * real_ip_from (http_proxy.c); else the connection's.
  */
 void rapier__http_real_ip(rapier_http_conn_t *conn);
 

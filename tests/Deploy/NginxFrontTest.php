@@ -98,17 +98,19 @@ final class NginxFrontTest extends TestCase
         $this->assertSame((string) $this->nginxPort, $body['x-forwarded-port']);
     }
 
-    public function testWithRealIpTheAppSeesTheClientNginxNames(): void
+    public function testWithRealIpTheAppSeesTheClientAndSchemeNginxNames(): void
     {
-        // As docs/deployment.md advises: nginx (127.0.0.1) trusted to name the client in X-Forwarded-For.
+        // As docs/deployment.md advises: nginx (127.0.0.1) trusted to name the client in X-Forwarded-For, and the
+        // scheme it came over in X-Forwarded-Proto.
         $this->rapier?->stop();
-        file_put_contents("$this->dir/rapier.php", "<?php\nreturn ['server' => "
-            . "['real_ip_header' => 'X-Forwarded-For', 'real_ip_from' => ['127.0.0.1', '::1']]];\n");
+        file_put_contents("$this->dir/rapier.php", "<?php\nreturn ['server' => ['real_ip_header' => 'X-Forwarded-For', "
+            . "'real_scheme_header' => 'X-Forwarded-Proto', 'real_ip_from' => ['127.0.0.1', '::1']]];\n");
         $this->rapier = Cli::serve(["$this->dir/app.php", '--port', (string) $this->appPort, '--workers', '1',
             '--config', "$this->dir/rapier.php"]);
         $this->rapier->waitForWorkers("$this->dir/.rapier.pid", 1);
 
-        $forged = $this->request('GET', '/ip', ['X-Forwarded-For' => '203.0.113.9'], '', '127.0.0.2');
+        $forged = $this->request('GET', '/ip', ['X-Forwarded-For' => '203.0.113.9', 'X-Forwarded-Proto' => 'https'], '',
+            '127.0.0.2');
         $plain = $this->request('GET', '/ip', [], '', '127.0.0.3');
 
         $this->assertSame(200, $forged->status, $this->logs());
@@ -117,6 +119,8 @@ final class NginxFrontTest extends TestCase
             'the address nginx appended, not the one the client claimed before it');
         $this->assertSame('127.0.0.2', $forged->json()['remote_addr_server'], 'REMOTE_ADDR, which frameworks read');
         $this->assertSame('127.0.0.3', $plain->json()['remote_address'], 'each request its own client over one upstream connection');
+        $this->assertSame('http', $forged->json()['request_scheme'],
+            'the scheme nginx says (plain HTTP here), not the https the client claimed');
     }
 
     public function testUpgradeHeadersArePassedToTheApp(): void
@@ -204,6 +208,7 @@ final class NginxFrontTest extends TestCase
                     'host' => \$request->header('host'),
                     'remote_address' => \$request->remoteAddress,
                     'remote_addr_server' => \$request->server()['REMOTE_ADDR'] ?? null,
+                    'request_scheme' => \$request->server()['REQUEST_SCHEME'] ?? null,
                     'remote_port' => \$request->remotePort,
                     'body_length' => strlen(\$body),
                     'body_sha1' => sha1(\$body),

@@ -97,7 +97,7 @@ HTTP/2:                       203.0.113.20 203.0.113.20:0
 untrusted peer: 127.0.0.1 127.0.0.1:%d
 X-Real-IP: 203.0.113.9 203.0.113.9:0
 ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "real_ip_header" needs "real_ip_from": the proxies trusted to name the client in it
-ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "real_ip_from" needs "real_ip_header": the header those proxies name the client in
+ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "real_ip_from" needs "real_ip_header" (the header those proxies name the client in) or "real_scheme_header" (the one they name its scheme in)
 ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "real_ip_from" must be an address or a network ("10.0.0.0/8", "2001:db8::/32"), or a list of them: "10.0.0.0/33" is neither
 ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "real_ip_from" must be an address or a network ("10.0.0.0/8", "2001:db8::/32"), or a list of them: "localhost" is neither
 ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "real_ip_from" must be an address or a network ("10.0.0.0/8", "2001:db8::/32"), or a non-empty list of them
