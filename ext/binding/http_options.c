@@ -342,6 +342,16 @@ static void set_string(zend_string **slot, zval *value)
 	*slot = zend_string_copy(Z_STR_P(value));
 }
 
+/* A header name, kept in lower case as the parser's field names are compared. */
+static const char *set_header_name(zend_string **slot, zval *value)
+{
+	if (*slot) {
+		zend_string_release(*slot);
+	}
+	*slot = zend_string_tolower(Z_STR_P(value));
+	return ZSTR_VAL(*slot);
+}
+
 /* Stores a value check_option() accepted. */
 static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_long l, double d)
 {
@@ -412,18 +422,10 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 			srv->cfg.server_name = ZSTR_VAL(srv->server_name);
 			break;
 		case O_REAL_IP_HEADER:
-			if (srv->real_ip_header) {
-				zend_string_release(srv->real_ip_header);
-			}
-			srv->real_ip_header = zend_string_tolower(Z_STR_P(value));
-			srv->cfg.real_ip_header = ZSTR_VAL(srv->real_ip_header);
+			srv->cfg.real_ip_header = set_header_name(&srv->real_ip_header, value);
 			break;
 		case O_REAL_SCHEME_HEADER:
-			if (srv->real_scheme_header) {
-				zend_string_release(srv->real_scheme_header);
-			}
-			srv->real_scheme_header = zend_string_tolower(Z_STR_P(value));
-			srv->cfg.real_scheme_header = ZSTR_VAL(srv->real_scheme_header);
+			srv->cfg.real_scheme_header = set_header_name(&srv->real_scheme_header, value);
 			break;
 		case O_REAL_IP_FROM: set_networks(srv, value); break;
 	}
