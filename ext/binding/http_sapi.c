@@ -101,33 +101,31 @@ void rapier_http_sapi_capture_end(void)
 static zif_handler php_connection_aborted;
 static zif_handler php_connection_status;
 
-/* The handler's client left: its response was cut (rapier_http_response_aborted()). */
-static bool handler_client_left(void)
+/* Both tell of the handler's client: whether its response was cut (rapier_http_response_aborted()). */
+static ZEND_FUNCTION(rapier_connection_aborted)
 {
 	zend_object *response = rapier_http_current_response();
 
-	return response && rapier_http_response_was_aborted(response);
-}
-
-static ZEND_FUNCTION(rapier_connection_aborted)
-{
-	if (rapier_http_current_response() == NULL) {
+	if (response == NULL) {
 		php_connection_aborted(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 		return;
 	}
 	ZEND_PARSE_PARAMETERS_NONE();
-	RETURN_LONG(handler_client_left());
+	RETURN_LONG(rapier_http_response_was_aborted(response));
 }
 
 static ZEND_FUNCTION(rapier_connection_status)
 {
-	if (rapier_http_current_response() == NULL) {
+	zend_object *response = rapier_http_current_response();
+
+	if (response == NULL) {
 		php_connection_status(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 		return;
 	}
 	ZEND_PARSE_PARAMETERS_NONE();
 	/* The worker's own stdout is not the client: only the timeout bit is PHP's. */
-	RETURN_LONG((handler_client_left() ? PHP_CONNECTION_ABORTED : 0) | (PG(connection_status) & PHP_CONNECTION_TIMEOUT));
+	RETURN_LONG((rapier_http_response_was_aborted(response) ? PHP_CONNECTION_ABORTED : 0)
+		| (PG(connection_status) & PHP_CONNECTION_TIMEOUT));
 }
 
 void rapier_http_sapi_minit(void)

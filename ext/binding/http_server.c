@@ -401,39 +401,39 @@ static void on_request_done(rapier_coro_t *co, zval *retval, zend_object *except
 	}
 }
 
-/*
- * php://input: the body of the request whose handler is running. Its
- * coroutine holds the Request as its first argument until it ends; the
- * coroutines a handler starts are not handlers (pass them the Request).
- */
-static php_stream *open_request_input(void)
-{
-	rapier_coro_t *co = rapier_coro_current();
+#define HANDLER_ARG_REQUEST 0
+#define HANDLER_ARG_RESPONSE 1
 
-	if (co == NULL || co->on_finish != on_request_done || co->argc < 1 || Z_TYPE(co->args[0]) != IS_OBJECT) {
+/*
+ * The Request or the Response of the request whose handler runs in co: its
+ * coroutine holds them as its arguments until it ends. NULL for any other
+ * coroutine (those a handler starts are not handlers: pass them what they need).
+ */
+static zend_object *handler_arg(rapier_coro_t *co, uint32_t i)
+{
+	if (co == NULL || co->on_finish != on_request_done || co->argc <= i || Z_TYPE(co->args[i]) != IS_OBJECT) {
 		return NULL;
 	}
-	return rapier_http_request_input(Z_OBJ(co->args[0]));
+	return Z_OBJ(co->args[i]);
 }
 
-/* The Response of the request whose handler runs in co (its second argument), or NULL for any other coroutine. */
-static zend_object *handler_response(rapier_coro_t *co)
+/* php://input: the body of the request whose handler is running. */
+static php_stream *open_request_input(void)
 {
-	if (co == NULL || co->on_finish != on_request_done || co->argc < 2 || Z_TYPE(co->args[1]) != IS_OBJECT) {
-		return NULL;
-	}
-	return Z_OBJ(co->args[1]);
+	zend_object *request = handler_arg(rapier_coro_current(), HANDLER_ARG_REQUEST);
+
+	return request ? rapier_http_request_input(request) : NULL;
 }
 
 zend_object *rapier_http_current_response(void)
 {
-	return handler_response(rapier_coro_current());
+	return handler_arg(rapier_coro_current(), HANDLER_ARG_RESPONSE);
 }
 
 /* The response of a handler still running was cut: its onAbort() callbacks start. */
 static void on_http_abort(rapier_http_conn_t *conn, void *data)
 {
-	zend_object *response = handler_response(conn->handler_co);
+	zend_object *response = handler_arg(conn->handler_co, HANDLER_ARG_RESPONSE);
 
 	(void) data;
 	if (response) {
