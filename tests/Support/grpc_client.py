@@ -14,6 +14,7 @@ import base64
 import concurrent.futures
 import hashlib
 import json
+import os
 import queue
 import sys
 import time
@@ -485,4 +486,7 @@ def health_summary(f):
                         for s in f.service for m in s.method}}
 
 
-print(json.dumps(run()))
+print(json.dumps(run()), flush=True)
+# The answer is out. grpcio can hang at interpreter exit when a stream ended by the server leaves its request
+# thread behind (seen once under ASan: the result printed, the process never ended): leave without waiting.
+os._exit(0)
