@@ -259,14 +259,46 @@ abstract class AppContract extends TestCase
      */
     public function testEventStreamStopsOnceItsClientLeaves(): void
     {
+        $id = $this->leaveEventStream('');
+        try {
+            $this->assertSame('stopped: connection_aborted()', $this->whereEventsStopped($id), self::$server->logs());
+        } finally {
+            @unlink(sys_get_temp_dir() . "/rapier-test-events-$id");
+        }
+    }
+
+    /**
+     * PHP ends a script whose client left at its next output when
+     * ignore_user_abort is off, its default: a loop that never checks stops
+     * there, not after its 200 events (10 s). The request before it leaves
+     * ignore_user_abort on, which must not carry over.
+     */
+    public function testEventStreamThatNeverChecksEndsAtItsFirstOutputAfterItsClientLeft(): void
+    {
+        $id = $this->leaveEventStream('&heed=0');
+        try {
+            $seen = $this->whereEventsStopped($id);
+            $this->assertMatchesRegularExpression('/^sent \d+$/', $seen, self::$server->logs());
+            $this->assertLessThan(100, (int) substr($seen, 5), 'it stopped soon after its client left');
+            $this->assertStatus(200, $this->get('/'));
+        } finally {
+            @unlink(sys_get_temp_dir() . "/rapier-test-events-$id");
+        }
+    }
+
+    /** Opens /events, reads two events, leaves; returns the stream's id. */
+    private function leaveEventStream(string $query): string
+    {
         if (static::app() === 'slim') {
             $this->markTestSkipped('a PSR-7 body is sent once the handler returns, not streamed');
         }
         $id = bin2hex(random_bytes(6));
+        // Leaves ignore_user_abort on in the worker (tests/apps/events.php).
+        $this->assertSame('running', $this->get("/events-seen?id=$id")->body);
         $url = parse_url(self::$server->baseUrl);
         $socket = stream_socket_client("tcp://{$url['host']}:{$url['port']}", $errno, $error, 5);
         $this->assertNotFalse($socket, $error);
-        fwrite($socket, "GET /events?id=$id HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n");
+        fwrite($socket, "GET /events?id=$id$query HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n");
         stream_set_timeout($socket, 10);
         $received = '';
         while (!str_contains($received, "data: 2\n\n") && !feof($socket)) {
@@ -278,16 +310,21 @@ abstract class AppContract extends TestCase
         }
         fclose($socket);
         $this->assertStringContainsString("data: 2\n\n", $received, 'the events come as they are sent');
-        try {
-            $deadline = microtime(true) + 20;
-            do {
-                usleep(100000);
-                $seen = $this->get("/events-seen?id=$id")->body;
-            } while ($seen === 'running' && microtime(true) < $deadline);
-            $this->assertSame('stopped: connection_aborted()', $seen, self::$server->logs());
-        } finally {
-            @unlink(sys_get_temp_dir() . "/rapier-test-events-$id");
-        }
+
+        return $id;
+    }
+
+    /** What the stream left in its file once it stopped changing (polled until then, 20 s at most). */
+    private function whereEventsStopped(string $id): string
+    {
+        $deadline = microtime(true) + 20;
+        $seen = null;
+        do {
+            usleep(300000);
+            [$last, $seen] = [$seen, $this->get("/events-seen?id=$id")->body];
+        } while (($seen === 'running' || $seen !== $last) && microtime(true) < $deadline);
+
+        return $seen;
     }
 
     public function testFileDownload(): void

@@ -41,6 +41,9 @@ final class RequestScope
     /** A one-slot channel used as a mutex: full while a request is served. */
     private readonly Channel $lock;
 
+    /** ignore_user_abort as boot left it: each request starts with it, as each php-fpm request starts with php.ini's. */
+    private bool $ignoreUserAbort;
+
     /**
      * @param string|null $frontController the app's public/index.php, for SCRIPT_FILENAME
      * @param list<string> $appDirectories classes declared under these get their statics reset
@@ -55,6 +58,7 @@ final class RequestScope
         $this->globals = new Globals();
         $this->statics = new StaticProperties($appDirectories, $excludedDirectories);
         $this->lock = new Channel(1);
+        $this->ignoreUserAbort = (bool) ignore_user_abort();
     }
 
     /** Takes the current state of globals and statics as the clean one: call it at the end of boot. */
@@ -66,6 +70,7 @@ final class RequestScope
         $this->server = new ServerVariables($_SERVER, $this->frontController);
         $this->globals->capture();
         $this->statics->capture();
+        $this->ignoreUserAbort = (bool) ignore_user_abort();
     }
 
     /**
@@ -101,6 +106,7 @@ final class RequestScope
                 } finally {
                     $this->globals->leave();
                     $this->statics->restore();
+                    ignore_user_abort($this->ignoreUserAbort);
                 }
             }
         } finally {

@@ -5,6 +5,8 @@ declare(strict_types=1);
 namespace Rapier\Adapter\Internal;
 
 use Closure;
+use Rapier\CanceledException;
+use Rapier\Coroutine;
 use Rapier\Http\Response;
 use Symfony\Component\HttpFoundation\BinaryFileResponse;
 use Symfony\Component\HttpFoundation\Response as SymfonyResponse;
@@ -127,10 +129,11 @@ final class SymfonyResponseSender
         if ($echoed !== '') {
             $out->write($echoed);
         }
+        $abort = new UserAbort(Coroutine::id());
         // A chunk size of 1 hands every echo of the callback over at once.
-        ob_start(static function (string $data) use ($out): string {
-            if ($data !== '') {
-                $out->write($data);
+        ob_start(static function (string $data) use ($out, $abort): string {
+            if ($data !== '' && !$out->write($data)) {
+                $abort->outputFailed();
             }
 
             return '';
@@ -138,7 +141,13 @@ final class SymfonyResponseSender
         $level = ob_get_level();
         try {
             $response->sendContent();
+        } catch (CanceledException $e) {
+            // Its client left and it wrote on: ended as php-fpm ends the script (UserAbort).
+            if (!$abort->canceled()) {
+                throw $e;
+            }
         } finally {
+            $abort->streamEnded();
             // The callback may have left buffers open above ours (flushed into
             // it), or closed ours (what it echoed after that is lost, see
             // docs/frameworks.md); ending a buffer that is gone would warn.

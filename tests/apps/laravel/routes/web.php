@@ -101,10 +101,10 @@ Route::get('/stream', fn () => response()->stream(function () {
     echo 'chunk2';
 }));
 
-// A Server-Sent Events loop that stops once its client leaves.
+// Server-Sent Events loops that stop once their client leaves (tests/apps/events.php).
 require_once __DIR__ . '/../../events.php';
 Route::get('/events', fn () => response()->stream(
-    fn () => rapier_test_event_stream((string) request()->query('id')),
+    fn () => rapier_test_event_stream((string) request()->query('id'), request()->query('heed') !== '0'),
     200,
     ['Content-Type' => 'text/event-stream', 'X-Accel-Buffering' => 'no'],
 ));

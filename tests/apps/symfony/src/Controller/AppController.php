@@ -158,9 +158,10 @@ class AppController
     {
         require_once $this->projectDir . '/../events.php';
         $id = (string) $request->query->get('id');
+        $heed = $request->query->get('heed') !== '0';
 
         return new StreamedResponse(
-            static fn () => rapier_test_event_stream($id),
+            static fn () => rapier_test_event_stream($id, $heed),
             200,
             ['Content-Type' => 'text/event-stream', 'X-Accel-Buffering' => 'no'],
         );
