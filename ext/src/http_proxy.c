@@ -54,6 +54,7 @@ static void header_done(rapier_http_conn_t *conn, const rapier_proxy_header_t *h
 		efree(conn->proxy_buf);
 		conn->proxy_buf = NULL;
 	}
+	conn->proxy_https = (int8_t) h->ssl;
 	if (h->has_source) {
 		memcpy(&conn->peer, &h->source, h->source_len);
 		conn->peer_len = h->source_len;
@@ -201,7 +202,8 @@ void rapier__http_real_ip(rapier_http_conn_t *conn)
 	const rapier_http_config_t *cfg = &conn->server->cfg;
 
 	conn->client_named = false;
-	conn->client_https = -1;
+	/* The balancer's word on the connection, unless a trusted proxy's header says otherwise for the request. */
+	conn->client_https = conn->proxy_https;
 	if ((cfg->real_ip_header == NULL && cfg->real_scheme_header == NULL)
 			|| !rapier_netmask_contains(cfg->real_ip_from, cfg->real_ip_from_count, (struct sockaddr *) &conn->peer)) {
 		return;
@@ -210,6 +212,10 @@ void rapier__http_real_ip(rapier_http_conn_t *conn)
 		named_client(conn, cfg->real_ip_header);
 	}
 	if (cfg->real_scheme_header) {
-		conn->client_https = named_scheme(rapier_http_conn_request(conn), cfg->real_scheme_header);
+		int8_t https = named_scheme(rapier_http_conn_request(conn), cfg->real_scheme_header);
+
+		if (https >= 0) {
+			conn->client_https = https;
+		}
 	}
 }

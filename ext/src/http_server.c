@@ -217,6 +217,7 @@ static void conn_open(rapier_http_listener_t *listener, int fd, struct sockaddr_
 	conn->local_port = local_port(fd);
 	conn->via_plain_listener = listener->plain;
 	conn->proxy_pending = server->cfg.proxy_protocol;
+	conn->proxy_https = -1;
 	rapier__http_conn_format_peer(conn);
 	rapier_http_parser_init(&conn->parser, &server->cfg.limits);
 	conn->parser_ready = true;

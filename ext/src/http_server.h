@@ -157,7 +157,9 @@ struct rapier_http_conn_s {
 	bool proxy_pending;                   /* its PROXY protocol header has not been read whole yet */
 	bool client_named;                    /* this request's client is client_text, as real_ip_header says */
 	int8_t client_https;                  /* this request's client used HTTPS (1) or plain HTTP (0), as
-	                                       * real_scheme_header says; -1: as the connection is */
+	                                       * real_scheme_header or proxy_https says; -1: as the connection is */
+	int8_t proxy_https;                   /* the PROXY header's PP2_TYPE_SSL: the client's connection to the
+	                                       * balancer was TLS (1) or not (0); -1: not said */
 	char client_text[48];
 
 	uint16_t proxy_len;                   /* the header's bytes read so far, kept in proxy_buf */

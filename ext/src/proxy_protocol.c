@@ -14,6 +14,10 @@ static const unsigned char v2_signature[12] = { 0x0D, 0x0A, 0x0D, 0x0A, 0x00, 0x
 #define V1_PREFIX "PROXY "
 #define V2_FIXED 16
 
+/* Version 2's TLV the client's TLS is told in, and its first byte's bit for "over TLS". */
+#define PP2_TYPE_SSL 0x20
+#define PP2_CLIENT_SSL 0x01
+
 /* Whether data[0..len) may begin what[0..what_len): the part that has arrived matches. */
 static bool begins(const unsigned char *data, size_t len, const void *what, size_t what_len)
 {
@@ -102,6 +106,7 @@ static rapier_proxy_result_t parse_v1(const unsigned char *data, size_t len, rap
 	end = (const char *) lf - 1;
 	out->length = (size_t) (lf - data) + 1;
 	out->has_source = false;
+	out->ssl = -1;
 	if (end - line >= 7 && memcmp(line, "UNKNOWN", 7) == 0 && (end - line == 7 || line[7] == ' ')) {
 		/* The balancer could not tell (another protocol): what follows on the line is to be ignored. */
 		return RAPIER_PROXY_DONE;
@@ -115,6 +120,43 @@ static rapier_proxy_result_t parse_v1(const unsigned char *data, size_t len, rap
 		return RAPIER_PROXY_DONE;
 	}
 	return RAPIER_PROXY_INVALID;
+}
+
+/* The bytes of version 2's address block for a family: the TLVs follow them. */
+static size_t v2_address_length(unsigned family)
+{
+	switch (family) {
+		case 1:
+			return 12;
+		case 2:
+			return 36;
+		case 3:
+			return 216;
+		default:
+			return 0;
+	}
+}
+
+/*
+ * Version 2's TLVs, at[0..end): what PP2_TYPE_SSL says of the client's
+ * TLS. The others (AWS's, CRC32C, ALPN, the authority) are skipped; a TLV
+ * that runs past the header ends the walk, and the addresses still stand.
+ */
+static void v2_tlvs(const unsigned char *at, const unsigned char *end, rapier_proxy_header_t *out)
+{
+	while (end - at >= 3) {
+		unsigned type = at[0];
+		size_t len = ((size_t) at[1] << 8) | at[2];
+
+		if ((size_t) (end - at) - 3 < len) {
+			return;
+		}
+		/* The client byte, then the 32-bit verify result, then sub-TLVs. */
+		if (type == PP2_TYPE_SSL && len >= 5) {
+			out->ssl = (at[3] & PP2_CLIENT_SSL) ? 1 : 0;
+		}
+		at += 3 + len;
+	}
 }
 
 static rapier_proxy_result_t parse_v2(const unsigned char *data, size_t len, rapier_proxy_header_t *out)
@@ -141,8 +183,15 @@ static rapier_proxy_result_t parse_v2(const unsigned char *data, size_t len, rap
 	}
 	out->length = total;
 	out->has_source = false;
+	out->ssl = -1;
 	/* LOCAL: the balancer's own connection (a health check); other families and datagrams: no TCP client. */
-	if (command == 0 || transport != 1 || (family != 1 && family != 2)) {
+	if (command == 0) {
+		return RAPIER_PROXY_DONE;
+	}
+	if (v2_address_length(family) <= body) {
+		v2_tlvs(data + V2_FIXED + v2_address_length(family), data + total, out);
+	}
+	if (transport != 1 || (family != 1 && family != 2)) {
 		return RAPIER_PROXY_DONE;
 	}
 	memset(&out->source, 0, sizeof(out->source));

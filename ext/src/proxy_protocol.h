@@ -32,6 +32,12 @@ typedef struct {
 	bool has_source;
 	struct sockaddr_storage source;
 	socklen_t source_len;
+	/*
+	 * Version 2's PP2_TYPE_SSL: the client's connection to the balancer was
+	 * TLS (1: the balancer terminated HTTPS, as HAProxy's send-proxy-v2-ssl
+	 * tells) or not (0); -1 when the header does not say.
+	 */
+	int ssl;
 } rapier_proxy_header_t;
 
 /* Parses the header at the start of data[0..len); out is filled when it returns RAPIER_PROXY_DONE. */

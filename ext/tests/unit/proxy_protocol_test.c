@@ -156,6 +156,60 @@ static void test_v2(void)
 	CHECK_EQ_INT(length, RAPIER_PROXY_MAX);
 }
 
+/* What a header says of the client's TLS: 1, 0, -1 (not said), or -2 when it is not a whole, valid one. */
+static int ssl_of(const unsigned char *data, size_t len)
+{
+	rapier_proxy_header_t h;
+
+	memset(&h, 0xAB, sizeof(h));
+	return rapier_proxy_parse(data, len, &h) == RAPIER_PROXY_DONE ? h.ssl : -2;
+}
+
+/* A version 2 body: the addresses of family (0x11, 0x21 or 0x00), then tlvs. */
+static size_t v2_with(unsigned char *out, unsigned command, unsigned family, const void *tlvs, size_t tlvs_len)
+{
+	unsigned char body[256] = { 0 };
+	size_t addresses = family == 0x11 ? 12 : family == 0x21 ? 36 : 0;
+
+	if (family == 0x11) {
+		memcpy(body, "\xC0\x00\x02\x07" "\xC6\x33\x64\x01" "\xC8\x22" "\x01\xBB", 12);
+	}
+	memcpy(body + addresses, tlvs, tlvs_len);
+	return v2(out, command, family, body, addresses + tlvs_len);
+}
+
+static void test_v2_ssl(void)
+{
+	/* PP2_TYPE_SSL as HAProxy's send-proxy-v2-ssl writes it: the client byte, verify, then a version sub-TLV. */
+	static const unsigned char over_tls[] = "\x20\x00\x0F" "\x01" "\x00\x00\x00\x00" "\x21\x00\x07" "TLSv1.3";
+	static const unsigned char plain[] = "\x20\x00\x05" "\x00" "\x00\x00\x00\x00";
+	static const unsigned char aws_then_tls[] = "\xEA\x00\x03" "abc" "\x20\x00\x05" "\x05" "\x00\x00\x00\x00";
+	unsigned char buf[512];
+	size_t len, length = 0;
+
+	len = v2_with(buf, 1, 0x11, over_tls, sizeof(over_tls) - 1);
+	CHECK_EQ_INT(ssl_of(buf, len), 1);
+	CHECK_EQ_STR(parse(buf, len, &length), "192.0.2.7 51234");
+	CHECK_EQ_INT(length, 16 + 12 + sizeof(over_tls) - 1);
+	CHECK_EQ_INT(ssl_of(buf, v2_with(buf, 1, 0x11, plain, sizeof(plain) - 1)), 0);
+	/* After another TLV; client bits besides "over TLS" (a certificate sent) change nothing. */
+	CHECK_EQ_INT(ssl_of(buf, v2_with(buf, 1, 0x11, aws_then_tls, sizeof(aws_then_tls) - 1)), 1);
+	CHECK_EQ_INT(ssl_of(buf, v2_with(buf, 1, 0x21, over_tls, sizeof(over_tls) - 1)), 1);
+	/* UNSPEC: the connection's own address, but the TLS still told. */
+	CHECK_EQ_INT(ssl_of(buf, v2_with(buf, 1, 0x00, over_tls, sizeof(over_tls) - 1)), 1);
+
+	/* Not said: no TLV, LOCAL, version 1, an SSL TLV too short to hold its client byte and verify. */
+	CHECK_EQ_INT(ssl_of(buf, v2_with(buf, 1, 0x11, "", 0)), -1);
+	CHECK_EQ_INT(ssl_of(buf, v2_with(buf, 0, 0x11, over_tls, sizeof(over_tls) - 1)), -1);
+	CHECK_EQ_INT(ssl_of((const unsigned char *) "PROXY TCP4 192.0.2.7 198.51.100.1 51234 443\r\n", 45), -1);
+	CHECK_EQ_INT(ssl_of(buf, v2_with(buf, 1, 0x11, "\x20\x00\x01\x01", 4)), -1);
+	/* A TLV that runs past the header, or a stray byte or two: the walk ends there, the addresses stand. */
+	len = v2_with(buf, 1, 0x11, "\x20\x00\x40\x01\x00\x00\x00\x00", 8);
+	CHECK_EQ_INT(ssl_of(buf, len), -1);
+	CHECK_EQ_STR(parse(buf, len, NULL), "192.0.2.7 51234");
+	CHECK_EQ_INT(ssl_of(buf, v2_with(buf, 1, 0x11, "\x20\x00\x05\x01\x00\x00\x00\x00\xEA\x00", 10)), 1);
+}
+
 static void test_v2_refused(void)
 {
 	unsigned char buf[64], body[40] = {0};
@@ -185,5 +239,6 @@ int main(void)
 	test_v1_refused();
 	test_v2();
 	test_v2_refused();
+	test_v2_ssl();
 	return unit_finish("proxy_protocol");
 }
