@@ -24,12 +24,9 @@ function rapier_test_events_file(string $id): string
 
 function rapier_test_event_stream(string $id, bool $heed): void
 {
-    if (!$heed) {
-        rapier_test_unheeding_event_stream($id);
-
-        return;
+    if ($heed) {
+        ignore_user_abort(true);
     }
-    ignore_user_abort(true);
     $file = rapier_test_events_file($id);
     for ($i = 1; $i <= 200; $i++) {
         echo "data: $i\n\n";
@@ -37,29 +34,18 @@ function rapier_test_event_stream(string $id, bool $heed): void
             ob_flush();
         }
         flush();
-        if (connection_aborted()) {
+        if ($heed && connection_aborted()) {
             file_put_contents($file, 'stopped: connection_aborted()');
 
             return;
         }
-        usleep(50000);
-    }
-    file_put_contents($file, 'ran to the end: connection_aborted() never said the client left');
-}
-
-function rapier_test_unheeding_event_stream(string $id): void
-{
-    $file = rapier_test_events_file($id);
-    for ($i = 1; $i <= 200; $i++) {
-        echo "data: $i\n\n";
-        if (ob_get_level() > 0) {
-            ob_flush();
+        if (!$heed) {
+            file_put_contents($file, "sent $i");
         }
-        flush();
-        file_put_contents($file, "sent $i");
         usleep(50000);
     }
-    file_put_contents($file, 'ran to the end: nothing ended it once its client left');
+    file_put_contents($file, $heed ? 'ran to the end: connection_aborted() never said the client left'
+        : 'ran to the end: nothing ended it once its client left');
 }
 
 /*
