@@ -62,6 +62,7 @@ typedef enum {
 	O_TLS_CRL_FILE,
 	O_HTTP_PORT,
 	O_HTTPS_REDIRECT,
+	O_EARLY_HINTS,
 	O_HTTP2,
 	O_HTTP2_MAX_CONCURRENT_STREAMS,
 	O_PROXY_PROTOCOL,
@@ -125,6 +126,7 @@ static const option_t options[] = {
 	{ "tls_crl_file", O_TLS_CRL_FILE, OPT_STRING, 0, 0 },
 	{ "http_port", O_HTTP_PORT, OPT_INT, 1, 65535 },
 	{ "https_redirect", O_HTTPS_REDIRECT, OPT_BOOL_OR_PORT, 1, 65535 },
+	{ "early_hints", O_EARLY_HINTS, OPT_BOOL, 0, 0 },
 	{ "http2", O_HTTP2, OPT_BOOL, 0, 0 },
 	{ "http2_max_concurrent_streams", O_HTTP2_MAX_CONCURRENT_STREAMS, OPT_INT, 1, 1000 },
 	{ "proxy_protocol", O_PROXY_PROTOCOL, OPT_BOOL, 0, 0 },
@@ -386,6 +388,7 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 		case O_SHUTDOWN_TIMEOUT: srv->shutdown_timeout_ns = ns; break;
 		case O_BACKLOG: srv->cfg.backlog = (int) l; break;
 		case O_GZIP: srv->cfg.gzip = l != 0; break;
+		case O_EARLY_HINTS: srv->cfg.early_hints = l != 0; break;
 		case O_HTTP2: srv->cfg.http2 = l != 0; break;
 		case O_HTTP2_MAX_CONCURRENT_STREAMS: srv->cfg.http2_max_streams = (uint32_t) l; break;
 		case O_PROXY_PROTOCOL: srv->cfg.proxy_protocol = l != 0; break;

@@ -449,6 +449,89 @@ ZEND_METHOD(Rapier_Http_Response, header)
 	RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
 }
 
+/* One field of an interim response, its refusal thrown as earlyHints()'s. */
+static bool add_hint(rapier_http_head_t *hints, zend_string *name, zval *value)
+{
+	int rc;
+
+	if (Z_TYPE_P(value) != IS_STRING) {
+		zend_argument_type_error(1, "must hold strings or lists of strings as values, %s given for %s",
+			zend_zval_type_name(value), ZSTR_VAL(name));
+		return false;
+	}
+	rc = rapier_http_head_add(hints, ZSTR_VAL(name), ZSTR_LEN(name), Z_STRVAL_P(value), Z_STRLEN_P(value));
+	if (rc == RAPIER_HTTP_EBADNAME) {
+		zend_argument_value_error(1, "must have header names as keys (letters, digits and !#$%%&'*+-.^_`|~), "
+			"\"%s\" is not one", ZSTR_VAL(name));
+	} else if (rc == RAPIER_HTTP_EBADVALUE) {
+		zend_argument_value_error(1, "must not hold CR, LF, NUL or other control characters (in %s)", ZSTR_VAL(name));
+	} else if (rc < 0) {
+		zend_throw_exception_ex(rapier_ce_exception, 0,
+			"Cannot send early hints: they would exceed %d bytes", RESPONSE_MAX_HEAD);
+	}
+	return rc == 0;
+}
+
+/* The fields of earlyHints()'s array, as "Name: value\r\n" lines in hints' buffer. */
+static bool build_hints(rapier_http_head_t *hints, HashTable *headers)
+{
+	zend_string *name;
+	zend_ulong index;
+	zval *value, *item;
+
+	ZEND_HASH_FOREACH_KEY_VAL(headers, index, name, value) {
+		if (name == NULL) {
+			zend_argument_value_error(1, "must have header names as keys, " ZEND_ULONG_FMT " given "
+				"(['Link' => ['</app.css>; rel=preload; as=style', ...]])", index);
+			return false;
+		}
+		ZVAL_DEREF(value);
+		if (Z_TYPE_P(value) != IS_ARRAY) {
+			if (!add_hint(hints, name, value)) {
+				return false;
+			}
+			continue;
+		}
+		ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(value), item) {
+			ZVAL_DEREF(item);
+			if (!add_hint(hints, name, item)) {
+				return false;
+			}
+		} ZEND_HASH_FOREACH_END();
+	} ZEND_HASH_FOREACH_END();
+	return true;
+}
+
+ZEND_METHOD(Rapier_Http_Response, earlyHints)
+{
+	response_t *resp = response_from(Z_OBJ_P(ZEND_THIS));
+	HashTable *headers;
+	char storage[RESPONSE_INLINE_HEAD];
+	rapier_http_buf_t buf;
+	rapier_http_head_t hints;
+	int rc;
+
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_ARRAY_HT(headers)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!require_unsent(resp, "send early hints")) {
+		RETURN_THROWS();
+	}
+	rapier_http_buf_init(&buf, storage, sizeof(storage), RESPONSE_MAX_HEAD);
+	rapier_http_head_init(&hints, &buf);
+	if (!build_hints(&hints, headers)) {
+		rapier_http_buf_free(&buf);
+		RETURN_THROWS();
+	}
+	rc = rapier_http_conn_interim(resp->conn, 103, &buf);
+	rapier_http_buf_free(&buf);
+	if (rc == 0) {
+		RETURN_FALSE;  /* an HTTP/1.0 client */
+	}
+	RETURN_BOOL(sent(rc < 0 ? rc : 0));
+}
+
 ZEND_METHOD(Rapier_Http_Response, trailer)
 {
 	response_t *resp = response_from(Z_OBJ_P(ZEND_THIS));

@@ -39,6 +39,24 @@ namespace Rapier\Http {
          */
         public function trailer(string $name, string $value): static {}
 
+        /**
+         * Sends a 103 Early Hints interim response with these fields
+         * (['Link' => ['</app.css>; rel=preload; as=style', ...]]) before
+         * the final response, so that the browser fetches what they name
+         * while the handler works. Call it before the response starts, any
+         * number of times; the final response's headers are its own. Does
+         * not wait for the handler's status or headers.
+         *
+         * @return bool whether it went out: false with the server's
+         *     early_hints option off (the default), for an HTTP/1.0 client
+         *     (which cannot take one) and when the client has gone
+         * @throws \ValueError for a name that is not a token or a value
+         *     with CR, LF or NUL
+         * @throws \TypeError for a value that is not a string or a list of strings
+         * @throws \Rapier\Exception once headers were sent
+         */
+        public function earlyHints(array $headers): bool {}
+
         /** @throws \ValueError for an invalid name or attribute */
         public function cookie(
             string $name,

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 4f62f7319e7f12d3bbb0277490c292d975756070 */
+ * Stub hash: a9115dad61a141ddb1e1bfa80421d1b14472b640 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Rapier_Http_Response___construct, 0, 0, 0)
 ZEND_END_ARG_INFO()
@@ -15,6 +15,10 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Response_heade
 ZEND_END_ARG_INFO()
 
 #define arginfo_class_Rapier_Http_Response_trailer arginfo_class_Rapier_Http_Response_header
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Response_earlyHints, 0, 1, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO(0, headers, IS_ARRAY, 0)
+ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Rapier_Http_Response_cookie, 0, 1, IS_STATIC, 0)
 	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
@@ -73,6 +77,7 @@ ZEND_METHOD(Rapier_Http_Response, __construct);
 ZEND_METHOD(Rapier_Http_Response, status);
 ZEND_METHOD(Rapier_Http_Response, header);
 ZEND_METHOD(Rapier_Http_Response, trailer);
+ZEND_METHOD(Rapier_Http_Response, earlyHints);
 ZEND_METHOD(Rapier_Http_Response, cookie);
 ZEND_METHOD(Rapier_Http_Response, write);
 ZEND_METHOD(Rapier_Http_Response, end);
@@ -91,6 +96,7 @@ static const zend_function_entry class_Rapier_Http_Response_methods[] = {
 	ZEND_ME(Rapier_Http_Response, status, arginfo_class_Rapier_Http_Response_status, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Response, header, arginfo_class_Rapier_Http_Response_header, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Response, trailer, arginfo_class_Rapier_Http_Response_trailer, ZEND_ACC_PUBLIC)
+	ZEND_ME(Rapier_Http_Response, earlyHints, arginfo_class_Rapier_Http_Response_earlyHints, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Response, cookie, arginfo_class_Rapier_Http_Response_cookie, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Response, write, arginfo_class_Rapier_Http_Response_write, ZEND_ACC_PUBLIC)
 	ZEND_ME(Rapier_Http_Response, end, arginfo_class_Rapier_Http_Response_end, ZEND_ACC_PUBLIC)

@@ -83,6 +83,13 @@ void rapier__h2_answer(rapier_http_conn_t *stream, const rapier_http_head_t *hea
 int rapier__h2_submit(rapier_http_conn_t *stream, const rapier_http_head_t *head, const struct iovec *block, bool more);
 
 /*
+ * From the handler's coroutine, holding the stream's write turn and before
+ * its head: an interim response (103 Early Hints) with fields ("Name:
+ * value\r\n" lines), a HEADERS frame the final one follows. 0, or -errno.
+ */
+int rapier__h2_submit_interim(rapier_http_conn_t *stream, int status, const rapier_http_buf_t *fields);
+
+/*
  * Body bytes (and the end of the body with eof), waiting until the client's
  * flow control and the socket have taken them all (write_timeout), as a
  * write on an HTTP/1.1 connection does. 0, or -errno with the stream reset.

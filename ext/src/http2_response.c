@@ -190,6 +190,37 @@ static int submit_head(rapier_http_conn_t *conn, const rapier_http_head_t *head,
 	return rc == 0 ? 0 : -EPIPE;
 }
 
+int rapier__h2_submit_interim(rapier_http_conn_t *conn, int status, const rapier_http_buf_t *fields)
+{
+	rapier_h2_stream_t *s = conn->h2s;
+	char *lines;
+	size_t cap, count;
+	nghttp2_nv *nv;
+	char code[4];
+	int rc;
+
+	if (conn->state == RAPIER_HTTP_CONN_CLOSED || !s->open) {
+		return -EPIPE;
+	}
+	lines = emalloc(fields->len + 1);
+	memcpy(lines, fields->data, fields->len);
+	cap = 1 + lines_count(lines, fields->len);
+	nv = emalloc(cap * sizeof(*nv));
+	snprintf(code, sizeof(code), "%03d", status);
+	nv[0] = (nghttp2_nv) { (uint8_t *) ":status", (uint8_t *) code, 7, 3, NGHTTP2_NV_FLAG_NONE };
+	count = 1 + lines_to_nv(lines, fields->len, nv + 1, cap - 1);
+	/* A HEADERS frame that neither ends the stream nor stands for the response: nghttp2 takes 1xx as interim. */
+	rc = nghttp2_submit_headers(s->parent->h2->ng, NGHTTP2_FLAG_NONE, s->id, NULL, nv, count, NULL);
+	efree(nv);
+	efree(lines);
+	if (rc < 0) {
+		rapier__http_conn_close(conn);
+		return -EPIPE;
+	}
+	rapier__h2_flush(s->parent->h2);
+	return conn->state == RAPIER_HTTP_CONN_CLOSED ? -EPIPE : 0;
+}
+
 int rapier__h2_set_trailers(rapier_http_conn_t *conn, const rapier_http_buf_t *trailers)
 {
 	rapier_h2_stream_t *s = conn->h2s;

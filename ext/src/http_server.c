@@ -627,7 +627,8 @@ int rapier__http_body_pull(rapier_http_conn_t *conn)
 	if (body->continue_due) {
 		/* The client waits for this before the body: it goes out when the handler wants the body, not before. */
 		body->continue_due = false;
-		if (!conn->response_started && !send_continue(conn)) {
+		/* Not into an interim answer (103) still going out: the client goes on after its own wait. */
+		if (!conn->response_started && !conn->writing && !send_continue(conn)) {
 			return -1;  /* closed: the body was ended by the close */
 		}
 	}

@@ -69,6 +69,8 @@ typedef struct {
 	int https_redirect_port;           /* requests on the plain listener beside HTTPS get a 308 to https on this
 	                                    * port; 0: the application serves them */
 	bool request_buffering;            /* a body arrives whole before the handler; false: read while it arrives (http_body.h) */
+	bool early_hints;                  /* Response::earlyHints() sends its 103; off by default: nginx before 1.29,
+	                                    * the usual front, takes a 103 for the response */
 	bool http2;                        /* HTTP/2: h2 by ALPN over TLS, and prior knowledge (h2c) on plain HTTP */
 	uint32_t http2_max_streams;        /* SETTINGS_MAX_CONCURRENT_STREAMS of each HTTP/2 connection */
 	bool proxy_protocol;               /* every connection begins with a PROXY protocol header (http_proxy.c) */
@@ -316,6 +318,14 @@ void rapier_http_conn_release(rapier_http_conn_t *conn);
  */
 int rapier_http_conn_respond(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *content_type,
 	size_t content_type_len, const char *body, size_t body_len);
+
+/*
+ * Before the response's head: an interim response (103 Early Hints) with
+ * fields, "Name: value\r\n" lines already validated. 1 when sent, 0 when
+ * the client cannot take one (an HTTP/1.0 request) or early_hints is off, -errno when the
+ * connection is gone (closed), as rapier_http_conn_respond().
+ */
+int rapier_http_conn_interim(rapier_http_conn_t *conn, int status, const rapier_http_buf_t *fields);
 
 /* Streams: sends the head (chunked) on first use, then one chunk. */
 int rapier_http_conn_write(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *content_type,

@@ -456,6 +456,41 @@ int rapier_http_conn_respond(rapier_http_conn_t *conn, rapier_http_head_t *head,
 	return rc;
 }
 
+int rapier_http_conn_interim(rapier_http_conn_t *conn, int status, const rapier_http_buf_t *fields)
+{
+	const rapier_http_request_t *req = rapier_http_conn_request(conn);
+	const char *reason = rapier_http_reason(status);
+	char line[RAPIER_HTTP_STATUS_LINE_MAX];
+	struct iovec iov[3];
+	int rc;
+
+	/* Not closed_before(): the final response is still the handler's to attempt, as if it had sent no hints. */
+	if (conn->state == RAPIER_HTTP_CONN_CLOSED) {
+		return -EPIPE;
+	}
+	/* RFC 9110 15.2: no 1xx to an HTTP/1.0 client, which would take it for the answer. */
+	if (!conn->server->cfg.early_hints || (conn->h2s == NULL && req->version_major == 1 && req->version_minor == 0)) {
+		return 0;
+	}
+	if (conn->h2s) {
+		if ((rc = write_lock(conn)) < 0) {
+			write_failed(conn, rc);
+			return rc;
+		}
+		rc = rapier__h2_submit_interim(conn, status, fields);
+		write_unlock(conn);
+		return rc < 0 ? rc : 1;
+	}
+	iov[0].iov_base = line;
+	iov[0].iov_len = (size_t) snprintf(line, sizeof(line), "HTTP/1.1 %03d %s\r\n", status, reason ? reason : "");
+	iov[1].iov_base = fields->data;
+	iov[1].iov_len = fields->len;
+	iov[2].iov_base = (void *) "\r\n";
+	iov[2].iov_len = 2;
+	rc = write_all(conn, iov, 3);
+	return rc < 0 ? rc : 1;
+}
+
 static int send_stream_head(rapier_http_conn_t *conn, rapier_http_head_t *head)
 {
 	rapier_http_finish_t fin;
