@@ -19,6 +19,9 @@ use PHPUnit\Framework\TestCase;
  */
 abstract class AppContract extends TestCase
 {
+    /** The Link headers of the apps' /hints route (tests/apps/hints.php). */
+    private const HINT_LINKS = ['</app.css>; rel=preload; as=style', '</app.js>; rel=preload; as=script'];
+
     protected static ?AppServer $server = null;
 
     /** The app's directory name under tests/apps/. */
@@ -234,6 +237,60 @@ abstract class AppContract extends TestCase
         $this->assertSame('yes', $response->header('x-native'), $response->describe());
         $this->assertSame('n1', $response->cookies()['native'] ?? null, $response->describe());
         $this->assertSame('echoed;body', $response->body);
+    }
+
+    /**
+     * Symfony 6.3+'s sendEarlyHints() and code written for FrankenPHP send a
+     * 103 through headers_send() where it exists: the adapters define it,
+     * php-fpm has none. With the server's early_hints option off (the
+     * default) nothing goes out, as under php-fpm. Either way the final
+     * response has each of its headers once.
+     */
+    public function testEarlyHintsGoOutOnlyWhereTheServerSendsThem(): void
+    {
+        $response = $this->get('/hints');
+        $this->assertStatus(200, $response);
+        $this->assertSame(['hinted' => false], $response->json(), $response->describe());
+        $this->assertSame([], $response->interim, $response->describe());
+        $this->assertFinalResponseOfHints($response);
+        // The header only the route's header() set stays where headers_send() exists, as under FrankenPHP.
+        $this->assertSame(static::mode() === 'rapier' ? ['yes'] : [], $response->headers('x-hinted-only'),
+            $response->describe());
+    }
+
+    public function testEarlyHintsGoOutBeforeTheResponseWithTheServersEarlyHintsOn(): void
+    {
+        if (static::mode() !== 'rapier') {
+            $this->markTestSkipped('php-fpm has no headers_send(): its contract is the case above');
+        }
+        $server = AppServer::rapier(static::app(), ['early_hints' => true]);
+        try {
+            $client = new AppClient($server->baseUrl);
+            $response = $client->get('/hints');
+            $this->assertSame(200, $response->status, $response->describe() . "\n" . $server->logs());
+            $this->assertSame(['hinted' => true], $response->json(), $response->describe());
+            $this->assertSame([[103, [
+                ['link', self::HINT_LINKS[0]],
+                ['link', self::HINT_LINKS[1]],
+                ['x-hint-stage', 'early'],
+                ['x-hinted-only', 'yes'],
+            ]]], $response->interim, $response->describe());
+            $this->assertFinalResponseOfHints($response);
+            $this->assertSame(['yes'], $response->headers('x-hinted-only'), $response->describe());
+            // The next request starts with no hints and no header of this one's.
+            $next = $client->get('/json?name=next');
+            $this->assertSame([], $next->interim, $next->describe());
+            $this->assertSame([], $next->headers('link'), $next->describe());
+        } finally {
+            $server->stop();
+        }
+    }
+
+    /** Each Link once, and the route's final X-Hint-Stage in place of the one set for the 103. */
+    private function assertFinalResponseOfHints(AppResponse $response): void
+    {
+        $this->assertSame(self::HINT_LINKS, $response->headers('link'), 'each Link once: ' . $response->describe());
+        $this->assertSame(['final'], $response->headers('x-hint-stage'), $response->describe());
     }
 
     public function testAuthenticatedUserIsNotKeptForTheNextRequest(): void

@@ -6,29 +6,46 @@ namespace Rapier\Tests\Adapter;
 
 use JsonException;
 
-/** One answer of a test app: status, header lines in order, body. */
+/**
+ * One answer of a test app: status, header lines in order, body; and the
+ * interim (1xx) responses that came before it, each its status and lines.
+ */
 final class AppResponse
 {
-    /** @param list<array{string, string}> $headers */
+    /**
+     * @param list<array{string, string}> $headers
+     * @param list<array{int, list<array{string, string}>}> $interim
+     */
     private function __construct(
         public readonly int $status,
         public readonly array $headers,
         public readonly string $body,
+        public readonly array $interim = [],
     ) {
     }
 
-    /** @param list<string> $head the raw header lines libcurl saw */
+    /** @param list<string> $head the raw header lines libcurl saw, of every response in turn */
     public static function fromCurl(int $status, array $head, string $body): self
     {
+        $interim = [];
         $headers = [];
+        $code = 0;
         foreach ($head as $line) {
+            if (preg_match('~^HTTP/[\d.]+ (\d{3})~', $line, $m)) {
+                if ($code >= 100 && $code < 200) {
+                    $interim[] = [$code, $headers];
+                }
+                $code = (int) $m[1];
+                $headers = [];
+                continue;
+            }
             $colon = strpos($line, ':');
-            if ($colon !== false && !str_starts_with($line, 'HTTP/')) {
+            if ($colon !== false) {
                 $headers[] = [strtolower(substr($line, 0, $colon)), trim(substr($line, $colon + 1))];
             }
         }
 
-        return new self($status, $headers, $body);
+        return new self($status, $headers, $body, $interim);
     }
 
     public function header(string $name): ?string
@@ -80,6 +97,15 @@ final class AppResponse
             $head .= "$name: $value\n";
         }
 
-        return "HTTP $this->status\n$head\n" . substr($this->body, 0, 2000);
+        $before = '';
+        foreach ($this->interim as [$status, $lines]) {
+            $before .= "HTTP $status\n";
+            foreach ($lines as [$name, $value]) {
+                $before .= "$name: $value\n";
+            }
+            $before .= "\n";
+        }
+
+        return "{$before}HTTP $this->status\n$head\n" . substr($this->body, 0, 2000);
     }
 }

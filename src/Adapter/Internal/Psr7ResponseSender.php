@@ -30,7 +30,8 @@ final class Psr7ResponseSender
         $echoed = $capture->take();
         $out->status($response->getStatusCode(), self::reason($response));
         $hasType = $response->hasHeader('Content-Type');
-        foreach ($capture->headers() as [$name, $value]) {
+        $native = EarlyHints::withoutReplaced($capture->headers(), $response->hasHeader(...));
+        foreach ($native as [$name, $value]) {
             if (!$hasType || strcasecmp($name, 'Content-Type') !== 0) {
                 $out->header($name, $value);
             }

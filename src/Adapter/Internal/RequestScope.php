@@ -54,6 +54,7 @@ final class RequestScope
         array $appDirectories = [],
         array $excludedDirectories = [],
     ) {
+        require_once __DIR__ . '/headers_send.php';
         $this->output = new OutputCapture();
         $this->globals = new Globals();
         $this->statics = new StaticProperties($appDirectories, $excludedDirectories);
@@ -95,11 +96,13 @@ final class RequestScope
             $server = $this->server->build($request);
             $this->globals->enter($request, $server);
             $this->output->start();
+            EarlyHints::begin($response, $this->output);
             try {
                 trap_exit($serve, $server);
             } catch (ExitException) {
                 $this->answerExit($response);
             } finally {
+                EarlyHints::end();
                 $this->output->stop();
                 try {
                     $reset();

@@ -50,6 +50,7 @@ final class SymfonyResponseSender
     {
         $out->status($response->getStatusCode(), self::reason($response));
         $hasType = $response->headers->has('Content-Type');
+        $native = EarlyHints::withoutReplaced($native, $response->headers->has(...));
         foreach ($native as [$name, $value]) {
             if (!$hasType || strcasecmp($name, 'Content-Type') !== 0) {
                 $out->header($name, $value);

@@ -161,6 +161,17 @@ $app->get('/dd', function () {
     dd(['answer' => 42]);
 });
 
+// 103 Early Hints as Symfony 6.3+ sends them (tests/apps/hints.php).
+require_once __DIR__ . '/../hints.php';
+$app->get('/hints', function (Request $req, Response $res) {
+    $res = $res->write(json_encode(['hinted' => rapier_test_send_early_hints()]));
+    foreach (rapier_test_hinted_response_headers() as $name => $values) {
+        $res = $res->withHeader($name, $values);
+    }
+
+    return $res;
+});
+
 $app->get('/download', fn (Request $req, Response $res) => $res
     ->withHeader('Content-Type', 'text/plain')
     ->withHeader('Content-Disposition', 'attachment; filename=download.txt')

@@ -110,6 +110,14 @@ Route::get('/events', fn () => response()->stream(
 ));
 Route::get('/events-seen', fn () => response(rapier_test_events_seen((string) request()->query('id'))));
 
+// 103 Early Hints as Symfony 6.3+ sends them (tests/apps/hints.php).
+require_once __DIR__ . '/../../hints.php';
+Route::get('/hints', fn () => new Illuminate\Http\Response(
+    json_encode(['hinted' => rapier_test_send_early_hints()]),
+    200,
+    rapier_test_hinted_response_headers(),
+));
+
 Route::get('/download', fn () => response()->download(resource_path('files/download.txt')));
 
 Route::get('/globals', fn () => [

@@ -82,6 +82,7 @@ class Kernel extends BaseKernel
         $routes->add('stream', '/stream')->controller([$app, 'stream']);
         $routes->add('events', '/events')->controller([$app, 'events']);
         $routes->add('events_seen', '/events-seen')->controller([$app, 'eventsSeen']);
+        $routes->add('hints', '/hints')->controller([$app, 'hints']);
         $routes->add('download', '/download')->controller([$app, 'download']);
         $routes->add('globals', '/globals')->controller([$app, 'globals']);
         $routes->add('pid', '/pid')->controller([$app, 'pid']);

@@ -167,6 +167,15 @@ class AppController
         );
     }
 
+    /** 103 Early Hints as sendEarlyHints() sends them in Symfony 6.3+ (tests/apps/hints.php). */
+    public function hints(): Response
+    {
+        require_once $this->projectDir . '/../hints.php';
+        $hinted = rapier_test_send_early_hints();
+
+        return new Response(json_encode(['hinted' => $hinted]), 200, rapier_test_hinted_response_headers());
+    }
+
     public function eventsSeen(Request $request): Response
     {
         require_once $this->projectDir . '/../events.php';
