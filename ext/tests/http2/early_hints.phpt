@@ -1,5 +1,5 @@
 --TEST--
-HTTP/2: Response::earlyHints() sends each 103 as a HEADERS frame without END_STREAM before the response's own HEADERS, on each stream of a connection its own; curl reads them as interim responses; a handler that throws after its hints still gets its 500
+HTTP/2: Response::earlyHints() sends each 103 as a HEADERS frame without END_STREAM before the response's own HEADERS, on each stream of a connection its own; curl reads them as interim responses; a handler that throws after its hints still gets its 500; the same over TLS (h2 by ALPN, and HTTP/1.1)
 --EXTENSIONS--
 rapier
 --SKIPIF--
@@ -7,7 +7,8 @@ rapier
 --FILE--
 <?php
 require __DIR__ . '/h2.inc';
-$srv = http_server_start('function ($req, $res) {
+require __DIR__ . '/../http/tls.inc';
+$handler = 'function ($req, $res) {
     $n = $req->query["n"] ?? "0";
     $res->earlyHints(["Link" => ["</$n.css>; rel=preload; as=style", "</$n.js>; rel=preload; as=script"]]);
     Rapier\Coroutine::sleep(0.01 * (3 - (int) $n));
@@ -17,7 +18,8 @@ $srv = http_server_start('function ($req, $res) {
     }
     $res->header("Content-Type", "text/plain");
     $res->end("page $n");
-}', ['http2' => true, 'early_hints' => true]);
+}';
+$srv = http_server_start($handler, ['http2' => true, 'early_hints' => true]);
 $p = $srv->port;
 
 /* nghttp -v: each stream's frames in order, a HEADERS frame with its fields (date left out). */
@@ -43,6 +45,16 @@ foreach ($streams as $frames) {
 preg_match_all('~^HTTP/2 (\d+)~m', $out, $m);
 echo "curl: $rc ", implode(' ', $m[1]), "\n";
 http_report_stop($srv);
+
+/* Over TLS, where browsers act on them: h2 chosen by ALPN, and HTTP/1.1. */
+$srv = http_server_start($handler, tls_test_options(['http2' => true, 'early_hints' => true]));
+foreach (['--http2', '--http1.1'] as $version) {
+    [$rc, $out] = tls_curl($srv->port, '/page?n=1', [$version, '-D', '-']);
+    preg_match_all('~^HTTP/[\d.]+ (\d+)|^link: (.*?)\r?$~mi', $out, $m);
+    echo "TLS $version: $rc ", implode(' ', array_filter(array_map(fn ($s, $l) => $s !== '' ? $s : $l, $m[1], $m[2]))),
+        ' ', substr($out, strrpos($out, "\n") + 1), "\n";
+}
+http_report_stop($srv);
 ?>
 --EXPECTF--
 HEADERS [:status: 103, link: </1.css>; rel=preload; as=style, link: </1.js>; rel=preload; as=script]
@@ -61,3 +73,6 @@ curl: 0 103 103 500
 exit: 0
 stderr:
 %ARuntimeException: after the hints%A
+TLS --http2: 0 103 </1.css>; rel=preload; as=style </1.js>; rel=preload; as=script 103 </1.woff2>; rel=preload; as=font 200 page 1
+TLS --http1.1: 0 103 </1.css>; rel=preload; as=style </1.js>; rel=preload; as=script 103 </1.woff2>; rel=preload; as=font 200 page 1
+exit: 0
