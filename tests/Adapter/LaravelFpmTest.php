@@ -4,7 +4,11 @@ declare(strict_types=1);
 
 namespace Rapier\Tests\Adapter;
 
-/** tests/apps/laravel served by nginx + php-fpm. */
+/**
+ * tests/apps/laravel served by nginx + php-fpm.
+ *
+ * @group php-fpm
+ */
 final class LaravelFpmTest extends AppContract
 {
     use LaravelCases;
