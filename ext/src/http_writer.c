@@ -468,7 +468,10 @@ int rapier_http_conn_interim(rapier_http_conn_t *conn, int status, const rapier_
 	if (conn->state == RAPIER_HTTP_CONN_CLOSED) {
 		return -EPIPE;
 	}
-	/* RFC 9110 15.2: no 1xx to an HTTP/1.0 client, which would take it for the answer. */
+	/*
+	 * Off unless asked for: nginx before 1.29 takes a 103 for the response.
+	 * And none to an HTTP/1.0 client, which would too (RFC 9110 15.2).
+	 */
 	if (!conn->server->cfg.early_hints || (conn->h2s == NULL && req->version_major == 1 && req->version_minor == 0)) {
 		return 0;
 	}
