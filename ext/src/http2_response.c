@@ -167,24 +167,35 @@ static ssize_t read_body(nghttp2_session *ng, int32_t id, uint8_t *buf, size_t l
 	return (ssize_t) n;
 }
 
+/*
+ * ":status" and the fields of "Name: value\r\n" lines for nghttp2, which
+ * copies them: the array, and the copy of the lines it points into
+ * (*lines), are the caller's to free once submitted.
+ */
+static nghttp2_nv *status_and_fields(int status, char code[4], const char *data, size_t len, char **lines,
+	size_t *count)
+{
+	size_t cap = 1 + lines_count(data, len);
+	nghttp2_nv *nv = emalloc(cap * sizeof(*nv));
+
+	*lines = emalloc(len + 1);
+	memcpy(*lines, data, len);
+	snprintf(code, 4, "%03d", status);
+	nv[0] = (nghttp2_nv) { (uint8_t *) ":status", (uint8_t *) code, 7, 3, NGHTTP2_NV_FLAG_NONE };
+	*count = 1 + lines_to_nv(*lines, len, nv + 1, cap - 1);
+	return nv;
+}
+
 /* HEADERS from a finished HTTP/1.1 head: ":status", then each of its fields. */
 static int submit_head(rapier_http_conn_t *conn, const rapier_http_head_t *head, const struct iovec *block, bool more)
 {
 	rapier_h2_stream_t *s = conn->h2s;
-	rapier_h2_session_t *h2 = s->parent->h2;
-	char *lines = emalloc(block->iov_len + 1);
-	size_t cap = 1 + lines_count(block->iov_base, block->iov_len), count;
-	nghttp2_nv *nv = emalloc(cap * sizeof(*nv));
 	nghttp2_data_provider body = { .read_callback = read_body };
-	char status[4];
-	int rc;
+	char code[4], *lines;
+	size_t count;
+	nghttp2_nv *nv = status_and_fields(head->status, code, block->iov_base, block->iov_len, &lines, &count);
+	int rc = nghttp2_submit_response(s->parent->h2->ng, s->id, nv, count, more ? &body : NULL);
 
-	memcpy(lines, block->iov_base, block->iov_len);
-	snprintf(status, sizeof(status), "%03d", head->status);
-	nv[0] = (nghttp2_nv) { (uint8_t *) ":status", (uint8_t *) status, 7, 3, NGHTTP2_NV_FLAG_NONE };
-	count = 1 + lines_to_nv(lines, block->iov_len, nv + 1, cap - 1);
-	/* nghttp2 copies the fields: they may go once submitted. */
-	rc = nghttp2_submit_response(h2->ng, s->id, nv, count, more ? &body : NULL);
 	efree(nv);
 	efree(lines);
 	return rc == 0 ? 0 : -EPIPE;
@@ -193,22 +204,15 @@ static int submit_head(rapier_http_conn_t *conn, const rapier_http_head_t *head,
 int rapier__h2_submit_interim(rapier_http_conn_t *conn, int status, const rapier_http_buf_t *fields)
 {
 	rapier_h2_stream_t *s = conn->h2s;
-	char *lines;
-	size_t cap, count;
+	char code[4], *lines;
+	size_t count;
 	nghttp2_nv *nv;
-	char code[4];
 	int rc;
 
 	if (conn->state == RAPIER_HTTP_CONN_CLOSED || !s->open) {
 		return -EPIPE;
 	}
-	lines = emalloc(fields->len + 1);
-	memcpy(lines, fields->data, fields->len);
-	cap = 1 + lines_count(lines, fields->len);
-	nv = emalloc(cap * sizeof(*nv));
-	snprintf(code, sizeof(code), "%03d", status);
-	nv[0] = (nghttp2_nv) { (uint8_t *) ":status", (uint8_t *) code, 7, 3, NGHTTP2_NV_FLAG_NONE };
-	count = 1 + lines_to_nv(lines, fields->len, nv + 1, cap - 1);
+	nv = status_and_fields(status, code, fields->data, fields->len, &lines, &count);
 	/* A HEADERS frame that neither ends the stream nor stands for the response: nghttp2 takes 1xx as interim. */
 	rc = nghttp2_submit_headers(s->parent->h2->ng, NGHTTP2_FLAG_NONE, s->id, NULL, nv, count, NULL);
 	efree(nv);
