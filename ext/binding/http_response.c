@@ -526,10 +526,11 @@ ZEND_METHOD(Rapier_Http_Response, earlyHints)
 	}
 	rc = rapier_http_conn_interim(resp->conn, 103, &buf);
 	rapier_http_buf_free(&buf);
-	if (rc == 0) {
-		RETURN_FALSE;  /* an HTTP/1.0 client */
+	if (rc > 0) {
+		RETURN_TRUE;
 	}
-	RETURN_BOOL(sent(rc < 0 ? rc : 0));
+	/* 0: not sent (early_hints off, an HTTP/1.0 client); -errno: the client has gone, or a cancel throws. */
+	RETURN_BOOL(rc < 0 ? sent(rc) : false);
 }
 
 ZEND_METHOD(Rapier_Http_Response, trailer)
