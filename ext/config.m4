@@ -31,7 +31,7 @@ if test "$PHP_RAPIER" != "no"; then
 
   dnl Engine files (src/) never include php.h unless they must drive Zend;
   dnl binding files (binding/) are the PHP-facing classes.
-  RAPIER_ENGINE_SOURCES="src/timer.c src/loop.c src/coroutine.c src/parallel.c src/exit.c src/sleep.c src/sigwait.c src/child_signals.c src/select.c src/plt.c src/libhook.c src/pgsql_hook.c src/memcached_hook.c src/sockets_hook.c src/pipe.c src/proc_hook.c src/shell_hook.c src/stdio_hook.c src/flock_hook.c src/hook.c src/socket.c src/resolve.c src/dns.c src/transport.c src/tls.c src/socket_bio.c src/channel.c src/waitgroup.c src/table.c src/http_parser.c src/multipart.c src/http_date.c src/http_response.c src/http_static.c src/http_gzip.c src/http_server.c src/http_handler.c src/http_answer.c src/http_redirect.c src/http_listen.c src/http_slowlog.c src/http_writer.c src/http_websocket.c src/http_tls.c src/http2.c src/http2_request.c src/http2_response.c src/websocket_frame.c src/websocket_deflate.c src/http_log.c src/http_limit.c src/process.c src/master.c src/reuseport.c src/status.c src/task.c src/fswatch.c src/http_upload.c src/http_body.c src/http_proxy.c src/proxy_protocol.c src/netmask.c"
+  RAPIER_ENGINE_SOURCES="src/timer.c src/loop.c src/coroutine.c src/parallel.c src/exit.c src/sleep.c src/sigwait.c src/child_signals.c src/select.c src/plt.c src/libhook.c src/pgsql_hook.c src/memcached_hook.c src/sockets_hook.c src/pipe.c src/proc_hook.c src/shell_hook.c src/stdio_hook.c src/flock_hook.c src/hook.c src/socket.c src/resolve.c src/dns.c src/transport.c src/tls.c src/socket_bio.c src/channel.c src/waitgroup.c src/table.c src/http_parser.c src/multipart.c src/http_date.c src/http_response.c src/http_static.c src/http_compress.c src/http_gzip.c src/http_brotli.c src/http_zstd.c src/http_server.c src/http_handler.c src/http_answer.c src/http_redirect.c src/http_listen.c src/http_slowlog.c src/http_writer.c src/http_websocket.c src/http_tls.c src/http2.c src/http2_request.c src/http2_response.c src/websocket_frame.c src/websocket_deflate.c src/http_log.c src/http_limit.c src/process.c src/master.c src/reuseport.c src/status.c src/task.c src/fswatch.c src/http_upload.c src/http_body.c src/http_proxy.c src/proxy_protocol.c src/netmask.c"
   RAPIER_LLHTTP_SOURCES="llhttp/api.c llhttp/http.c llhttp/llhttp.c"
   RAPIER_BINDING_SOURCES="binding/exceptions.c binding/functions.c binding/coroutine.c binding/timer.c binding/runtime.c binding/channel.c binding/waitgroup.c binding/table.c binding/http_server.c binding/http_server_channels.c binding/http_options.c binding/http_request.c binding/http_body.c binding/http_response.c binding/http_websocket.c binding/http_sapi.c binding/http_task.c binding/http_message.c binding/file_watcher.c"
 
@@ -54,6 +54,16 @@ if test "$PHP_RAPIER" != "no"; then
 
   PHP_CHECK_LIBRARY(z, deflateReset, [PHP_ADD_LIBRARY(z, 1, RAPIER_SHARED_LIBADD)],
     [AC_MSG_ERROR([zlib not found: apt-get install zlib1g-dev])])
+
+  dnl The zstd and br content codings: Debian's libzstd-dev and libbrotli-dev.
+  PKG_CHECK_MODULES([ZSTD], [libzstd >= 1.4], [],
+    [AC_MSG_ERROR([libzstd not found: apt-get install libzstd-dev])])
+  PHP_EVAL_INCLINE($ZSTD_CFLAGS)
+  PHP_EVAL_LIBLINE($ZSTD_LIBS, RAPIER_SHARED_LIBADD)
+  PKG_CHECK_MODULES([BROTLIENC], [libbrotlienc >= 1.0], [],
+    [AC_MSG_ERROR([libbrotlienc not found: apt-get install libbrotli-dev])])
+  PHP_EVAL_INCLINE($BROTLIENC_CFLAGS)
+  PHP_EVAL_LIBLINE($BROTLIENC_LIBS, RAPIER_SHARED_LIBADD)
 
   dnl HTTP/2 framing, HPACK and flow control: Debian's libnghttp2-dev.
   PKG_CHECK_MODULES([NGHTTP2], [libnghttp2 >= 1.52], [],

@@ -12,7 +12,7 @@ packages=(
 	php8.2-cli php8.2-dev php8.2-mysql php8.2-sqlite3 php8.2-redis
 	php8.2-mbstring php8.2-xml php8.2-curl phpunit php-parser
 	node-llhttp mariadb-server redis-server redis-tools
-	build-essential autoconf pkg-config libssl-dev zlib1g-dev libnghttp2-dev valgrind
+	build-essential autoconf pkg-config libssl-dev zlib1g-dev libzstd-dev libbrotli-dev libnghttp2-dev valgrind
 	# The framework apps of tests/apps/, served by Rapier and by nginx + php-fpm.
 	php-laravel-framework php-laravel-lumen-framework php-symfony-framework-bundle
 	php-slim php8.2-fpm nginx
@@ -30,6 +30,8 @@ packages=(
 	openssl curl
 	# An HTTP/2 client of another implementation than ours (nghttp, h2load: ext/tests/http2).
 	nghttp2-client
+	# Decoders of the zstd and br content codings apart from ours and curl's (ext/tests/http/http_compression_*).
+	zstd brotli
 	# gRPC (tests/Grpc): the PHP protobuf runtime Rapier\Grpc uses, protoc for the example's
 	# classes (scripts/gen-grpc-example.sh) with the well-known types' .proto files (libprotobuf-dev),
 	# gRPC's own client, in Python, to call the server, and gRPC's reflection.proto for its messages;

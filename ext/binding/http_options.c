@@ -11,7 +11,8 @@
 #include <openssl/ssl.h>
 
 typedef enum {
-	OPT_INT, OPT_SIZE, OPT_SECONDS, OPT_BOOL, OPT_STRING, OPT_CERTIFICATES, OPT_BOOL_OR_PORT, OPT_NETWORKS
+	OPT_INT, OPT_SIZE, OPT_SECONDS, OPT_BOOL, OPT_STRING, OPT_CERTIFICATES, OPT_BOOL_OR_PORT, OPT_NETWORKS,
+	OPT_CODINGS
 } option_kind_t;
 
 typedef enum {
@@ -37,7 +38,10 @@ typedef enum {
 	O_BACKLOG,
 	O_GZIP,
 	O_GZIP_LEVEL,
-	O_GZIP_MIN_LENGTH,
+	O_COMPRESSION,
+	O_BROTLI_LEVEL,
+	O_ZSTD_LEVEL,
+	O_COMPRESSION_MIN_LENGTH,
 	O_DOCUMENT_ROOT,
 	O_DEBUG,
 	O_SERVER_NAME,
@@ -101,7 +105,12 @@ static const option_t options[] = {
 	{ "backlog", O_BACKLOG, OPT_INT, 1, 65535 },
 	{ "gzip", O_GZIP, OPT_BOOL, 0, 0 },
 	{ "gzip_level", O_GZIP_LEVEL, OPT_INT, 1, 9 },
-	{ "gzip_min_length", O_GZIP_MIN_LENGTH, OPT_INT, 0, ZEND_LONG_MAX },
+	{ "compression", O_COMPRESSION, OPT_CODINGS, 0, 0 },
+	{ "brotli_level", O_BROTLI_LEVEL, OPT_INT, 0, RAPIER_BROTLI_MAX_LEVEL },
+	{ "zstd_level", O_ZSTD_LEVEL, OPT_INT, 1, RAPIER_ZSTD_MAX_LEVEL },
+	{ "compression_min_length", O_COMPRESSION_MIN_LENGTH, OPT_INT, 0, ZEND_LONG_MAX },
+	/* Its name from before there were codings other than gzip. */
+	{ "gzip_min_length", O_COMPRESSION_MIN_LENGTH, OPT_INT, 0, ZEND_LONG_MAX },
 	{ "document_root", O_DOCUMENT_ROOT, OPT_STRING, 0, 0 },
 	{ "debug", O_DEBUG, OPT_BOOL, 0, 0 },
 	{ "server_name", O_SERVER_NAME, OPT_STRING, 0, 0 },
@@ -282,6 +291,46 @@ static void set_networks(server_t *srv, zval *value)
 	srv->cfg.real_ip_from_count = n;
 }
 
+/* compression: a list of distinct codings, "zstd", "br" and "gzip", the most preferred first; [] for none. */
+static bool check_codings(zval *value)
+{
+	bool seen[RAPIER_CODING_COUNT + 1] = { false };
+	zval *entry;
+
+	if (Z_TYPE_P(value) != IS_ARRAY || !zend_array_is_list(Z_ARRVAL_P(value))) {
+		zend_argument_value_error(3, "option \"compression\" must be a list of codings, the most preferred first, "
+			"of \"zstd\", \"br\" and \"gzip\" ([] for none)");
+		return false;
+	}
+	ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(value), entry) {
+		ZVAL_DEREF(entry);
+		rapier_coding_t c = Z_TYPE_P(entry) == IS_STRING
+			? rapier_coding_from_name(Z_STRVAL_P(entry), Z_STRLEN_P(entry)) : RAPIER_CODING_IDENTITY;
+		if (c == RAPIER_CODING_IDENTITY || !zend_string_equals_cstr(Z_STR_P(entry), rapier_coding_name(c),
+				strlen(rapier_coding_name(c)))) {
+			zend_argument_value_error(3, "option \"compression\" may list only \"zstd\", \"br\" and \"gzip\"");
+			return false;
+		}
+		if (seen[c]) {
+			zend_argument_value_error(3, "option \"compression\" lists \"%s\" twice", rapier_coding_name(c));
+			return false;
+		}
+		seen[c] = true;
+	} ZEND_HASH_FOREACH_END();
+	return true;
+}
+
+static void set_codings(rapier_compress_config_t *cfg, zval *value)
+{
+	zval *entry;
+
+	cfg->coding_count = 0;
+	ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(value), entry) {
+		ZVAL_DEREF(entry);
+		cfg->codings[cfg->coding_count++] = rapier_coding_from_name(Z_STRVAL_P(entry), Z_STRLEN_P(entry));
+	} ZEND_HASH_FOREACH_END();
+}
+
 /* Checks a value's type and range; the value converted goes to *lval or *dval. */
 static bool check_option(const option_t *opt, zval *value, zend_long *lval, double *dval)
 {
@@ -320,6 +369,8 @@ static bool check_option(const option_t *opt, zval *value, zend_long *lval, doub
 			return check_certificates(value);
 		case OPT_NETWORKS:
 			return check_networks(value);
+		case OPT_CODINGS:
+			return check_codings(value);
 		case OPT_BOOL_OR_PORT:
 			if (Z_TYPE_P(value) == IS_TRUE || Z_TYPE_P(value) == IS_FALSE) {
 				*lval = Z_TYPE_P(value) == IS_TRUE ? -1 : 0;
@@ -392,8 +443,11 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 		case O_HTTP2: srv->cfg.http2 = l != 0; break;
 		case O_HTTP2_MAX_CONCURRENT_STREAMS: srv->cfg.http2_max_streams = (uint32_t) l; break;
 		case O_PROXY_PROTOCOL: srv->cfg.proxy_protocol = l != 0; break;
-		case O_GZIP_LEVEL: srv->cfg.gzip_config.level = (int) l; break;
-		case O_GZIP_MIN_LENGTH: srv->cfg.gzip_config.min_length = (size_t) l; break;
+		case O_GZIP_LEVEL: srv->cfg.compress.gzip_level = (int) l; break;
+		case O_BROTLI_LEVEL: srv->cfg.compress.brotli_level = (int) l; break;
+		case O_ZSTD_LEVEL: srv->cfg.compress.zstd_level = (int) l; break;
+		case O_COMPRESSION: set_codings(&srv->cfg.compress, value); break;
+		case O_COMPRESSION_MIN_LENGTH: srv->cfg.compress.min_length = (size_t) l; break;
 		case O_DEBUG: srv->debug = l != 0; break;
 		case O_DOCUMENT_ROOT: set_string(&srv->document_root, value); break;
 		case O_PID_FILE: set_string(&srv->pid_file, value); break;

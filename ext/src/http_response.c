@@ -133,6 +133,16 @@ int rapier_http_buf_reserve(rapier_http_buf_t *buf, size_t extra)
 	return 0;
 }
 
+int rapier_http_buf_reserve_output(rapier_http_buf_t *buf, size_t want)
+{
+	size_t left = buf->max - buf->len;
+
+	if (left == 0) {
+		return RAPIER_HTTP_ETOOLARGE;
+	}
+	return rapier_http_buf_reserve(buf, want < left ? want : left);
+}
+
 int rapier_http_buf_append(rapier_http_buf_t *buf, const void *data, size_t len)
 {
 	int rc = rapier_http_buf_reserve(buf, len);

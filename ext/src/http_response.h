@@ -43,6 +43,12 @@ void rapier_http_buf_init(rapier_http_buf_t *buf, char *storage, size_t cap, siz
 void rapier_http_buf_free(rapier_http_buf_t *buf);
 /* Makes room for `extra` more bytes. Returns 0, -ENOMEM or RAPIER_HTTP_ETOOLARGE. */
 int rapier_http_buf_reserve(rapier_http_buf_t *buf, size_t extra);
+/*
+ * Reserves room for an encoder's next output: want bytes, or what is left
+ * below max when that is less (the output may still fit). Returns 0,
+ * -ENOMEM, or RAPIER_HTTP_ETOOLARGE when the buffer is at its max.
+ */
+int rapier_http_buf_reserve_output(rapier_http_buf_t *buf, size_t want);
 int rapier_http_buf_append(rapier_http_buf_t *buf, const void *data, size_t len);
 static inline void rapier_http_buf_reset(rapier_http_buf_t *buf)
 {

@@ -82,7 +82,7 @@ void rapier_http_config_default(rapier_http_config_t *cfg)
 	cfg->max_connections = 10240;
 	cfg->backlog = 8192;
 	cfg->gzip = true;
-	rapier_gzip_config_init(&cfg->gzip_config);
+	rapier_compress_config_init(&cfg->compress);
 	cfg->http2_max_streams = 100;
 	cfg->body_buffer_size = RAPIER_HTTP_DEFAULT_BODY_BUFFER_SIZE;
 	cfg->request_buffering = true;
@@ -281,8 +281,8 @@ void rapier_http_server_init(rapier_http_server_t *server, const rapier_http_con
 	server->dispatch = dispatch;
 	server->dispatch_data = dispatch_data;
 	rapier_http_date_cache_init(&server->date);
-	rapier_gzip_pool_init(&server->gzip_pool, cfg->gzip_config.level, RAPIER_GZIP_POOL_DEFAULT_MAX_IDLE);
-	/* Error answers are small; gzip output may be as large as a body. */
+	rapier_encoder_pool_init(&server->encoders, &cfg->compress, RAPIER_COMPRESS_POOL_DEFAULT_MAX_IDLE);
+	/* Error answers: small, so the limit is only a backstop. */
 	rapier_http_buf_init(&server->scratch, NULL, 0, (size_t) 1 << 31);
 	rapier_http_limit_init(&server->limit, cfg->max_concurrency, cfg->latency_target_ns, rapier_now_ns());
 	rapier_timer_init(&server->queue_timer, rapier__http_on_queue_timer, server);
@@ -404,7 +404,7 @@ static void stream_close(rapier_http_conn_t *conn)
 	rapier_timer_stop(conn->server->loop, &conn->timer);
 	wake_writers(conn);
 	rapier__http_body_detach(conn, 499, "the client reset the stream before the body ended");
-	rapier__http_gzip_stream_release(conn);
+	rapier__http_encoder_release(conn);
 	rapier__h2_stream_closed(conn);
 	rapier_http_conn_release(conn);
 }
@@ -429,7 +429,7 @@ void rapier__http_conn_close(rapier_http_conn_t *conn)
 	wake_writers(conn);
 	rapier__http_body_detach(conn, 499, "the connection closed before the body ended");
 	rapier__ws_conn_closed(conn);
-	rapier__http_gzip_stream_release(conn);
+	rapier__http_encoder_release(conn);
 	if (conn->file_fd >= 0) {
 		close(conn->file_fd);
 		conn->file_fd = -1;
@@ -1157,7 +1157,7 @@ void rapier_http_server_free(rapier_http_server_t *server)
 	rapier_http_server_abort(server);
 	rapier_ws_deflate_release();
 	rapier__http_listeners_close(server);
-	rapier_gzip_pool_free(&server->gzip_pool);
+	rapier_encoder_pool_free(&server->encoders);
 	rapier_http_buf_free(&server->scratch);
 }
 

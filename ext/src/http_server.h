@@ -19,7 +19,7 @@
 
 #include "coroutine.h"
 #include "http_date.h"
-#include "http_gzip.h"
+#include "http_compress.h"
 #include "http_limit.h"
 #include "http_log.h"
 #include "http_parser.h"
@@ -52,8 +52,8 @@ typedef struct {
 	int64_t slowlog_timeout_ns;    /* a handler running this long has its backtrace logged (http_slowlog.h); 0: never */
 	uint64_t max_requests;         /* the worker stops gracefully after this many; 0: never */
 	int backlog;
-	bool gzip;
-	rapier_gzip_config_t gzip_config;
+	bool gzip;                     /* false: no response is compressed, whatever compress.codings says */
+	rapier_compress_config_t compress;
 	const char *server_name;       /* Server header value, or NULL for none */
 	rapier_static_root_t *static_root; /* document_root, or NULL */
 	rapier_access_log_t *access_log;   /* or NULL */
@@ -64,7 +64,7 @@ typedef struct {
 	int64_t max_file_uploads;          /* PHP's max_file_uploads (0 with file_uploads off); < 0: no limit */
 	uint64_t websocket_max_message;    /* a WebSocket message larger than this is refused with close 1009 */
 	int64_t websocket_close_timeout_ns; /* a close frame sent, the peer's answer is awaited this long */
-	bool websocket_compression;        /* agree to permessage-deflate when a client offers it (at gzip_config.level) */
+	bool websocket_compression;        /* agree to permessage-deflate when a client offers it (at compress.gzip_level) */
 	rapier_http_tls_ctx_t *tls;        /* HTTPS: every connection starts with a TLS handshake; NULL: plain HTTP */
 	int https_redirect_port;           /* requests on the plain listener beside HTTPS get a 308 to https on this
 	                                    * port; 0: the application serves them */
@@ -130,7 +130,7 @@ struct rapier_http_conn_s {
 	int response_status;           /* of a streamed response whose head went out; 0 before */
 	uint64_t response_bytes;       /* body bytes written (HTTP/2: taken by nghttp2) */
 	uint64_t request_start_ns;     /* the request's first byte: the access log's duration, REQUEST_TIME_FLOAT */
-	rapier_gzip_t *gzip_stream;    /* streamed gzip body, or NULL */
+	rapier_encoder_t *encoder;     /* of a streamed body being compressed, or NULL */
 	rapier_coro_t *writer;         /* coroutine waiting for the socket to drain */
 	bool writing;                  /* a coroutine is writing (http_writer.c): others queue */
 	rapier_list_t write_queue;     /* coroutines waiting for their turn to write, oldest first */
@@ -237,8 +237,8 @@ struct rapier_http_server_s {
 	rapier_http_drained_fn on_drained;
 	void *drained_data;
 	rapier_http_date_cache_t date;
-	rapier_gzip_pool_t gzip_pool;
-	rapier_http_buf_t scratch;     /* error answers and gzip output */
+	rapier_encoder_pool_t encoders;
+	rapier_http_buf_t scratch;     /* error answers */
 };
 
 /* The connection NODE (a node of a server's conns, or NULL) is the link of. */

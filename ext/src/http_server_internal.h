@@ -149,7 +149,7 @@ void rapier__http_log_access(rapier_http_conn_t *conn, int status, uint64_t byte
 void rapier__http_wake_queued_writers(rapier_http_conn_t *conn);
 
 /* Gives a streamed response's compressor (if any) back to the pool, mid-stream or not (http_writer.c). */
-void rapier__http_gzip_stream_release(rapier_http_conn_t *conn);
+void rapier__http_encoder_release(rapier_http_conn_t *conn);
 
 /* Fills the framing inputs of a response on conn (version, keep-alive, Date, Server). */
 void rapier__http_fill_finish(rapier_http_conn_t *conn, rapier_http_finish_t *fin, uint64_t content_length);

@@ -579,7 +579,7 @@ int rapier_ws_send(rapier_http_conn_t *conn, rapier_ws_opcode_t opcode, const ch
 		return -EPIPE;
 	}
 	if (!conn->ws->deflate_bits || len < WS_DEFLATE_MIN_LENGTH || (opcode != RAPIER_WS_OP_TEXT && opcode != RAPIER_WS_OP_BINARY)
-			|| rapier_ws_deflate_message(data, len, conn->ws->deflate_bits, conn->server->cfg.gzip_config.level,
+			|| rapier_ws_deflate_message(data, len, conn->ws->deflate_bits, conn->server->cfg.compress.gzip_level,
 				&deflated, &deflated_len) < 0) {
 		return send_frame(conn, opcode, data, len, false);
 	}

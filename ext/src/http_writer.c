@@ -1,6 +1,6 @@
 /*
  * Writing responses from the handler's coroutine: the head built by the
- * binding, bodies whole or chunked, gzip, and files with sendfile().
+ * binding, bodies whole or chunked, compressed (zstd, br, gzip), and files with sendfile().
  *
  * Everything goes out with sendmsg(MSG_NOSIGNAL), so a vanished client is
  * an error, not SIGPIPE. When the socket is full the coroutine waits for it
@@ -315,14 +315,21 @@ void rapier__http_fill_finish(rapier_http_conn_t *conn, rapier_http_finish_t *fi
 	}
 }
 
-static rapier_gzip_decision_t gzip_decide(rapier_http_conn_t *conn, rapier_http_head_t *head,
-	const char *content_type, size_t content_type_len, uint64_t body_len)
+/*
+ * The coding of this response, and whether it varies on Accept-Encoding.
+ * An encoder the coding needs is taken from the pool: without one (out of
+ * memory) the body goes out as it is, still with Vary.
+ */
+static rapier_encoder_t *compress_decide(rapier_http_conn_t *conn, rapier_http_head_t *head,
+	const char *content_type, size_t content_type_len, uint64_t body_len, bool *vary)
 {
 	const rapier_http_request_t *req = rapier_http_conn_request(conn);
-	rapier_gzip_input_t in;
+	rapier_compress_input_t in;
+	rapier_compress_decision_t d;
 
+	*vary = false;
 	if (!conn->server->cfg.gzip) {
-		return RAPIER_GZIP_NO;
+		return NULL;
 	}
 	memset(&in, 0, sizeof(in));
 	in.status = head->status;
@@ -330,7 +337,21 @@ static rapier_gzip_decision_t gzip_decide(rapier_http_conn_t *conn, rapier_http_
 	in.content_type = content_type;
 	in.content_type_len = content_type_len;
 	in.body_len = body_len;
-	return rapier_gzip_decide(&conn->server->cfg.gzip_config, &in);
+	d = rapier_compress_decide(&conn->server->cfg.compress, &in);
+	*vary = d.vary;
+	return rapier_encoder_pool_get(&conn->server->encoders, d.coding);
+}
+
+/* Content-Encoding and Vary for a body the encoder compresses; Vary alone for one sent as it is. */
+static void add_coding_headers(rapier_http_head_t *head, const rapier_encoder_t *enc, bool vary)
+{
+	if (enc) {
+		size_t len;
+		const char *lines = rapier_compress_headers(enc->coding, &len);
+		rapier_http_head_add_line(head, lines, len);
+	} else if (vary) {
+		rapier_http_head_add_line(head, RAPIER_COMPRESS_VARY_HEADER, sizeof(RAPIER_COMPRESS_VARY_HEADER) - 1);
+	}
 }
 
 static void response_finished(rapier_http_conn_t *conn, rapier_http_head_t *head, uint64_t bytes)
@@ -407,7 +428,8 @@ int rapier_http_conn_respond(rapier_http_conn_t *conn, rapier_http_head_t *head,
 	struct iovec iov[2 + CHUNKED_BODY_IOV];
 	char chunk_head[RAPIER_HTTP_CHUNK_HEADER_MAX];
 	int iovcnt = 2, rc;
-	rapier_gzip_decision_t gz;
+	rapier_encoder_t *enc;
+	bool vary;
 	/*
 	 * This response's own buffer, not one of the server's: write_all() may
 	 * suspend this coroutine on a slow client while others respond.
@@ -417,20 +439,18 @@ int rapier_http_conn_respond(rapier_http_conn_t *conn, rapier_http_head_t *head,
 	if (closed_before(conn)) {
 		return -EPIPE;
 	}
-	gz = gzip_decide(conn, head, content_type, content_type_len, body_len);
+	enc = compress_decide(conn, head, content_type, content_type_len, body_len, &vary);
 	rapier_http_buf_init(&zbuf, NULL, 0, (size_t) 1 << 31);
-	if (gz == RAPIER_GZIP_YES) {
-		rapier_gzip_t *z = rapier_gzip_pool_get(&server->gzip_pool);
-		if (z && rapier_gzip_compress(z, body, body_len, &zbuf) == 0) {
-			rapier_http_head_add_line(head, RAPIER_GZIP_HEADERS, sizeof(RAPIER_GZIP_HEADERS) - 1);
-			body = zbuf.data;
-			body_len = zbuf.len;
-		}
-		if (z) {
-			rapier_gzip_pool_put(&server->gzip_pool, z);
-		}
-	} else if (gz == RAPIER_GZIP_VARY) {
-		rapier_http_head_add_line(head, RAPIER_GZIP_VARY_HEADER, sizeof(RAPIER_GZIP_VARY_HEADER) - 1);
+	if (enc && rapier_encoder_compress(enc, body, body_len, &zbuf) != 0) {
+		/* Sent as it is, then, which is always correct. */
+		rapier_encoder_pool_put(&server->encoders, enc);
+		enc = NULL;
+	}
+	add_coding_headers(head, enc, vary);
+	if (enc) {
+		body = zbuf.data;
+		body_len = zbuf.len;
+		rapier_encoder_pool_put(&server->encoders, enc);
 	}
 	rapier__http_fill_finish(conn, &fin, trailers_sent(conn, head) ? RAPIER_HTTP_LENGTH_UNKNOWN : body_len);
 	if ((rc = rapier_http_head_finish(head, &fin, iov)) < 0) {
@@ -548,37 +568,33 @@ static int write_body_bytes(rapier_http_conn_t *conn, const char *data, size_t l
 }
 
 /* A streamed body is compressed as it goes when the request and the Content-Type allow it. */
-static void stream_gzip_begin(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *content_type,
+static void stream_compress_begin(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *content_type,
 	size_t content_type_len)
 {
-	rapier_gzip_decision_t gz = gzip_decide(conn, head, content_type, content_type_len, RAPIER_HTTP_LENGTH_UNKNOWN);
+	bool vary;
 
-	if (gz == RAPIER_GZIP_YES && (conn->gzip_stream = rapier_gzip_pool_get(&conn->server->gzip_pool)) != NULL) {
-		rapier_http_head_add_line(head, RAPIER_GZIP_HEADERS, sizeof(RAPIER_GZIP_HEADERS) - 1);
-	} else if (gz != RAPIER_GZIP_NO) {
-		rapier_http_head_add_line(head, RAPIER_GZIP_VARY_HEADER, sizeof(RAPIER_GZIP_VARY_HEADER) - 1);
-	}
+	conn->encoder = compress_decide(conn, head, content_type, content_type_len, RAPIER_HTTP_LENGTH_UNKNOWN, &vary);
+	add_coding_headers(head, conn->encoder, vary);
 }
 
-void rapier__http_gzip_stream_release(rapier_http_conn_t *conn)
+void rapier__http_encoder_release(rapier_http_conn_t *conn)
 {
-	if (conn->gzip_stream == NULL) {
+	if (conn->encoder == NULL) {
 		return;
 	}
-	rapier_gzip_stream_abort(conn->gzip_stream);
-	rapier_gzip_pool_put(&conn->server->gzip_pool, conn->gzip_stream);
-	conn->gzip_stream = NULL;
+	rapier_encoder_pool_put(&conn->server->encoders, conn->encoder);
+	conn->encoder = NULL;
 }
 
-/* Compresses data (with data NULL: ends the gzip stream) and writes what comes out, flushed. */
-static int write_gzip(rapier_http_conn_t *conn, const char *data, size_t len)
+/* Compresses data (with data NULL: ends the compressed stream) and writes what comes out, flushed. */
+static int write_compressed(rapier_http_conn_t *conn, const char *data, size_t len)
 {
 	rapier_http_buf_t zbuf;
 	int rc;
 
 	rapier_http_buf_init(&zbuf, NULL, 0, (size_t) 1 << 31);
-	rc = data ? rapier_gzip_stream_write(conn->gzip_stream, data, len, &zbuf)
-		: rapier_gzip_stream_finish(conn->gzip_stream, &zbuf);
+	rc = data ? rapier_encoder_stream_write(conn->encoder, data, len, &zbuf)
+		: rapier_encoder_stream_finish(conn->encoder, &zbuf);
 	if (rc == 0 && zbuf.len > 0) {
 		rc = write_body_bytes(conn, zbuf.data, zbuf.len);
 	}
@@ -592,7 +608,7 @@ int rapier_http_conn_write(rapier_http_conn_t *conn, rapier_http_head_t *head, c
 	int rc;
 
 	if (!conn->response_started) {
-		stream_gzip_begin(conn, head, content_type, content_type_len);
+		stream_compress_begin(conn, head, content_type, content_type_len);
 		if ((rc = send_stream_head(conn, head)) < 0) {
 			return rc;
 		}
@@ -600,7 +616,7 @@ int rapier_http_conn_write(rapier_http_conn_t *conn, rapier_http_head_t *head, c
 	if (len == 0 || conn->response_no_body) {
 		return 0;
 	}
-	return conn->gzip_stream ? write_gzip(conn, data, len) : write_body_bytes(conn, data, len);
+	return conn->encoder ? write_compressed(conn, data, len) : write_body_bytes(conn, data, len);
 }
 
 int rapier_http_conn_end_stream(rapier_http_conn_t *conn, const rapier_http_buf_t *trailers)
@@ -611,10 +627,10 @@ int rapier_http_conn_end_stream(rapier_http_conn_t *conn, const rapier_http_buf_
 		/* Its client left, or a write failed (logged then): over, but neither sent nor logged as complete. */
 		return -EPIPE;
 	}
-	if (conn->gzip_stream) {
-		int rc = conn->response_no_body ? 0 : write_gzip(conn, NULL, 0);
-		/* The connection may have closed meanwhile, releasing the stream with it. */
-		rapier__http_gzip_stream_release(conn);
+	if (conn->encoder) {
+		int rc = conn->response_no_body ? 0 : write_compressed(conn, NULL, 0);
+		/* The connection may have closed meanwhile, releasing the encoder with it. */
+		rapier__http_encoder_release(conn);
 		if (rc < 0) {
 			return rc;
 		}
