@@ -13,7 +13,11 @@ $try = function (callable $fn) {
     }
 };
 foreach ([['nope' => 1], [5 => 1], ['workers' => -1], ['workers' => '2'], ['read_timeout' => 0], ['read_timeout' => NAN],
-    ['read_timeout' => INF],     ['keepalive_timeout' => 0.25], ['gzip' => 1], ['gzip_level' => 10], ['document_root' => ''], ['max_header_size' => 100],
+    ['read_timeout' => INF],     ['keepalive_timeout' => 0.25], ['gzip' => 1], ['gzip_level' => 10],
+    ['compression' => 'zstd'], ['compression' => ['zstd', 'deflate']], ['compression' => ['ZSTD']], ['compression' => ['x-gzip']],
+    ['compression' => [1]], ['compression' => ['br', 'gzip', 'br']], ['compression' => ['b' => 'br']], ['compression' => []],
+    ['compression' => ['gzip', 'br']], ['zstd_level' => 0], ['zstd_level' => 20], ['zstd_level' => 19], ['brotli_level' => -1],
+    ['brotli_level' => 12], ['brotli_level' => 0], ['compression_min_length' => -1], ['gzip_min_length' => 0], ['document_root' => ''], ['max_header_size' => 100],
     ['max_header_count' => 0], ['max_body_size' => -1], ['concurrency' => 1], ['server_name' => 'rapier-test'],
     ['queue_timeout' => 0.5], ['concurrency' => 4, 'queue_timeout' => 0.5], ['latency_target' => 0.1],
     ['concurrency' => 1, 'latency_target' => 0.1], ['concurrency' => 4, 'latency_target' => 0],
@@ -51,6 +55,42 @@ read_timeout => INF: ValueError: Rapier\Http\Server::__construct(): Argument #3 
 keepalive_timeout => 0.25: no error
 gzip => 1: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "gzip" must be a bool
 gzip_level => 10: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "gzip_level" must be an integer between 1 and 9
+compression => 'zstd': ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "compression" must be a list of codings, the most preferred first, of "zstd", "br" and "gzip" ([] for none)
+compression => array (
+  0 => 'zstd',
+  1 => 'deflate',
+): ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "compression" may list only "zstd", "br" and "gzip"
+compression => array (
+  0 => 'ZSTD',
+): ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "compression" may list only "zstd", "br" and "gzip"
+compression => array (
+  0 => 'x-gzip',
+): ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "compression" may list only "zstd", "br" and "gzip"
+compression => array (
+  0 => 1,
+): ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "compression" may list only "zstd", "br" and "gzip"
+compression => array (
+  0 => 'br',
+  1 => 'gzip',
+  2 => 'br',
+): ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "compression" lists "br" twice
+compression => array (
+  'b' => 'br',
+): ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "compression" must be a list of codings, the most preferred first, of "zstd", "br" and "gzip" ([] for none)
+compression => array (
+): no error
+compression => array (
+  0 => 'gzip',
+  1 => 'br',
+): no error
+zstd_level => 0: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "zstd_level" must be an integer between 1 and 19
+zstd_level => 20: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "zstd_level" must be an integer between 1 and 19
+zstd_level => 19: no error
+brotli_level => -1: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "brotli_level" must be an integer between 0 and 11
+brotli_level => 12: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "brotli_level" must be an integer between 0 and 11
+brotli_level => 0: no error
+compression_min_length => -1: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "compression_min_length" must be an integer between 0 and 9223372036854775807
+gzip_min_length => 0: no error
 document_root => '': ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "document_root" must be a non-empty string
 max_header_size => 100: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "max_header_size" must be an integer between 256 and 1048576
 max_header_count => 0: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "max_header_count" must be an integer between 1 and 10000
