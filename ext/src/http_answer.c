@@ -252,6 +252,47 @@ static void static_request(const rapier_http_request_t *req, rapier_static_reque
 	sr->if_range = rapier_http_request_header(req, "if-range", &sr->if_range_len);
 }
 
+/*
+ * With static_precompressed, swaps file for its best precompressed sibling
+ * the request accepts (the codings and their order are compression's), if
+ * one exists; returns the coding, RAPIER_CODING_IDENTITY when the file
+ * itself is sent.
+ */
+static rapier_coding_t open_precompressed(rapier_http_server_t *server, const rapier_http_request_t *req,
+	rapier_static_file_t *file)
+{
+	rapier_coding_t ranked[RAPIER_CODING_COUNT];
+	size_t accept_len, n;
+	const char *accept = rapier_http_request_header(req, "accept-encoding", &accept_len);
+
+	n = rapier_compress_rank(&server->cfg.compress, accept, accept_len, ranked);
+	for (size_t i = 0; i < n; i++) {
+		if (rapier_static_open_precompressed(server->cfg.static_root, file, rapier_coding_suffix(ranked[i])) == 0) {
+			return ranked[i];
+		}
+	}
+	return RAPIER_CODING_IDENTITY;
+}
+
+/*
+ * A precompressed sibling's Content-Encoding, with Vary; Vary alone for the
+ * file itself and for answers without its body (304, 416): with siblings
+ * served, any file may vary on Accept-Encoding.
+ */
+static void add_precompressed_headers(rapier_http_head_t *head, rapier_coding_t coding, int status)
+{
+	size_t len;
+	const char *lines;
+
+	if (coding != RAPIER_CODING_IDENTITY && (status == 200 || status == 206)) {
+		lines = rapier_compress_headers(coding, &len);
+	} else {
+		lines = RAPIER_COMPRESS_VARY_HEADER;
+		len = sizeof(RAPIER_COMPRESS_VARY_HEADER) - 1;
+	}
+	rapier_http_head_add_line(head, lines, len);
+}
+
 bool rapier__http_serve_static(rapier_http_conn_t *conn)
 {
 	rapier_http_server_t *server = conn->server;
@@ -264,6 +305,7 @@ bool rapier__http_serve_static(rapier_http_conn_t *conn)
 	rapier_http_head_t head;
 	rapier_http_finish_t fin;
 	struct iovec iov[2];
+	rapier_coding_t coding = RAPIER_CODING_IDENTITY;
 	int rc;
 
 	if ((req->method != HTTP_GET && req->method != HTTP_HEAD) || req->path_len >= sizeof(path)
@@ -279,6 +321,9 @@ bool rapier__http_serve_static(rapier_http_conn_t *conn)
 	if (rc != 0) {
 		return false;
 	}
+	if (server->cfg.static_precompressed) {
+		coding = open_precompressed(server, req, &file);
+	}
 	static_request(req, &sr);
 	if (rapier_static_plan(&file, &sr, &plan) != 0) {
 		rapier_static_file_close(&file);
@@ -288,6 +333,9 @@ bool rapier__http_serve_static(rapier_http_conn_t *conn)
 	rapier_http_head_init(&head, &server->scratch);
 	rapier_http_head_set_status(&head, plan.status, NULL, 0);
 	rapier_static_add_headers(&file, &plan, &head);
+	if (server->cfg.static_precompressed) {
+		add_precompressed_headers(&head, coding, plan.status);
+	}
 	rapier__http_fill_finish(conn, &fin, plan.content_length);
 	if (rapier_http_head_finish(&head, &fin, iov) < 0) {
 		rapier_static_file_close(&file);

@@ -25,13 +25,14 @@
 
 static const struct {
 	const char *name;
+	const char *suffix;
 	const char *headers;
 	size_t headers_len;
 } codings[RAPIER_CODING_COUNT + 1] = {
-	[RAPIER_CODING_IDENTITY] = { "identity", "", 0 },
-	[RAPIER_CODING_GZIP] = { "gzip", H("gzip"), sizeof(H("gzip")) - 1 },
-	[RAPIER_CODING_BR] = { "br", H("br"), sizeof(H("br")) - 1 },
-	[RAPIER_CODING_ZSTD] = { "zstd", H("zstd"), sizeof(H("zstd")) - 1 },
+	[RAPIER_CODING_IDENTITY] = { "identity", "", "", 0 },
+	[RAPIER_CODING_GZIP] = { "gzip", ".gz", H("gzip"), sizeof(H("gzip")) - 1 },
+	[RAPIER_CODING_BR] = { "br", ".br", H("br"), sizeof(H("br")) - 1 },
+	[RAPIER_CODING_ZSTD] = { "zstd", ".zst", H("zstd"), sizeof(H("zstd")) - 1 },
 };
 
 void rapier_compress_config_init(rapier_compress_config_t *cfg)
@@ -61,6 +62,11 @@ rapier_coding_t rapier_coding_from_name(const char *name, size_t len)
 	}
 	/* RFC 9110 18.6: x-gzip is an alias of gzip. */
 	return len == 6 && strncasecmp(name, "x-gzip", 6) == 0 ? RAPIER_CODING_GZIP : RAPIER_CODING_IDENTITY;
+}
+
+const char *rapier_coding_suffix(rapier_coding_t coding)
+{
+	return codings[coding].suffix;
 }
 
 const char *rapier_compress_headers(rapier_coding_t coding, size_t *len)
@@ -125,17 +131,16 @@ static void parse_element(const char *s, size_t len, const char **coding, size_t
 	}
 }
 
-rapier_coding_t rapier_compress_negotiate(const rapier_compress_config_t *cfg, const char *value, size_t len)
+/* Each coding's q in an Accept-Encoding value (0 when refused or not accepted), "*" applied. */
+static void accepted_q(const char *value, size_t len, int q[RAPIER_CODING_COUNT + 1])
 {
-	/* q per coding as listed (-1: not named), and for "*". */
-	int q[RAPIER_CODING_COUNT + 1] = { -1, -1, -1, -1 }, star_q = -1, best_q = 0;
-	rapier_coding_t best = RAPIER_CODING_IDENTITY;
+	int star_q = -1;
 	size_t i = 0;
 
-	if (!value) {
-		return RAPIER_CODING_IDENTITY;
+	for (int c = 0; c <= RAPIER_CODING_COUNT; c++) {
+		q[c] = -1;   /* not named */
 	}
-	while (i < len) {
+	while (value && i < len) {
 		const char *comma = memchr(value + i, ',', len - i);
 		size_t end = comma ? (size_t) (comma - value) : len;
 		const char *name;
@@ -153,15 +158,43 @@ rapier_coding_t rapier_compress_negotiate(const rapier_compress_config_t *cfg, c
 		}
 		i = end + 1;
 	}
-	for (size_t k = 0; k < cfg->coding_count; k++) {
-		rapier_coding_t c = cfg->codings[k];
-		int cq = q[c] >= 0 ? q[c] : star_q;
-		if (cq > best_q) {
-			best = c;
-			best_q = cq;
+	for (int c = 0; c <= RAPIER_CODING_COUNT; c++) {
+		if (q[c] < 0) {
+			q[c] = star_q < 0 ? 0 : star_q;
 		}
 	}
-	return best;
+}
+
+size_t rapier_compress_rank(const rapier_compress_config_t *cfg, const char *value, size_t len,
+	rapier_coding_t out[RAPIER_CODING_COUNT])
+{
+	int q[RAPIER_CODING_COUNT + 1];
+	bool taken[RAPIER_CODING_COUNT] = { false };
+	size_t n = 0;
+
+	accepted_q(value, len, q);
+	/* A selection sort of at most three: the first of the highest q, in the server's order, each round. */
+	for (;;) {
+		size_t best = cfg->coding_count;
+		for (size_t k = 0; k < cfg->coding_count; k++) {
+			if (!taken[k] && q[cfg->codings[k]] > 0 && (best == cfg->coding_count
+					|| q[cfg->codings[k]] > q[cfg->codings[best]])) {
+				best = k;
+			}
+		}
+		if (best == cfg->coding_count) {
+			return n;
+		}
+		taken[best] = true;
+		out[n++] = cfg->codings[best];
+	}
+}
+
+rapier_coding_t rapier_compress_negotiate(const rapier_compress_config_t *cfg, const char *value, size_t len)
+{
+	rapier_coding_t ranked[RAPIER_CODING_COUNT];
+
+	return rapier_compress_rank(cfg, value, len, ranked) > 0 ? ranked[0] : RAPIER_CODING_IDENTITY;
 }
 
 static bool has_suffix(const char *s, size_t len, const char *suffix)

@@ -65,6 +65,17 @@ rapier_coding_t rapier_coding_from_name(const char *name, size_t len);
  */
 rapier_coding_t rapier_compress_negotiate(const rapier_compress_config_t *cfg, const char *value, size_t len);
 
+/*
+ * All the configured codings the value accepts, best first (by q, then the
+ * server's order), into out; returns how many. For serving the best of the
+ * precompressed files that exist.
+ */
+size_t rapier_compress_rank(const rapier_compress_config_t *cfg, const char *value, size_t len,
+	rapier_coding_t out[RAPIER_CODING_COUNT]);
+
+/* ".gz", ".br", ".zst": the file name suffix of a file precompressed with the coding. */
+const char *rapier_coding_suffix(rapier_coding_t coding);
+
 /* Any text type (except text/event-stream), JSON, JavaScript, XML, SVG, WebAssembly, uncompressed fonts and icons. */
 bool rapier_compress_type(const char *content_type, size_t len);
 

@@ -56,6 +56,7 @@ typedef struct {
 	rapier_compress_config_t compress;
 	const char *server_name;       /* Server header value, or NULL for none */
 	rapier_static_root_t *static_root; /* document_root, or NULL */
+	bool static_precompressed;     /* serve "<file>.zst", ".br", ".gz" beside a static file, in compress's codings */
 	rapier_access_log_t *access_log;   /* or NULL */
 	int worker_id;                     /* for the access log */
 	const char *upload_tmp_dir;        /* spool multipart bodies to files here while they arrive; NULL: buffer them */

@@ -276,7 +276,7 @@ static void fill_file(rapier_static_file_t *out, int fd, const struct stat *st, 
 
 int rapier_static_resolve(const rapier_static_root_t *root, const char *path, size_t len, rapier_static_file_t *out)
 {
-	char rel[PATH_MAX];
+	char *rel = out->rel;
 	size_t rel_len;
 	bool dir_form;
 	struct stat st;
@@ -314,7 +314,29 @@ int rapier_static_resolve(const rapier_static_root_t *root, const char *path, si
 	if (fd < 0) {
 		return fd;
 	}
-	fill_file(out, fd, &st, rel, strlen(rel));
+	out->rel_len = strlen(rel);
+	fill_file(out, fd, &st, rel, out->rel_len);
+	return 0;
+}
+
+int rapier_static_open_precompressed(const rapier_static_root_t *root, rapier_static_file_t *file,
+	const char *suffix)
+{
+	size_t suffix_len = strlen(suffix);
+	struct stat st;
+	int fd;
+
+	if (file->rel_len + suffix_len >= sizeof(file->rel)) {
+		return -ENAMETOOLONG;
+	}
+	memcpy(file->rel + file->rel_len, suffix, suffix_len + 1);
+	fd = open_stat(root, file->rel, &st);
+	file->rel[file->rel_len] = '\0';
+	if (fd < 0) {
+		return fd == -EISDIR ? -ENOENT : fd;
+	}
+	close(file->fd);
+	fill_file(file, fd, &st, file->rel, file->rel_len);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #ifndef RAPIER_HTTP_STATIC_H
 #define RAPIER_HTTP_STATIC_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -55,6 +56,8 @@ typedef struct rapier_static_file_s {
 	size_t mime_len;
 	char etag[RAPIER_STATIC_ETAG_MAX];
 	size_t etag_len;
+	char rel[PATH_MAX];      /* its path relative to the root, for a precompressed sibling */
+	size_t rel_len;
 } rapier_static_file_t;
 
 /*
@@ -70,6 +73,16 @@ typedef struct rapier_static_file_s {
  */
 int rapier_static_resolve(const rapier_static_root_t *root, const char *path, size_t len, rapier_static_file_t *out);
 void rapier_static_file_close(rapier_static_file_t *file);
+
+/*
+ * Opens the precompressed sibling of a resolved file, its name with suffix
+ * appended ("app.js.br" for "app.js"), under the root's rules. On success
+ * the file's descriptor, size, dates and ETag become the sibling's, and its
+ * type stays the file's own. Returns 0, or -ENOENT (no such regular file),
+ * -EACCES or another negative errno, the file unchanged.
+ */
+int rapier_static_open_precompressed(const rapier_static_root_t *root, rapier_static_file_t *file,
+	const char *suffix);
 
 /* MIME type for the file name's extension (case-insensitive); application/octet-stream when unknown. */
 const char *rapier_static_mime(const char *name, size_t len, size_t *mime_len);

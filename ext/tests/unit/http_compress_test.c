@@ -101,6 +101,29 @@ static void test_negotiation(void)
 			CHECK_EQ_STR(cases[i].value, rapier_coding_name(cases[i].coding));
 		}
 	}
+	/* Every acceptable coding, best first: for the precompressed files that exist. */
+	static const struct {
+		const char *value;
+		const char *ranked;
+	} ranks[] = {
+		{ "gzip;q=0.5, br, zstd;q=0.8", "br zstd gzip " }, { "*", "zstd br gzip " }, { "zstd;q=0, *", "br gzip " },
+		{ "gzip, deflate", "gzip " }, { "deflate", "" }, { "br;q=0.1, zstd;q=0.1, gzip;q=0.1", "zstd br gzip " },
+		{ "gzip;q=0.2, *;q=0.1", "gzip zstd br " },
+	};
+	for (size_t i = 0; i < sizeof(ranks) / sizeof(ranks[0]); i++) {
+		rapier_coding_t out[RAPIER_CODING_COUNT];
+		char got[64] = "";
+		size_t n = rapier_compress_rank(&cfg, ranks[i].value, strlen(ranks[i].value), out);
+		for (size_t k = 0; k < n; k++) {
+			strcat(got, rapier_coding_name(out[k]));
+			strcat(got, " ");
+		}
+		CHECK_EQ_STR(got, ranks[i].ranked);
+	}
+	CHECK_EQ_INT(rapier_compress_rank(&cfg, NULL, 0, (rapier_coding_t[RAPIER_CODING_COUNT]) { 0 }), 0);
+	CHECK_EQ_STR(rapier_coding_suffix(RAPIER_CODING_ZSTD), ".zst");
+	CHECK_EQ_STR(rapier_coding_suffix(RAPIER_CODING_BR), ".br");
+	CHECK_EQ_STR(rapier_coding_suffix(RAPIER_CODING_GZIP), ".gz");
 	/* The server's order decides ties: gzip before zstd when so configured; a coding left out is never chosen. */
 	cfg.codings[0] = RAPIER_CODING_GZIP;
 	cfg.codings[1] = RAPIER_CODING_ZSTD;
