@@ -17,7 +17,8 @@ foreach ([['nope' => 1], [5 => 1], ['workers' => -1], ['workers' => '2'], ['read
     ['compression' => 'zstd'], ['compression' => ['zstd', 'deflate']], ['compression' => ['ZSTD']], ['compression' => ['x-gzip']],
     ['compression' => [1]], ['compression' => ['br', 'gzip', 'br']], ['compression' => ['b' => 'br']], ['compression' => []],
     ['compression' => ['gzip', 'br']], ['zstd_level' => 0], ['zstd_level' => 20], ['zstd_level' => 19], ['brotli_level' => -1],
-    ['brotli_level' => 12], ['brotli_level' => 0], ['compression_min_length' => -1], ['gzip_min_length' => 0], ['document_root' => ''], ['max_header_size' => 100],
+    ['brotli_level' => 12], ['brotli_level' => 0], ['compression_min_length' => -1], ['gzip_min_length' => 0], ['static_precompressed' => 'yes'], ['static_precompressed' => true],
+    ['document_root' => ''], ['max_header_size' => 100],
     ['max_header_count' => 0], ['max_body_size' => -1], ['concurrency' => 1], ['server_name' => 'rapier-test'],
     ['queue_timeout' => 0.5], ['concurrency' => 4, 'queue_timeout' => 0.5], ['latency_target' => 0.1],
     ['concurrency' => 1, 'latency_target' => 0.1], ['concurrency' => 4, 'latency_target' => 0],
@@ -91,6 +92,8 @@ brotli_level => 12: ValueError: Rapier\Http\Server::__construct(): Argument #3 (
 brotli_level => 0: no error
 compression_min_length => -1: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "compression_min_length" must be an integer between 0 and 9223372036854775807
 gzip_min_length => 0: no error
+static_precompressed => 'yes': ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "static_precompressed" must be a bool
+static_precompressed => true: no error
 document_root => '': ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "document_root" must be a non-empty string
 max_header_size => 100: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "max_header_size" must be an integer between 256 and 1048576
 max_header_count => 0: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "max_header_count" must be an integer between 1 and 10000
