@@ -75,22 +75,6 @@ const char *rapier_compress_headers(rapier_coding_t coding, size_t *len)
 	return codings[coding].headers;
 }
 
-static bool ows_byte(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-static void trim_ows(const char **s, size_t *len)
-{
-	while (*len && ows_byte(**s)) {
-		(*s)++;
-		(*len)--;
-	}
-	while (*len && ows_byte((*s)[*len - 1])) {
-		(*len)--;
-	}
-}
-
 /* qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] ), in thousandths; -1 if malformed. */
 static int parse_q(const char *s, size_t len)
 {
@@ -116,14 +100,14 @@ static void parse_element(const char *s, size_t len, const char **coding, size_t
 
 	*coding = s;
 	*coding_len = clen;
-	trim_ows(coding, coding_len);
+	rapier_http_trim_ows(coding, coding_len);
 	*q = 1000;
 	while (semi) {
 		const char *param = semi + 1;
 		size_t rest = len - (size_t) (param - s);
 		semi = memchr(param, ';', rest);
 		size_t plen = semi ? (size_t) (semi - param) : rest;
-		trim_ows(&param, &plen);
+		rapier_http_trim_ows(&param, &plen);
 		if (plen >= 2 && (param[0] == 'q' || param[0] == 'Q') && param[1] == '=') {
 			int v = parse_q(param + 2, plen - 2);
 			*q = v < 0 ? 0 : v;
@@ -219,7 +203,7 @@ bool rapier_compress_type(const char *content_type, size_t len)
 	if ((semi = memchr(content_type, ';', len)) != NULL) {
 		len = (size_t) (semi - content_type);
 	}
-	trim_ows(&content_type, &len);
+	rapier_http_trim_ows(&content_type, &len);
 	if (len > 5 && strncasecmp(content_type, "text/", 5) == 0) {
 		/* Server-sent events are read as they arrive; a proxy may buffer a compressed stream. */
 		return !(len == 17 && strncasecmp(content_type, "text/event-stream", 17) == 0);

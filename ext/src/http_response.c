@@ -185,6 +185,17 @@ bool rapier_http_header_value_valid(const char *value, size_t len)
 	return true;
 }
 
+void rapier_http_trim_ows(const char **s, size_t *len)
+{
+	while (*len && (**s == ' ' || **s == '\t')) {
+		(*s)++;
+		(*len)--;
+	}
+	while (*len && ((*s)[*len - 1] == ' ' || (*s)[*len - 1] == '\t')) {
+		(*len)--;
+	}
+}
+
 void rapier_http_head_init(rapier_http_head_t *head, rapier_http_buf_t *buf)
 {
 	head->buf = buf;

@@ -106,6 +106,9 @@ const char *rapier_http_reason(int status);
 bool rapier_http_header_name_valid(const char *name, size_t len);
 bool rapier_http_header_value_valid(const char *value, size_t len);
 
+/* Narrows s and len to leave out the optional whitespace (spaces, tabs) at either end: OWS, RFC 9110 5.6.3. */
+void rapier_http_trim_ows(const char **s, size_t *len);
+
 /*
  * Appends "name: value\r\n". The name must be an RFC 9110 token; the value
  * must hold no CR, LF, NUL or other control byte except HTAB; leading and

@@ -402,17 +402,6 @@ static bool is_space_or_tab(char c)
 	return c == ' ' || c == '\t';
 }
 
-static void strip_ows(const char **s, size_t *len)
-{
-	while (*len && is_space_or_tab(**s)) {
-		(*s)++;
-		(*len)--;
-	}
-	while (*len && is_space_or_tab((*s)[*len - 1])) {
-		(*len)--;
-	}
-}
-
 /*
  * If-None-Match: "*" or a list of entity tags, compared weakly (a "W/"
  * prefix on either side is ignored). A malformed element ends the scan
@@ -475,7 +464,7 @@ static bool if_range_holds(const rapier_static_file_t *file, const rapier_static
 	if (!v) {
 		return true;
 	}
-	strip_ows(&v, &len);
+	rapier_http_trim_ows(&v, &len);
 	if (len > 0 && v[0] == '"') {
 		return len == file->etag_len && memcmp(v, file->etag, len) == 0;
 	}
@@ -506,13 +495,13 @@ static range_result_t parse_range(const char *s, size_t len, uint64_t size, uint
 	uint64_t a = 0, b = UINT64_MAX;
 	bool suffix;
 
-	strip_ows(&s, &len);
+	rapier_http_trim_ows(&s, &len);
 	if (len < 6 || strncasecmp(s, "bytes=", 6) != 0 || memchr(s, ',', len)) {
 		return RANGE_IGNORE;
 	}
 	s += 6;
 	len -= 6;
-	strip_ows(&s, &len);
+	rapier_http_trim_ows(&s, &len);
 	size_t n = parse_pos(s, len, &a);
 	suffix = n == 0;
 	if (n == len || s[n] != '-') {
