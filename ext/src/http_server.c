@@ -282,7 +282,7 @@ void rapier_http_server_init(rapier_http_server_t *server, const rapier_http_con
 	server->dispatch_data = dispatch_data;
 	rapier_http_date_cache_init(&server->date);
 	rapier_encoder_pool_init(&server->encoders, &cfg->compress, RAPIER_COMPRESS_POOL_DEFAULT_MAX_IDLE);
-	/* Error answers: small, so the limit is only a backstop. */
+	/* Answers made in C (errors, static files' heads): small, so the limit is only a backstop. */
 	rapier_http_buf_init(&server->scratch, NULL, 0, (size_t) 1 << 31);
 	rapier_http_limit_init(&server->limit, cfg->max_concurrency, cfg->latency_target_ns, rapier_now_ns());
 	rapier_timer_init(&server->queue_timer, rapier__http_on_queue_timer, server);

@@ -239,7 +239,7 @@ struct rapier_http_server_s {
 	void *drained_data;
 	rapier_http_date_cache_t date;
 	rapier_encoder_pool_t encoders;
-	rapier_http_buf_t scratch;     /* error answers */
+	rapier_http_buf_t scratch;     /* answers made in C: errors, static files' heads */
 };
 
 /* The connection NODE (a node of a server's conns, or NULL) is the link of. */
