@@ -28,6 +28,7 @@ typedef enum {
 	O_MAX_HEADER_COUNT,
 	O_MAX_BODY_SIZE,
 	O_BODY_BUFFER_SIZE,
+	O_MAX_BODY_DISCARD,
 	O_READ_TIMEOUT,
 	O_BODY_TIMEOUT,
 	O_REQUEST_BUFFERING,
@@ -96,6 +97,7 @@ static const option_t options[] = {
 	{ "max_header_count", O_MAX_HEADER_COUNT, OPT_INT, 1, 10000 },
 	{ "max_body_size", O_MAX_BODY_SIZE, OPT_SIZE, 0, ZEND_LONG_MAX },
 	{ "body_buffer_size", O_BODY_BUFFER_SIZE, OPT_SIZE, 0, ZEND_LONG_MAX },
+	{ "max_body_discard", O_MAX_BODY_DISCARD, OPT_SIZE, 0, ZEND_LONG_MAX },
 	{ "read_timeout", O_READ_TIMEOUT, OPT_SECONDS, 0, 0 },
 	{ "body_timeout", O_BODY_TIMEOUT, OPT_SECONDS, 0, 0 },
 	{ "request_buffering", O_REQUEST_BUFFERING, OPT_BOOL, 0, 0 },
@@ -429,6 +431,7 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 		case O_MAX_HEADER_COUNT: srv->cfg.limits.max_header_count = (size_t) l; break;
 		case O_MAX_BODY_SIZE: srv->cfg.limits.max_body_size = (size_t) l; break;
 		case O_BODY_BUFFER_SIZE: srv->cfg.body_buffer_size = (uint64_t) l; break;
+		case O_MAX_BODY_DISCARD: srv->cfg.max_body_discard = (uint64_t) l; break;
 		case O_READ_TIMEOUT: srv->cfg.read_timeout_ns = ns; break;
 		case O_BODY_TIMEOUT: srv->cfg.body_timeout_ns = ns; break;
 		case O_REQUEST_BUFFERING: srv->cfg.request_buffering = l != 0; break;

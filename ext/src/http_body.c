@@ -115,6 +115,14 @@ void rapier__http_body_detach(rapier_http_conn_t *conn, int status, const char *
 	rapier_http_body_release(body);
 }
 
+bool rapier__http_body_discardable(const rapier_http_body_t *body, uint64_t max_discard)
+{
+	if (max_discard == 0 || body->error || body->continue_due) {
+		return false;
+	}
+	return body->length < 0 || (uint64_t) body->length - body->received <= max_discard;
+}
+
 /* The body breaks its limit: what arrived unread is dropped (an HTTP/2 window opens by it), the reader told. */
 static void refuse_rest(rapier_http_body_t *body)
 {

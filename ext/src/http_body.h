@@ -88,4 +88,13 @@ void rapier__http_body_end(rapier_http_body_t *body, int status, const char *rea
  */
 void rapier__http_body_detach(rapier_http_conn_t *conn, int status, const char *reason);
 
+/*
+ * Whether the rest of this body, if its handler leaves it unread, can be
+ * read and dropped to keep the connection (HTTP/1.1): it is known to be at
+ * most max_discard bytes, or unknown (chunked: bounded while dropped). Not
+ * when the client still waits for 100 Continue (it sends no body until
+ * told, and drops the connection on a final answer), nor when it failed.
+ */
+bool rapier__http_body_discardable(const rapier_http_body_t *body, uint64_t max_discard);
+
 #endif

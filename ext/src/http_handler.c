@@ -276,6 +276,7 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 {
 	rapier_http_server_t *server = conn->server;
 	bool body_unread = conn->body && !conn->body->done;
+	bool body_failed = conn->body && conn->body->error;
 	bool client_left = rapier_http_conn_client_left(conn);
 
 	conn->handler_co = NULL;
@@ -307,13 +308,18 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 			rapier__http_answer_error(conn, 500, failed ? NULL : "the handler sent no response");
 		}
 	} else if (body_unread && conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->h2s) {
-		/*
-		 * The rest of the body was never read, so the connection cannot carry
-		 * another request (the response said Connection: close). Lingering
-		 * lets the client read the response before the close.
-		 */
 		conn->state = RAPIER_HTTP_CONN_READING;
-		rapier__http_conn_linger(conn);
+		if (conn->response_keep_alive && !body_failed && !server->draining) {
+			/* A small rest (the response kept the connection): dropped, then the next request. */
+			rapier__http_conn_discard_body(conn);
+		} else {
+			/*
+			 * The connection cannot carry another request: the response said
+			 * Connection: close, or the rest failed (malformed, stalled).
+			 * Lingering lets the client read the response before the close.
+			 */
+			rapier__http_conn_linger(conn);
+		}
 	} else {
 		rapier__http_conn_next_request(conn);
 	}

@@ -875,7 +875,7 @@ int rapier_http_parser_eof(rapier_http_parser_t *p)
 
 void rapier_http_parser_set_body_sink(rapier_http_parser_t *p, rapier_http_body_sink_t sink, void *data)
 {
-	if (p->state == RAPIER_HTTP_HEADERS_COMPLETE) {
+	if (p->state == RAPIER_HTTP_HEADERS_COMPLETE || p->sink != NULL) {
 		p->sink = sink;
 		p->sink_data = data;
 	}

@@ -129,7 +129,8 @@ ssize_t rapier_http_parser_feed(rapier_http_parser_t *p, const char *buf, size_t
  * (ERROR, status 400 "truncated request") when one was cut short. */
 int rapier_http_parser_eof(rapier_http_parser_t *p);
 
-/* Only in HEADERS_COMPLETE: send the body to sink instead of the buffer. */
+/* In HEADERS_COMPLETE: send the body to sink instead of the buffer. Later, a
+ * body that goes to a sink already may move its rest to another. */
 void rapier_http_parser_set_body_sink(rapier_http_parser_t *p, rapier_http_body_sink_t sink, void *data);
 
 /* With a sink set: replaces max_body_size for the rest of this request's

@@ -67,6 +67,7 @@
 static char read_buffer[RAPIER_HTTP_READ_CHUNK];
 
 static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len);
+static void conn_read(rapier_http_conn_t *conn);
 static void conn_on_io(rapier_io_t *io, uint32_t events);
 
 void rapier_http_config_default(rapier_http_config_t *cfg)
@@ -85,6 +86,7 @@ void rapier_http_config_default(rapier_http_config_t *cfg)
 	rapier_compress_config_init(&cfg->compress);
 	cfg->http2_max_streams = 100;
 	cfg->body_buffer_size = RAPIER_HTTP_DEFAULT_BODY_BUFFER_SIZE;
+	cfg->max_body_discard = RAPIER_HTTP_DEFAULT_MAX_BODY_DISCARD;
 	cfg->request_buffering = true;
 	cfg->max_file_uploads = -1;
 }
@@ -644,6 +646,62 @@ int rapier__http_body_pull(rapier_http_conn_t *conn)
 	return -1;
 }
 
+/*
+ * The handler answered, keeping the connection, and left the rest of its
+ * body unread: it is parsed and dropped, up to max_body_discard, and what
+ * follows it is the next request. A rest that breaks the bound or the
+ * framing (the answer is out already) ends the connection as an unread
+ * body always did, lingering.
+ */
+static int discard_sink(void *data, const char *buf, size_t len)
+{
+	rapier_http_conn_t *conn = data;
+
+	(void) buf;
+	conn->discarded += len;
+	return conn->discarded > conn->server->cfg.max_body_discard ? 413 : 0;
+}
+
+/* How long the rest may take between two reads: as for a body its handler reads. */
+static int64_t discard_timeout_ns(const rapier_http_config_t *cfg)
+{
+	return cfg->body_timeout_ns > 0 ? cfg->body_timeout_ns : cfg->read_timeout_ns;
+}
+
+static void discard_feed(rapier_http_conn_t *conn, const char *data, size_t len)
+{
+	rapier_http_parser_t *p = &conn->parser;
+	ssize_t used = rapier_http_parser_feed(p, data, len);
+
+	if (used < 0 || p->state == RAPIER_HTTP_ERROR) {
+		conn->discarding = false;
+		rapier__http_conn_linger(conn);
+		return;
+	}
+	if (p->state != RAPIER_HTTP_MESSAGE_COMPLETE) {
+		conn_set_timer(conn, discard_timeout_ns(&conn->server->cfg));
+		return;
+	}
+	conn->discarding = false;
+	if ((size_t) used < len) {
+		keep_leftover(conn, data + used, len - used);
+	} else {
+		conn->rlen = 0;
+	}
+	rapier__http_conn_next_request(conn);
+}
+
+void rapier__http_conn_discard_body(rapier_http_conn_t *conn)
+{
+	conn->discarding = true;
+	conn->discarded = 0;
+	rapier_http_parser_set_body_sink(&conn->parser, discard_sink, conn);
+	conn_set_timer(conn, discard_timeout_ns(&conn->server->cfg));
+	rapier_io_start(conn->server->loop, &conn->io, RAPIER_HTTP_CONN_READ);
+	/* Not left to epoll: a TLS session may hold a record already read. */
+	conn_read(conn);
+}
+
 static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len)
 {
 	rapier_http_parser_t *p = &conn->parser;
@@ -786,6 +844,13 @@ static void conn_read(rapier_http_conn_t *conn)
 
 			if (conn->lingering || conn->wlen > conn->wpos) {
 				continue; /* answered already: discard */
+			}
+			if (conn->discarding) {
+				discard_feed(conn, data, len);
+				if (rapier__http_conn_read_drained(conn, (size_t) n, sizeof(read_buffer))) {
+					return;
+				}
+				continue;
 			}
 			if (conn->idle) {
 				size_t skip = empty_lines(data, len);
@@ -951,8 +1016,8 @@ static void conn_timeout(rapier_http_conn_t *conn)
 	if (conn->state != RAPIER_HTTP_CONN_READING) {
 		return;
 	}
-	if (conn->idle || conn->lingering || conn->wlen > conn->wpos) {
-		/* Idle keep-alive, or an answer the client does not read: just close. */
+	if (conn->idle || conn->lingering || conn->discarding || conn->wlen > conn->wpos) {
+		/* Idle keep-alive, an answer the client does not read, or a dropped body's rest that stalled: just close. */
 		rapier__http_conn_close(conn);
 		return;
 	}
@@ -1080,12 +1145,13 @@ void rapier_http_server_drain(rapier_http_server_t *server, rapier_http_drained_
 	for (conn = rapier_http_conn_of(server->conns.head); conn; conn = next) {
 		next = rapier_http_conn_of(conn->link.next);
 		/*
-		 * Idle between keep-alive requests, or answered with an error and only
-		 * lingering: nothing left to finish. A new connection whose first
+		 * Idle between keep-alive requests, or answered and only lingering or
+		 * dropping a body's rest: nothing left to finish. A new connection whose first
 		 * request has not arrived yet is not idle: its client connected to
 		 * send one, and gets it answered (with Connection: close).
 		 */
-		if (conn->state == RAPIER_HTTP_CONN_READING && ((conn->idle && conn->kept_alive) || conn->lingering)) {
+		if (conn->state == RAPIER_HTTP_CONN_READING && ((conn->idle && conn->kept_alive) || conn->lingering
+				|| conn->discarding)) {
 			rapier__http_conn_close(conn);
 		} else if (conn->state == RAPIER_HTTP_CONN_WEBSOCKET) {
 			rapier__ws_going_away(conn);

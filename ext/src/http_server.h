@@ -61,6 +61,8 @@ typedef struct {
 	int worker_id;                     /* for the access log */
 	const char *upload_tmp_dir;        /* spool multipart bodies to files here while they arrive; NULL: buffer them */
 	uint64_t body_buffer_size;         /* other bodies past this size go to a file in upload_tmp_dir; 0: never */
+	uint64_t max_body_discard;         /* a streamed body's rest its handler left unread, read and dropped up to
+	                                      this size to keep the connection; 0: the connection closes instead */
 	uint64_t upload_max_file_size;     /* PHP's upload_max_filesize for multipart files; 0: no limit */
 	int64_t max_file_uploads;          /* PHP's max_file_uploads (0 with file_uploads off); < 0: no limit */
 	uint64_t websocket_max_message;    /* a WebSocket message larger than this is refused with close 1009 */
@@ -84,6 +86,8 @@ typedef struct {
 
 /* A body past this many bytes, or of unknown size, is kept in a temporary file once it passes them. */
 #define RAPIER_HTTP_DEFAULT_BODY_BUFFER_SIZE (1024 * 1024)
+/* As Go's server: a rest this small costs less to read than a new connection (and TLS handshake) would. */
+#define RAPIER_HTTP_DEFAULT_MAX_BODY_DISCARD (256 * 1024)
 
 void rapier_http_config_default(rapier_http_config_t *cfg);
 
@@ -118,6 +122,9 @@ struct rapier_http_conn_s {
 	bool next_request_pending;     /* ...and this is that flag */
 	bool kept_alive;               /* has answered a request: idle means between keep-alive requests */
 	bool lingering;                /* answered and shut down: discarding input until close */
+	bool discarding;               /* answered: the rest of a body its handler left unread is read and dropped,
+	                                  then the next request (max_body_discard) */
+	uint64_t discarded;            /* ...so many body bytes so far */
 	bool protocol_known;           /* its first bytes were seen: HTTP/1.x, or HTTP/2's preface */
 
 	/* The response in progress. */

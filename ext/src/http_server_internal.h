@@ -160,6 +160,9 @@ int rapier__http_write_all(rapier_http_conn_t *conn, struct iovec *iov, int iovc
 /* Stops writing, discards what the client still sends, and closes when it is done or after a while. */
 void rapier__http_conn_linger(rapier_http_conn_t *conn);
 
+/* Reads and drops the rest of a body its handler left unread, then goes on to the next request (max_body_discard). */
+void rapier__http_conn_discard_body(rapier_http_conn_t *conn);
+
 /* Arms the connection's timeout (0: none); its expiry closes an upgraded connection. */
 void rapier__http_conn_set_timer(rapier_http_conn_t *conn, int64_t timeout_ns);
 

@@ -294,6 +294,22 @@ static int h2_write(rapier_http_conn_t *conn, const rapier_http_head_t *head, co
 	return rc;
 }
 
+/*
+ * A body still arriving (request_buffering off) leaves the connection unfit
+ * for another request, unless its handler's rest, if it leaves one, can be
+ * dropped after it (rapier__http_conn_discard_body()). The loop's own
+ * answers (a shed 503) drop nothing.
+ */
+static bool body_leaves_conn_unfit(const rapier_http_conn_t *conn)
+{
+	const rapier_http_body_t *body = conn->body;
+
+	if (body == NULL || body->done) {
+		return false;
+	}
+	return conn->handler_co == NULL || !rapier__http_body_discardable(body, conn->server->cfg.max_body_discard);
+}
+
 void rapier__http_fill_finish(rapier_http_conn_t *conn, rapier_http_finish_t *fin, uint64_t content_length)
 {
 	rapier_http_server_t *server = conn->server;
@@ -303,10 +319,9 @@ void rapier__http_fill_finish(rapier_http_conn_t *conn, rapier_http_finish_t *fi
 	fin->content_length = content_length;
 	fin->version_minor = req->version_minor;
 	fin->request_keep_alive = req->keep_alive;
-	/* A body still arriving (request_buffering off) leaves the connection unfit for another request. */
 	fin->server_close = server->draining
 		|| (server->cfg.max_requests && server->stats.requests + 1 >= server->cfg.max_requests)
-		|| (conn->body && !conn->body->done);
+		|| body_leaves_conn_unfit(conn);
 	fin->head_request = req->method == HTTP_HEAD;
 	fin->date_line = rapier_http_date_cache_line(&server->date, (int64_t) time(NULL));
 	if (server->cfg.server_name) {

@@ -107,7 +107,15 @@ foreach (['one ', 'two ', 'three'] as $piece) {
 }
 echo implode("\n", $got), "\n";
 $c->send("0\r\n\r\n");
-echo "closes after the response (its head went before the body ended): ", var_export($c->closedWithin(3), true), "\n";
+/* Its head went before the body ended; a chunked rest may be dropped (max_body_discard), so it kept the connection. */
+$seen = '';
+$deadline = microtime(true) + http_test_timeout(5);
+while (!str_ends_with($seen, "0\r\n\r\n") && microtime(true) < $deadline) {
+    $seen .= $c->readSome(1);
+}
+$c->send($head('POST', '/echo', ['Content-Length: 4']) . 'next');
+echo "the connection serves on: ", $show($c->response()), "\n";
+$c->close();
 
 echo "-- a large body read as it arrives, from php://input\n";
 $data = random_bytes($mib << 20);
@@ -210,7 +218,7 @@ echo "exit: {$r['code']}, uncaught exceptions logged: ", substr_count($r['err'],
 one : echoed
 two : echoed
 three: echoed
-closes after the response (its head went before the body ended): true
+the connection serves on: 200 NEXT
 -- a large body read as it arrives, from php://input
 md5 matches, bodySize() before the end: Content-Length, after: the size, bodyFile(): NULL, peak memory under 10 MiB: true
 chunked: md5 matches, bodySize() before the end: -1

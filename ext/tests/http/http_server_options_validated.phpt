@@ -19,7 +19,8 @@ foreach ([['nope' => 1], [5 => 1], ['workers' => -1], ['workers' => '2'], ['read
     ['compression' => ['gzip', 'br']], ['zstd_level' => 0], ['zstd_level' => 20], ['zstd_level' => 19], ['brotli_level' => -1],
     ['brotli_level' => 12], ['brotli_level' => 0], ['compression_min_length' => -1], ['gzip_min_length' => 0], ['static_precompressed' => 'yes'], ['static_precompressed' => true],
     ['document_root' => ''], ['max_header_size' => 100],
-    ['max_header_count' => 0], ['max_body_size' => -1], ['concurrency' => 1], ['server_name' => 'rapier-test'],
+    ['max_header_count' => 0], ['max_body_size' => -1], ['max_body_discard' => -1], ['max_body_discard' => '1k'],
+    ['max_body_discard' => 0], ['concurrency' => 1], ['server_name' => 'rapier-test'],
     ['queue_timeout' => 0.5], ['concurrency' => 4, 'queue_timeout' => 0.5], ['latency_target' => 0.1],
     ['concurrency' => 1, 'latency_target' => 0.1], ['concurrency' => 4, 'latency_target' => 0],
     ['concurrency' => 4, 'latency_target' => 0.1]] as $o) {
@@ -98,6 +99,9 @@ document_root => '': ValueError: Rapier\Http\Server::__construct(): Argument #3 
 max_header_size => 100: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "max_header_size" must be an integer between 256 and 1048576
 max_header_count => 0: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "max_header_count" must be an integer between 1 and 10000
 max_body_size => -1: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "max_body_size" must be an integer between 0 and %d
+max_body_discard => -1: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "max_body_discard" must be an integer between 0 and %d
+max_body_discard => '1k': ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "max_body_discard" must be an integer between 0 and %d
+max_body_discard => 0: no error
 concurrency => 1: no error
 server_name => 'rapier-test': no error
 queue_timeout => 0.5: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "queue_timeout" needs "concurrency" above 0: without a limit on concurrent handlers no request waits for one

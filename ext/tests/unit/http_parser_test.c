@@ -775,6 +775,51 @@ static void test_sink_max_body_size(void)
 	rapier_http_parser_free(&p);
 }
 
+static size_t other_sink_len;
+
+static int other_sink(void *data, const char *buf, size_t len)
+{
+	(void) buf;
+	CHECK(data == (void *) &other_sink_len);
+	other_sink_len += len;
+	return 0;
+}
+
+/* Mid-body, a body that goes to a sink moves its rest to another (the server drops an unread rest so);
+ * a buffered one cannot start going to a sink then. */
+static void test_sink_moved_mid_body(void)
+{
+	rapier_http_parser_t p;
+	const char *head = "POST /up HTTP/1.1\r\nHost: h\r\nContent-Length: 10\r\n\r\n";
+	const char *next = "GET /next HTTP/1.1\r\nHost: h\r\n\r\n";
+
+	rapier_http_parser_init(&p, NULL);
+	sink_len = other_sink_len = 0;
+	sink_status = 0;
+	CHECK_EQ_INT(feed_str(&p, head), (ssize_t) strlen(head));
+	rapier_http_parser_set_body_sink(&p, sink, sink_buf);
+	CHECK_EQ_INT(feed_str(&p, "abcd"), 4);
+	rapier_http_parser_set_body_sink(&p, other_sink, &other_sink_len);
+	CHECK_EQ_INT(feed_str(&p, "efghij"), 6);
+	CHECK_EQ_INT(p.state, RAPIER_HTTP_MESSAGE_COMPLETE);
+	CHECK_EQ_INT(sink_len, 4);
+	CHECK_EQ_INT(other_sink_len, 6);
+	/* The next request starts without a sink. */
+	CHECK_EQ_INT(feed_str(&p, next), (ssize_t) strlen(next));
+	CHECK(p.sink == NULL);
+	rapier_http_parser_free(&p);
+
+	rapier_http_parser_init(&p, NULL);
+	CHECK_EQ_INT(feed_str(&p, head), (ssize_t) strlen(head));
+	CHECK_EQ_INT(feed_str(&p, "abcd"), 4);
+	rapier_http_parser_set_body_sink(&p, other_sink, &other_sink_len);
+	CHECK(p.sink == NULL);
+	CHECK_EQ_INT(feed_str(&p, "efghij"), 6);
+	CHECK_EQ_INT(p.req.body_len, 10);
+	CHECK_EQ_INT(other_sink_len, 6);
+	rapier_http_parser_free(&p);
+}
+
 /* One big request must not pin its memory for the rest of the connection. */
 static void test_reset_releases_memory(void)
 {
@@ -923,6 +968,7 @@ int main(void)
 	test_init_limits();
 	test_body_sink();
 	test_sink_max_body_size();
+	test_sink_moved_mid_body();
 	test_reset_releases_memory();
 	test_arena_growth();
 	test_header_lookup();
