@@ -486,9 +486,11 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 			break;
 		case O_REAL_IP_HEADER:
 			srv->cfg.real_ip_header = set_header_name(&srv->real_ip_header, value);
+			srv->cfg.real_ip_forwarded = strcmp(srv->cfg.real_ip_header, "forwarded") == 0;
 			break;
 		case O_REAL_SCHEME_HEADER:
 			srv->cfg.real_scheme_header = set_header_name(&srv->real_scheme_header, value);
+			srv->cfg.real_scheme_forwarded = strcmp(srv->cfg.real_scheme_header, "forwarded") == 0;
 			break;
 		case O_REAL_IP_FROM: set_networks(srv, value); break;
 	}

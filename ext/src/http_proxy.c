@@ -19,6 +19,7 @@
 #include "php_rapier.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <strings.h>
 #include <sys/socket.h>
@@ -157,6 +158,16 @@ static int8_t named_scheme(const rapier_http_request_t *req, const char *header)
 	return len == 4 && strncasecmp(value, "http", 4) == 0 ? 0 : -1;
 }
 
+/* The client's address, as text, and that it is named. */
+static void name_client(rapier_http_conn_t *conn, const struct sockaddr_storage *client, uint16_t port)
+{
+	inet_ntop(client->ss_family, client->ss_family == AF_INET
+		? (const void *) &((const struct sockaddr_in *) client)->sin_addr
+		: (const void *) &((const struct sockaddr_in6 *) client)->sin6_addr, conn->client_text, sizeof(conn->client_text));
+	conn->client_port = port;
+	conn->client_named = true;
+}
+
 /* The client's address as the trusted proxy names it in real_ip_header. */
 static void named_client(rapier_http_conn_t *conn, const char *header)
 {
@@ -188,13 +199,190 @@ static void named_client(rapier_http_conn_t *conn, const char *header)
 			break;
 		}
 	}
-	if (!named) {
+	if (named) {
+		name_client(conn, &client, 0);
+	}
+}
+
+/*
+ * RFC 7239's Forwarded header: a list of elements, one per proxy, each of
+ * pairs (for=, proto=, by=, host=) whose values are tokens or quoted
+ * strings: for=192.0.2.60;proto=https, for="[2001:db8::17]:4711". Each
+ * proxy appends whom it got the request from (for=) and how (proto=).
+ */
+typedef struct {
+	bool address;                  /* for= named an address (not "unknown", "_hidden", nothing) */
+	struct sockaddr_storage addr;
+	socklen_t addr_len;
+	uint16_t port;                 /* 0: none named, or obfuscated */
+	int8_t https;                  /* proto=https (1), http (0); -1: not said */
+} forwarded_hop_t;
+
+/* A pair's value, its quotes taken off; false for a quoted string with an escape (no node or scheme has one). */
+static bool pair_value(const char **start, const char **end)
+{
+	if (*end - *start >= 2 && **start == '"' && (*end)[-1] == '"') {
+		(*start)++;
+		(*end)--;
+		return memchr(*start, '\\', (size_t) (*end - *start)) == NULL;
+	}
+	return true;
+}
+
+/* An obfuscated identifier or port (RFC 7239 6.3): "_" then letters, digits, ".", "_", "-". */
+static bool obfuscated(const char *s, const char *end)
+{
+	if (s == end || *s != '_') {
+		return false;
+	}
+	for (s++; s < end; s++) {
+		if (!isalnum((unsigned char) *s) && *s != '.' && *s != '_' && *s != '-') {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* for=: "192.0.2.60", "192.0.2.60:4711", "[2001:db8::17]", "[2001:db8::17]:4711"; a port may be obfuscated. */
+static void parse_node(forwarded_hop_t *hop, const char *s, const char *end)
+{
+	const char *host = s, *host_end, *port = NULL;
+	unsigned long n = 0;
+
+	if (s < end && *s == '[') {
+		host = s + 1;
+		if ((host_end = memchr(host, ']', (size_t) (end - host))) == NULL) {
+			return;
+		}
+		s = host_end + 1;
+		if (s < end && (*s != ':' || (port = s + 1) == end)) {
+			return;
+		}
+	} else {
+		host_end = memchr(s, ':', (size_t) (end - s));
+		if (host_end == NULL) {
+			host_end = end;
+		} else if ((port = host_end + 1) == end || memchr(port, ':', (size_t) (end - port))) {
+			return;   /* an IPv6 address without its brackets, or an empty port */
+		}
+	}
+	if (port && !obfuscated(port, end)) {
+		for (const char *d = port; d < end; d++) {
+			if (!isdigit((unsigned char) *d) || end - port > 5 || (n = n * 10 + (unsigned long) (*d - '0')) > 65535) {
+				return;
+			}
+		}
+		hop->port = (uint16_t) n;
+	}
+	hop->address = rapier_netmask_address(host, (size_t) (host_end - host), &hop->addr, &hop->addr_len);
+}
+
+/* One pair of an element: for= and proto= are taken, other parameters passed over. */
+static void parse_pair(forwarded_hop_t *hop, const char *s, const char *end)
+{
+	const char *eq = memchr(s, '=', (size_t) (end - s));
+	const char *value;
+
+	trim(&s, &end);
+	if (eq == NULL) {
 		return;
 	}
-	inet_ntop(client.ss_family, client.ss_family == AF_INET
-		? (const void *) &((struct sockaddr_in *) &client)->sin_addr
-		: (const void *) &((struct sockaddr_in6 *) &client)->sin6_addr, conn->client_text, sizeof(conn->client_text));
-	conn->client_named = true;
+	value = eq + 1;
+	trim(&value, &end);
+	if (!pair_value(&value, &end)) {
+		return;
+	}
+	while (eq > s && (eq[-1] == ' ' || eq[-1] == '\t')) {
+		eq--;
+	}
+	if (eq - s == 3 && strncasecmp(s, "for", 3) == 0) {
+		parse_node(hop, value, end);
+	} else if (eq - s == 5 && strncasecmp(s, "proto", 5) == 0) {
+		size_t len = (size_t) (end - value);
+		hop->https = len == 5 && strncasecmp(value, "https", 5) == 0 ? 1
+			: len == 4 && strncasecmp(value, "http", 4) == 0 ? 0 : -1;
+	}
+}
+
+/* The end of what starts at s and ends at the first of stops outside a quoted string. */
+static const char *field_end(const char *s, const char *end, const char *stops)
+{
+	bool quoted = false;
+
+	for (; s < end; s++) {
+		if (*s == '"') {
+			quoted = !quoted;
+		} else if (*s == '\\' && quoted && s + 1 < end) {
+			s++;
+		} else if (!quoted && strchr(stops, *s)) {
+			break;
+		}
+	}
+	return s;
+}
+
+/*
+ * The hop that names the client, as for X-Forwarded-For but read left to
+ * right: the last hop that is not a trusted proxy's address. A hop naming
+ * no address makes nothing of the list believable (false), as does a
+ * header absent or empty; every hop trusted: the first. Each field of the
+ * name is the list's continuation (RFC 9110 5.3), so all are read.
+ */
+static bool forwarded_client(rapier_http_conn_t *conn, forwarded_hop_t *client)
+{
+	const rapier_http_config_t *cfg = &conn->server->cfg;
+	const rapier_http_request_t *req = rapier_http_conn_request(conn);
+	bool found = false, first = true;
+
+	for (size_t i = 0; i < req->header_count; i++) {
+		const char *s = req->headers[i].value, *end = s + req->headers[i].value_len;
+
+		if (req->headers[i].name_len != 9 || memcmp(req->headers[i].name, "forwarded", 9) != 0) {
+			continue;
+		}
+		while (s < end) {
+			const char *element_end = field_end(s, end, ","), *element = s, *trimmed_end = element_end;
+			forwarded_hop_t hop = { .https = -1 };
+
+			if ((s = element_end) < end) {
+				s++;
+			}
+			trim(&element, &trimmed_end);
+			if (element == trimmed_end) {
+				continue;   /* an empty list element, ignored (RFC 9110 5.6.1) */
+			}
+			for (const char *pair = element; ; pair++) {
+				const char *pair_end = field_end(pair, element_end, ";");
+				parse_pair(&hop, pair, pair_end);
+				if ((pair = pair_end) == element_end) {
+					break;
+				}
+			}
+			if (first || !hop.address
+					|| !rapier_netmask_contains(cfg->real_ip_from, cfg->real_ip_from_count, (struct sockaddr *) &hop.addr)) {
+				*client = hop;
+				found = true;
+				first = false;
+			}
+		}
+	}
+	return found && client->address;
+}
+
+/* The client, and its scheme, as trusted proxies name them in Forwarded (either or both of the options). */
+static void forwarded(rapier_http_conn_t *conn, bool want_client, bool want_scheme)
+{
+	forwarded_hop_t hop;
+
+	if (!forwarded_client(conn, &hop)) {
+		return;
+	}
+	if (want_client) {
+		name_client(conn, &hop.addr, hop.port);
+	}
+	if (want_scheme && hop.https >= 0) {
+		conn->client_https = hop.https;
+	}
 }
 
 void rapier__http_real_ip(rapier_http_conn_t *conn)
@@ -208,10 +396,14 @@ void rapier__http_real_ip(rapier_http_conn_t *conn)
 			|| !rapier_netmask_contains(cfg->real_ip_from, cfg->real_ip_from_count, (struct sockaddr *) &conn->peer)) {
 		return;
 	}
-	if (cfg->real_ip_header) {
+	conn->client_port = 0;
+	if (cfg->real_ip_forwarded || cfg->real_scheme_forwarded) {
+		forwarded(conn, cfg->real_ip_forwarded, cfg->real_scheme_forwarded);
+	}
+	if (cfg->real_ip_header && !cfg->real_ip_forwarded) {
 		named_client(conn, cfg->real_ip_header);
 	}
-	if (cfg->real_scheme_header) {
+	if (cfg->real_scheme_header && !cfg->real_scheme_forwarded) {
 		int8_t https = named_scheme(rapier_http_conn_request(conn), cfg->real_scheme_header);
 
 		if (https >= 0) {

@@ -1234,6 +1234,6 @@ rapier_http_tls_t *rapier_http_conn_tls(const rapier_http_conn_t *conn)
 
 const char *rapier_http_conn_peer(const rapier_http_conn_t *conn, int *port)
 {
-	*port = conn->client_named ? 0 : conn->peer_port;
+	*port = conn->client_named ? conn->client_port : conn->peer_port;
 	return conn->client_named ? conn->client_text : conn->peer_text;
 }

@@ -80,6 +80,8 @@ typedef struct {
 	const char *real_ip_header;        /* lower case: the header trusted proxies name the client in; NULL: none */
 	const char *real_scheme_header;    /* lower case: the header trusted proxies name the client's scheme in
 	                                    * ("https" or "http"); NULL: none */
+	bool real_ip_forwarded;            /* real_ip_header is RFC 7239's Forwarded: the client from its for= */
+	bool real_scheme_forwarded;        /* real_scheme_header is Forwarded: the scheme from the client's hop's proto= */
 	const rapier_netmask_t *real_ip_from; /* the proxies trusted to (a request's connection from one of them) */
 	size_t real_ip_from_count;
 } rapier_http_config_t;
@@ -166,6 +168,7 @@ struct rapier_http_conn_s {
 	bool via_plain_listener;              /* came to the plain-HTTP port beside HTTPS: no TLS */
 	bool proxy_pending;                   /* its PROXY protocol header has not been read whole yet */
 	bool client_named;                    /* this request's client is client_text, as real_ip_header says */
+	uint16_t client_port;                 /* ...from this port, when the header says (Forwarded); else 0 */
 	int8_t client_https;                  /* this request's client used HTTPS (1) or plain HTTP (0), as
 	                                       * real_scheme_header or proxy_https says; -1: as the connection is */
 	int8_t proxy_https;                   /* the PROXY header's PP2_TYPE_SSL: the client's connection to the
