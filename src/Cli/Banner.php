@@ -18,14 +18,15 @@ final class Banner
         $concurrency = isset($options['concurrency']) && $options['concurrency'] > 0
             ? "{$options['concurrency']} request" . ($options['concurrency'] === 1 ? '' : 's') . ' at a time per worker'
             : 'unlimited coroutines per worker';
+        $watching = $config->watchPoll ? 'watching for changes by polling' : 'watching for changes';
         $mode = implode(', ', array_filter([
             $config->workers === 0 ? 'single process' : 'master + workers',
-            $config->watch ? 'watching for changes' : null,
+            $config->watch ? $watching : null,
             isset($options['max_requests']) ? "recycled after {$options['max_requests']} requests" : null,
         ]));
         if (!$terminal) {
             return sprintf("rapier: serving %s (%s) on %s, %s%s (%s)\n", $config->app, $kind, $address,
-                $config->workers === 0 ? 'in a single process' : $workers, $config->watch ? ', watching for changes' : '', $versions);
+                $config->workers === 0 ? 'in a single process' : $workers, $config->watch ? ", $watching" : '', $versions);
         }
         $lines = [
             'app' => "{$config->app} ($kind)",

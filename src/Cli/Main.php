@@ -53,6 +53,9 @@ final class Main
           --metrics PATH      answer GET PATH (/metrics) with Prometheus metrics
                               of all workers, before the app
           --watch             reload the workers when a PHP file of the app changes
+          --watch-poll        the same, finding changes by scanning the files every
+                              0.5 s: where inotify sees none (Docker Desktop bind
+                              mounts, WSL2's /mnt/c, NFS, vboxsf)
           --daemon            run in the background; returns once the server is up
           --pid-file F        the master's pid file (APP's directory/.rapier.pid);
                               its status socket is F.sock

@@ -25,6 +25,7 @@ final class ServeConfig
         'slowlog-timeout' => Arguments::VALUE,
         'document-root' => Arguments::VALUE,
         'watch' => Arguments::FLAG,
+        'watch-poll' => Arguments::FLAG,
         'daemon' => Arguments::FLAG,
         'pid-file' => Arguments::VALUE,
         'log-file' => Arguments::VALUE,
@@ -52,7 +53,7 @@ final class ServeConfig
     /** Options in seconds (fractions allowed). */
     private const SECONDS = ['queue-timeout', 'latency-target', 'slowlog-timeout'];
     private const PATHS = ['app', 'document-root', 'pid-file', 'log-file', 'tls-cert', 'tls-key', 'tls-client-ca', 'tls-crl'];
-    private const FLAGS = ['watch', 'daemon', 'http2'];
+    private const FLAGS = ['watch', 'watch-poll', 'daemon', 'http2'];
     /** Keys a config file may hold besides the command-line options. */
     private const CONFIG_ONLY = ['app', 'server', 'tables'];
 
@@ -73,6 +74,7 @@ final class ServeConfig
         public readonly ?float $slowlogTimeout,
         public readonly ?string $documentRoot,
         public readonly bool $watch,
+        public readonly bool $watchPoll,
         public readonly bool $daemon,
         public readonly string $pidFile,
         public readonly ?string $logFile,
@@ -109,7 +111,8 @@ final class ServeConfig
             $s['latency-target'] ?? null,
             $s['slowlog-timeout'] ?? null,
             $s['document-root'] ?? null,
-            $s['watch'] ?? false,
+            ($s['watch'] ?? false) || ($s['watch-poll'] ?? false),
+            $s['watch-poll'] ?? false,
             ($s['daemon'] ?? false) && !isset($args->options['foreground']),
             $s['pid-file'] ?? self::defaultPidFile($app),
             $s['log-file'] ?? null,
@@ -144,7 +147,7 @@ final class ServeConfig
             throw CliException::usage("--http-port must differ from --port ({$config->port}), which speaks HTTPS");
         }
         if ($config->workers === 0 && ($config->watch || $config->daemon)) {
-            throw CliException::usage('--watch and --daemon need --workers 1 or more (a reload starts new workers)');
+            throw CliException::usage('--watch, --watch-poll and --daemon need --workers 1 or more (a reload starts new workers)');
         }
         $recycles = $config->maxRequests > 0 || (int) ($config->server['max_requests'] ?? 0) > 0
             || (int) ($config->server['max_memory'] ?? 0) > 0;

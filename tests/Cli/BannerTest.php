@@ -29,6 +29,20 @@ final class BannerTest extends TestCase
         $this->assertStringContainsString("  pid file  $dir/.rapier.pid (", $text, 'beside the app, inside a project directory');
     }
 
+    public function testWatchPollIsNamedInBothBanners(): void
+    {
+        $dir = Cli::tempDirectory();
+        $config = self::config([$dir, '--workers', '2', '--watch-poll']);
+
+        $terminal = Banner::render($config, 'callable', $config->serverOptions(false), true);
+        $log = Banner::render($config, 'callable', $config->serverOptions(false), false);
+        Cli::removeDirectory($dir);
+
+        $this->assertTrue($config->watch, '--watch-poll watches');
+        $this->assertStringContainsString("  mode      master + workers, watching for changes by polling\n", $terminal);
+        $this->assertStringContainsString(', watching for changes by polling (', $log);
+    }
+
     public function testTerminalBannerListsTheSharedTables(): void
     {
         $dir = Cli::tempDirectory();

@@ -284,7 +284,10 @@ final class ServeConfigTest extends TestCase
     {
         yield 'port out of range' => [['app.php', '--port', '0'], '--port must be an integer from 1 to 65535, got 0'];
         yield 'not a number' => [['app.php', '--workers', 'four'], "--workers must be an integer from 0 to 1024, got 'four'"];
-        yield 'watch without workers' => [['app.php', '--workers', '0', '--watch'], '--watch and --daemon need --workers 1 or more'];
+        yield 'watch without workers' => [['app.php', '--workers', '0', '--watch'],
+            '--watch, --watch-poll and --daemon need --workers 1 or more'];
+        yield 'watch-poll without workers' => [['app.php', '--workers', '0', '--watch-poll'],
+            '--watch, --watch-poll and --daemon need --workers 1 or more'];
         yield 'max requests without workers' => [['app.php', '--workers', '0', '--max-requests', '3'],
             '--max-requests and max_memory need --workers 1 or more'];
         yield 'two apps' => [['a.php', 'b.php'], 'serve takes one APP, got 2'];

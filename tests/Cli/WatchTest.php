@@ -67,6 +67,26 @@ final class WatchTest extends ServedAppTestCase
         $this->assertFalse(file_exists("/proc/$replacement"), 'the watcher stopped with the server');
     }
 
+    /**
+     * --watch-poll: the watcher scans instead of asking inotify (which never
+     * hears of a change on a VM's shared folder or NFS), and still reloads.
+     */
+    public function testWatchPollFindsChangesByScanning(): void
+    {
+        file_put_contents("$this->dir/app.php", '<?php return function ($request, $response) { $response->end("v1"); };');
+        $port = Cli::freePort();
+        $this->server = Cli::serve(["$this->dir/app.php", '--port', (string) $port, '--workers', '1', '--watch-poll']);
+        $watcher = self::watcherPid($this->server->waitForWorkers("$this->dir/.rapier.pid", 1));
+        $this->assertNotNull($watcher, 'the status lists the watcher' . $this->server->output());
+        $this->assertStringContainsString('watching for changes by polling', $this->server->stdout());
+        $fds = array_map(fn (string $fd): string => (string) @readlink($fd), glob("/proc/$watcher/fd/*") ?: []);
+        $this->assertNotContains('anon_inode:inotify', $fds, 'no inotify instance in the watcher');
+
+        file_put_contents("$this->dir/app.php", '<?php return function ($request, $response) { $response->end("v2"); };');
+        $this->assertSame('v2', $this->waitForBody($port, 'v2'));
+        $this->waitForOutput('rapier: app.php changed, reloading');
+    }
+
     /** @param array<string, mixed> $doc */
     private static function watcherPid(array $doc): ?int
     {

@@ -56,12 +56,17 @@ final class Watcher
         if ($config->configFile !== null) {
             $files[] = $config->configFile;
         }
-        try {
-            $source = new InotifySource([$dir], $files);
-        } catch (\Rapier\Exception $e) {
-            // inotify limits (fs.inotify.max_user_watches) or no inotify: scanning still works.
-            fwrite(STDERR, "rapier: watching by polling: {$e->getMessage()}\n");
+        if ($config->watchPoll) {
+            // Asked for: file systems whose changes inotify never hears of (a VM's shared folder, NFS).
             $source = new PollingSource([$dir], $files);
+        } else {
+            try {
+                $source = new InotifySource([$dir], $files);
+            } catch (\Rapier\Exception $e) {
+                // inotify limits (fs.inotify.max_user_watches) or no inotify: scanning still works.
+                fwrite(STDERR, "rapier: watching by polling: {$e->getMessage()}\n");
+                $source = new PollingSource([$dir], $files);
+            }
         }
 
         return new self($source, $config->app, $master, $config->pidFile);
