@@ -14,6 +14,11 @@
 #include "http_server.h"
 #include "http_server_internal.h"
 
+int64_t rapier__http_body_wait_ns(const rapier_http_config_t *cfg)
+{
+	return cfg->body_timeout_ns > 0 ? cfg->body_timeout_ns : cfg->read_timeout_ns > 0 ? cfg->read_timeout_ns : -1;
+}
+
 rapier_http_body_t *rapier__http_body_start(rapier_http_conn_t *conn, bool expect_continue)
 {
 	rapier_http_body_t *body = calloc(1, sizeof(*body));
@@ -25,8 +30,7 @@ rapier_http_body_t *rapier__http_body_start(rapier_http_conn_t *conn, bool expec
 	/* Bounded by the reader, who empties it before more is read (HTTP/1.1) or the window lets more come (HTTP/2). */
 	rapier_http_buf_init(&body->buf, NULL, 0, SIZE_MAX);
 	body->max_size = cfg->limits.max_body_size;
-	body->timeout_ns = cfg->body_timeout_ns > 0 ? cfg->body_timeout_ns
-		: cfg->read_timeout_ns > 0 ? cfg->read_timeout_ns : -1;
+	body->timeout_ns = rapier__http_body_wait_ns(cfg);
 	body->length = conn->parser.req.content_length;
 	body->refcount = 1;
 	body->conn = conn;

@@ -135,6 +135,15 @@ static void trim(const char **start, const char **end)
 	}
 }
 
+/* "https" (1) or "http" (0), any case; anything else says nothing (-1). */
+static int8_t scheme_https(const char *value, size_t len)
+{
+	if (len == 5 && strncasecmp(value, "https", 5) == 0) {
+		return 1;
+	}
+	return len == 4 && strncasecmp(value, "http", 4) == 0 ? 0 : -1;
+}
+
 /*
  * The scheme the client used, as the trusted proxy says it: "https" or
  * "http", any case; a list ("https, http": proxies that append) or anything
@@ -151,11 +160,7 @@ static int8_t named_scheme(const rapier_http_request_t *req, const char *header)
 	}
 	end = value + len;
 	trim(&value, &end);
-	len = (size_t) (end - value);
-	if (len == 5 && strncasecmp(value, "https", 5) == 0) {
-		return 1;
-	}
-	return len == 4 && strncasecmp(value, "http", 4) == 0 ? 0 : -1;
+	return scheme_https(value, (size_t) (end - value));
 }
 
 /* The client's address, as text, and that it is named. */
@@ -280,27 +285,22 @@ static void parse_node(forwarded_hop_t *hop, const char *s, const char *end)
 /* One pair of an element: for= and proto= are taken, other parameters passed over. */
 static void parse_pair(forwarded_hop_t *hop, const char *s, const char *end)
 {
-	const char *eq = memchr(s, '=', (size_t) (end - s));
+	const char *name_end = memchr(s, '=', (size_t) (end - s));
 	const char *value;
 
-	trim(&s, &end);
-	if (eq == NULL) {
+	if (name_end == NULL) {
 		return;
 	}
-	value = eq + 1;
+	value = name_end + 1;
+	trim(&s, &name_end);
 	trim(&value, &end);
 	if (!pair_value(&value, &end)) {
 		return;
 	}
-	while (eq > s && (eq[-1] == ' ' || eq[-1] == '\t')) {
-		eq--;
-	}
-	if (eq - s == 3 && strncasecmp(s, "for", 3) == 0) {
+	if (name_end - s == 3 && strncasecmp(s, "for", 3) == 0) {
 		parse_node(hop, value, end);
-	} else if (eq - s == 5 && strncasecmp(s, "proto", 5) == 0) {
-		size_t len = (size_t) (end - value);
-		hop->https = len == 5 && strncasecmp(value, "https", 5) == 0 ? 1
-			: len == 4 && strncasecmp(value, "http", 4) == 0 ? 0 : -1;
+	} else if (name_end - s == 5 && strncasecmp(s, "proto", 5) == 0) {
+		hop->https = scheme_https(value, (size_t) (end - value));
 	}
 }
 
@@ -332,7 +332,7 @@ static bool forwarded_client(rapier_http_conn_t *conn, forwarded_hop_t *client)
 {
 	const rapier_http_config_t *cfg = &conn->server->cfg;
 	const rapier_http_request_t *req = rapier_http_conn_request(conn);
-	bool found = false, first = true;
+	bool found = false;
 
 	for (size_t i = 0; i < req->header_count; i++) {
 		const char *s = req->headers[i].value, *end = s + req->headers[i].value_len;
@@ -358,11 +358,10 @@ static bool forwarded_client(rapier_http_conn_t *conn, forwarded_hop_t *client)
 					break;
 				}
 			}
-			if (first || !hop.address
+			if (!found || !hop.address
 					|| !rapier_netmask_contains(cfg->real_ip_from, cfg->real_ip_from_count, (struct sockaddr *) &hop.addr)) {
 				*client = hop;
 				found = true;
-				first = false;
 			}
 		}
 	}

@@ -662,12 +662,6 @@ static int discard_sink(void *data, const char *buf, size_t len)
 	return conn->discarded > conn->server->cfg.max_body_discard ? 413 : 0;
 }
 
-/* How long the rest may take between two reads: as for a body its handler reads. */
-static int64_t discard_timeout_ns(const rapier_http_config_t *cfg)
-{
-	return cfg->body_timeout_ns > 0 ? cfg->body_timeout_ns : cfg->read_timeout_ns;
-}
-
 static void discard_feed(rapier_http_conn_t *conn, const char *data, size_t len)
 {
 	rapier_http_parser_t *p = &conn->parser;
@@ -679,7 +673,7 @@ static void discard_feed(rapier_http_conn_t *conn, const char *data, size_t len)
 		return;
 	}
 	if (p->state != RAPIER_HTTP_MESSAGE_COMPLETE) {
-		conn_set_timer(conn, discard_timeout_ns(&conn->server->cfg));
+		conn_set_timer(conn, rapier__http_body_wait_ns(&conn->server->cfg));
 		return;
 	}
 	conn->discarding = false;
@@ -696,7 +690,7 @@ void rapier__http_conn_discard_body(rapier_http_conn_t *conn)
 	conn->discarding = true;
 	conn->discarded = 0;
 	rapier_http_parser_set_body_sink(&conn->parser, discard_sink, conn);
-	conn_set_timer(conn, discard_timeout_ns(&conn->server->cfg));
+	conn_set_timer(conn, rapier__http_body_wait_ns(&conn->server->cfg));
 	rapier_io_start(conn->server->loop, &conn->io, RAPIER_HTTP_CONN_READ);
 	/* Not left to epoll: a TLS session may hold a record already read. */
 	conn_read(conn);

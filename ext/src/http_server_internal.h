@@ -90,6 +90,9 @@ bool rapier__http_streams_body(const rapier_http_conn_t *conn);
  */
 int rapier__http_body_pull(rapier_http_conn_t *conn);
 
+/* How long the server waits for a body's next bytes: body_timeout, else read_timeout; -1: no limit (http_body.c). */
+int64_t rapier__http_body_wait_ns(const rapier_http_config_t *cfg);
+
 /* n bytes of the body were read: HTTP/2 opens the stream's window by as much (http2.c). */
 void rapier__http_body_taken(rapier_http_conn_t *conn, size_t n);
 
