@@ -395,7 +395,6 @@ void rapier__http_real_ip(rapier_http_conn_t *conn)
 			|| !rapier_netmask_contains(cfg->real_ip_from, cfg->real_ip_from_count, (struct sockaddr *) &conn->peer)) {
 		return;
 	}
-	conn->client_port = 0;
 	if (cfg->real_ip_forwarded || cfg->real_scheme_forwarded) {
 		forwarded(conn, cfg->real_ip_forwarded, cfg->real_scheme_forwarded);
 	}

@@ -501,6 +501,16 @@ static void keep_leftover(rapier_http_conn_t *conn, const char *data, size_t len
 	conn->rlen = len;
 }
 
+/* What follows a complete message in a read is the next request's start: kept until that request is read. */
+static void keep_next_request(rapier_http_conn_t *conn, const char *data, size_t len)
+{
+	if (len > 0) {
+		keep_leftover(conn, data, len);
+	} else {
+		conn->rlen = 0;
+	}
+}
+
 /*
  * A body too large to keep in memory, or whose size is not known yet
  * (chunked, HTTP/2 without content-length), is kept by a spool that moves it
@@ -591,11 +601,7 @@ static void body_feed(rapier_http_conn_t *conn, const char *data, size_t len)
 	}
 	if (p->state == RAPIER_HTTP_MESSAGE_COMPLETE) {
 		rapier__http_body_end(conn->body, 0, NULL);
-		if ((size_t) used < len) {
-			keep_leftover(conn, data + used, len - used);
-		} else {
-			conn->rlen = 0;
-		}
+		keep_next_request(conn, data + used, len - (size_t) used);
 	}
 }
 
@@ -677,11 +683,7 @@ static void discard_feed(rapier_http_conn_t *conn, const char *data, size_t len)
 		return;
 	}
 	conn->discarding = false;
-	if ((size_t) used < len) {
-		keep_leftover(conn, data + used, len - used);
-	} else {
-		conn->rlen = 0;
-	}
+	keep_next_request(conn, data + used, len - (size_t) used);
 	rapier__http_conn_next_request(conn);
 }
 
@@ -743,11 +745,7 @@ static void conn_process(rapier_http_conn_t *conn, const char *data, size_t len)
 				rapier__http_answer_error(conn, status, error);
 				return;
 			}
-			if (len > 0) {
-				keep_leftover(conn, data, len);
-			} else {
-				conn->rlen = 0;
-			}
+			keep_next_request(conn, data, len);
 			rapier__http_dispatch(conn);
 			return;
 		}
