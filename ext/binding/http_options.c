@@ -45,6 +45,8 @@ typedef enum {
 	O_COMPRESSION_MIN_LENGTH,
 	O_DOCUMENT_ROOT,
 	O_STATIC_PRECOMPRESSED,
+	O_STATIC_COMPRESS_MAX_SIZE,
+	O_STATIC_COMPRESS_CACHE,
 	O_DEBUG,
 	O_SERVER_NAME,
 	O_PID_FILE,
@@ -116,6 +118,8 @@ static const option_t options[] = {
 	{ "gzip_min_length", O_COMPRESSION_MIN_LENGTH, OPT_INT, 0, ZEND_LONG_MAX },
 	{ "document_root", O_DOCUMENT_ROOT, OPT_STRING, 0, 0 },
 	{ "static_precompressed", O_STATIC_PRECOMPRESSED, OPT_BOOL, 0, 0 },
+	{ "static_compress_max_size", O_STATIC_COMPRESS_MAX_SIZE, OPT_SIZE, 0, (zend_long) 1 << 30 },
+	{ "static_compress_cache", O_STATIC_COMPRESS_CACHE, OPT_SIZE, 0, ZEND_LONG_MAX },
 	{ "debug", O_DEBUG, OPT_BOOL, 0, 0 },
 	{ "server_name", O_SERVER_NAME, OPT_STRING, 0, 0 },
 	{ "pid_file", O_PID_FILE, OPT_STRING, 0, 0 },
@@ -456,6 +460,8 @@ static void apply_option(server_t *srv, const option_t *opt, zval *value, zend_l
 		case O_DEBUG: srv->debug = l != 0; break;
 		case O_DOCUMENT_ROOT: set_string(&srv->document_root, value); break;
 		case O_STATIC_PRECOMPRESSED: srv->cfg.static_precompressed = l != 0; break;
+		case O_STATIC_COMPRESS_MAX_SIZE: srv->cfg.static_compress_max_size = (uint64_t) l; break;
+		case O_STATIC_COMPRESS_CACHE: srv->cfg.static_compress_cache = (size_t) l; break;
 		case O_PID_FILE: set_string(&srv->pid_file, value); break;
 		case O_ACCESS_LOG: set_string(&srv->access_log_path, value); break;
 		case O_ACCESS_LOG_FORMAT:

@@ -1490,6 +1490,11 @@ ZEND_METHOD(Rapier_Http_Server, stats)
 	add_assoc_long(return_value, "memory", (zend_long) zend_memory_usage(0));
 	add_assoc_long(return_value, "messages_sent", (zend_long) srv->messages.sent);
 	add_assoc_long(return_value, "messages_received", (zend_long) srv->messages.received);
+	add_assoc_long(return_value, "static_compress_hits", srv->http_ready ? (zend_long) srv->http.file_cache.hits : 0);
+	add_assoc_long(return_value, "static_compress_misses",
+		srv->http_ready ? (zend_long) srv->http.file_cache.misses : 0);
+	add_assoc_long(return_value, "static_compress_cached_bytes",
+		srv->http_ready ? (zend_long) srv->http.file_cache.bytes : 0);
 }
 
 ZEND_METHOD(Rapier_Http_Server, workerId)

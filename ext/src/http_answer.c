@@ -108,6 +108,22 @@ static void loop_answer_head(rapier_http_conn_t *conn, const rapier_http_head_t 
 	wbuf_append(conn, iov[1].iov_base, iov[1].iov_len);
 }
 
+/* The loop answers with a finished head (iov) and a body from memory, copied. */
+static void loop_answer_bytes(rapier_http_conn_t *conn, const rapier_http_head_t *head, const struct iovec iov[2],
+	const char *body, size_t body_len)
+{
+	if (conn->h2s) {
+		rapier__http_log_access(conn, head->status, head->body_allowed ? body_len : 0);
+		rapier__h2_answer(conn, head, &iov[1], body, body_len, -1, 0, 0);
+		return;
+	}
+	loop_answer_head(conn, head, iov, head->status, body_len);
+	if (head->body_allowed) {
+		wbuf_append(conn, body, body_len);
+	}
+	flush_wbuf(conn);
+}
+
 /*
  * The loop answers the request with a short text body. head holds the
  * status and the answer's own headers; the connection closes if the head
@@ -124,16 +140,7 @@ static void loop_answer_text(rapier_http_conn_t *conn, rapier_http_head_t *head,
 		rapier__http_conn_close(conn);
 		return;
 	}
-	if (conn->h2s) {
-		rapier__http_log_access(conn, head->status, head->body_allowed ? body_len : 0);
-		rapier__h2_answer(conn, head, &iov[1], body, body_len, -1, 0, 0);
-		return;
-	}
-	loop_answer_head(conn, head, iov, head->status, body_len);
-	if (head->body_allowed) {
-		wbuf_append(conn, body, body_len);
-	}
-	flush_wbuf(conn);
+	loop_answer_bytes(conn, head, iov, body, body_len);
 }
 
 /* The same on an HTTP/2 stream: the stream ends with the answer, the connection goes on. */
@@ -275,22 +282,88 @@ static rapier_coding_t open_precompressed(rapier_http_server_t *server, const ra
 }
 
 /*
- * A precompressed sibling's Content-Encoding, with Vary; Vary alone for the
- * file itself and for answers without its body (304, 416): with siblings
- * served, any file may vary on Accept-Encoding.
+ * The coding a file gets compressed in on the fly, decided as for a
+ * response body (the request's Accept-Encoding, the file's type, its size
+ * against compression_min_length), for files up to
+ * static_compress_max_size. A GET with a Range gets the file as it is:
+ * ranges are of the file's own bytes, which its strong ETag validates.
+ * Sets *vary when the answer depends on Accept-Encoding.
  */
-static void add_precompressed_headers(rapier_http_head_t *head, rapier_coding_t coding, int status)
+static rapier_coding_t on_the_fly_coding(rapier_http_server_t *server, const rapier_http_request_t *req,
+	const rapier_static_file_t *file, const rapier_static_request_t *sr, bool *vary)
+{
+	rapier_compress_input_t in;
+	rapier_compress_decision_t d;
+
+	if (!server->cfg.gzip || file->size > server->cfg.static_compress_max_size) {
+		return RAPIER_CODING_IDENTITY;
+	}
+	memset(&in, 0, sizeof(in));
+	in.status = 200;
+	in.accept_encoding = rapier_http_request_header(req, "accept-encoding", &in.accept_encoding_len);
+	in.content_type = file->mime;
+	in.content_type_len = file->mime_len;
+	in.body_len = file->size;
+	d = rapier_compress_decide(&server->cfg.compress, &in);
+	*vary = *vary || d.vary;
+	return sr->range && req->method == HTTP_GET ? RAPIER_CODING_IDENTITY : d.coding;
+}
+
+/* The file compressed in coding, from the worker's cache or made now (into tmp when not kept). */
+static int compressed_copy(rapier_http_server_t *server, const rapier_static_file_t *file, rapier_coding_t coding,
+	rapier_http_buf_t *tmp, const char **data, size_t *len)
+{
+	rapier_file_version_t version = { file->dev, file->ino, file->size, file->mtime, file->mtime_nsec };
+
+	return rapier_file_cache_get(&server->file_cache, &server->encoders, coding, file->fd, &version, tmp, data, len);
+}
+
+/*
+ * Content-Encoding, with Vary, for a body in a coding (a precompressed
+ * sibling or one made on the fly); Vary alone for the file as it is and for
+ * answers without its body (304, 416) when the answer depends on
+ * Accept-Encoding. With siblings served, any file may.
+ */
+static void add_coding_headers(rapier_http_head_t *head, rapier_coding_t coding, int status, bool vary)
 {
 	size_t len;
 	const char *lines;
 
 	if (coding != RAPIER_CODING_IDENTITY && (status == 200 || status == 206)) {
 		lines = rapier_compress_headers(coding, &len);
-	} else {
+	} else if (vary) {
 		lines = RAPIER_COMPRESS_VARY_HEADER;
 		len = sizeof(RAPIER_COMPRESS_VARY_HEADER) - 1;
+	} else {
+		return;
 	}
 	rapier_http_head_add_line(head, lines, len);
+}
+
+/*
+ * With a coding chosen on the fly, the plan's 200 gets the compressed copy:
+ * its length is announced and *body points to it. When the copy cannot be
+ * made (the file changed under us, no memory), the file goes as it is,
+ * re-planned with its strong ETag. Returns the coding the body is in.
+ */
+static rapier_coding_t plan_compressed(rapier_http_server_t *server, rapier_static_file_t *file,
+	const rapier_static_request_t *sr, rapier_coding_t coding, rapier_static_plan_t *plan,
+	rapier_http_buf_t *tmp, const char **body)
+{
+	size_t len;
+
+	if (coding == RAPIER_CODING_IDENTITY || plan->status != 200) {
+		return coding;
+	}
+	if (compressed_copy(server, file, coding, tmp, body, &len) != 0) {
+		*body = NULL;
+		rapier_static_file_set_weak(file, false);
+		rapier_static_plan(file, sr, plan);
+		return RAPIER_CODING_IDENTITY;
+	}
+	plan->content_length = len;
+	plan->length = plan->head ? 0 : len;
+	return coding;
 }
 
 bool rapier__http_serve_static(rapier_http_conn_t *conn)
@@ -306,6 +379,9 @@ bool rapier__http_serve_static(rapier_http_conn_t *conn)
 	rapier_http_finish_t fin;
 	struct iovec iov[2];
 	rapier_coding_t coding = RAPIER_CODING_IDENTITY;
+	bool vary = server->cfg.static_precompressed;
+	const char *body = NULL;   /* the compressed copy, when the file is compressed on the fly */
+	rapier_http_buf_t tmp;
 	int rc;
 
 	if ((req->method != HTTP_GET && req->method != HTTP_HEAD) || req->path_len >= sizeof(path)
@@ -321,27 +397,38 @@ bool rapier__http_serve_static(rapier_http_conn_t *conn)
 	if (rc != 0) {
 		return false;
 	}
+	static_request(req, &sr);
 	if (server->cfg.static_precompressed) {
 		coding = open_precompressed(server, req, &file);
 	}
-	static_request(req, &sr);
-	if (rapier_static_plan(&file, &sr, &plan) != 0) {
-		rapier_static_file_close(&file);
-		return false;
+	if (coding == RAPIER_CODING_IDENTITY && server->cfg.static_compress_max_size > 0) {
+		coding = on_the_fly_coding(server, req, &file, &sr, &vary);
+		rapier_static_file_set_weak(&file, coding != RAPIER_CODING_IDENTITY);
+	}
+	rapier_static_plan(&file, &sr, &plan);
+	rapier_http_buf_init(&tmp, NULL, 0, (size_t) 1 << 31);
+	if (file.weak) {
+		coding = plan_compressed(server, &file, &sr, coding, &plan, &tmp, &body);
 	}
 	rapier_http_buf_reset(&server->scratch);
 	rapier_http_head_init(&head, &server->scratch);
 	rapier_http_head_set_status(&head, plan.status, NULL, 0);
 	rapier_static_add_headers(&file, &plan, &head);
-	if (server->cfg.static_precompressed) {
-		add_precompressed_headers(&head, coding, plan.status);
-	}
+	add_coding_headers(&head, coding, plan.status, vary);
 	rapier__http_fill_finish(conn, &fin, plan.content_length);
 	if (rapier_http_head_finish(&head, &fin, iov) < 0) {
+		rapier_http_buf_free(&tmp);
 		rapier_static_file_close(&file);
 		return false;
 	}
 	rapier__http_count_answer(server);
+	if (body) {
+		/* Copied out: the cached copy may be evicted while the socket drains. */
+		loop_answer_bytes(conn, &head, iov, body, plan.length);
+		rapier_http_buf_free(&tmp);
+		rapier_static_file_close(&file);
+		return true;
+	}
 	if (conn->h2s) {
 		rapier__http_log_access(conn, plan.status, head.body_allowed ? plan.length : 0);
 		rapier__h2_answer(conn, &head, &iov[1], NULL, 0, head.body_allowed ? file.fd : -1, plan.offset, plan.length);

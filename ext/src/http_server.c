@@ -87,6 +87,8 @@ void rapier_http_config_default(rapier_http_config_t *cfg)
 	cfg->http2_max_streams = 100;
 	cfg->body_buffer_size = RAPIER_HTTP_DEFAULT_BODY_BUFFER_SIZE;
 	cfg->max_body_discard = RAPIER_HTTP_DEFAULT_MAX_BODY_DISCARD;
+	cfg->static_compress_max_size = RAPIER_FILE_COMPRESS_DEFAULT_MAX_SIZE;
+	cfg->static_compress_cache = RAPIER_FILE_CACHE_DEFAULT_MAX_BYTES;
 	cfg->request_buffering = true;
 	cfg->max_file_uploads = -1;
 }
@@ -284,6 +286,7 @@ void rapier_http_server_init(rapier_http_server_t *server, const rapier_http_con
 	server->dispatch_data = dispatch_data;
 	rapier_http_date_cache_init(&server->date);
 	rapier_encoder_pool_init(&server->encoders, &cfg->compress, RAPIER_COMPRESS_POOL_DEFAULT_MAX_IDLE);
+	rapier_file_cache_init(&server->file_cache, cfg->static_compress_cache);
 	/* Answers made in C (errors, static files' heads): small, so the limit is only a backstop. */
 	rapier_http_buf_init(&server->scratch, NULL, 0, (size_t) 1 << 31);
 	rapier_http_limit_init(&server->limit, cfg->max_concurrency, cfg->latency_target_ns, rapier_now_ns());
@@ -1216,6 +1219,7 @@ void rapier_http_server_free(rapier_http_server_t *server)
 	rapier_ws_deflate_release();
 	rapier__http_listeners_close(server);
 	rapier_encoder_pool_free(&server->encoders);
+	rapier_file_cache_free(&server->file_cache);
 	rapier_http_buf_free(&server->scratch);
 }
 

@@ -20,6 +20,7 @@
 #include "coroutine.h"
 #include "http_date.h"
 #include "http_compress.h"
+#include "http_file_cache.h"
 #include "http_limit.h"
 #include "http_log.h"
 #include "http_parser.h"
@@ -57,6 +58,8 @@ typedef struct {
 	const char *server_name;       /* Server header value, or NULL for none */
 	rapier_static_root_t *static_root; /* document_root, or NULL */
 	bool static_precompressed;     /* serve "<file>.zst", ".br", ".gz" beside a static file, in compress's codings */
+	uint64_t static_compress_max_size; /* static files up to this size are compressed on the fly; 0: never */
+	size_t static_compress_cache;  /* compressed bytes of static files kept per worker; 0: compress every time */
 	rapier_access_log_t *access_log;   /* or NULL */
 	int worker_id;                     /* for the access log */
 	const char *upload_tmp_dir;        /* spool multipart bodies to files here while they arrive; NULL: buffer them */
@@ -249,6 +252,7 @@ struct rapier_http_server_s {
 	void *drained_data;
 	rapier_http_date_cache_t date;
 	rapier_encoder_pool_t encoders;
+	rapier_file_cache_t file_cache; /* static files compressed on the fly */
 	rapier_http_buf_t scratch;     /* answers made in C: errors, static files' heads */
 };
 

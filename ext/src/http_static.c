@@ -17,7 +17,8 @@
  * ETags are strong, built from mtime (with nanoseconds) and size, as nginx
  * does without the nanoseconds: a strong validator is what lets If-Range
  * resume downloads (weak ones never match there), and an inode is left out
- * so several servers sharing a deployment agree on the tag.
+ * so several servers sharing a deployment agree on the tag. A body
+ * compressed on the fly gets the same tag made weak, as nginx's gzip does.
  *
  * The plan follows RFC 9110 13.2.2's order: method, If-None-Match or else
  * If-Modified-Since, then Range guarded by If-Range.
@@ -265,6 +266,8 @@ static int open_stat(const rapier_static_root_t *root, const char *rel, struct s
 static void fill_file(rapier_static_file_t *out, int fd, const struct stat *st, const char *name, size_t name_len)
 {
 	out->fd = fd;
+	out->dev = (uint64_t) st->st_dev;
+	out->ino = (uint64_t) st->st_ino;
 	out->size = (uint64_t) st->st_size;
 	out->mtime = (int64_t) st->st_mtim.tv_sec;
 	out->mtime_nsec = st->st_mtim.tv_nsec;
@@ -272,6 +275,7 @@ static void fill_file(rapier_static_file_t *out, int fd, const struct stat *st, 
 	int n = snprintf(out->etag, sizeof(out->etag), "\"%llx.%08lx-%llx\"", (unsigned long long) out->mtime,
 		(unsigned long) out->mtime_nsec, (unsigned long long) out->size);
 	out->etag_len = (size_t) n;
+	out->weak = false;
 }
 
 int rapier_static_resolve(const rapier_static_root_t *root, const char *path, size_t len, rapier_static_file_t *out)
@@ -335,9 +339,33 @@ int rapier_static_open_precompressed(const rapier_static_root_t *root, rapier_st
 	if (fd < 0) {
 		return fd == -EISDIR ? -ENOENT : fd;
 	}
+	/*
+	 * Made before the file's last change: it would serve the old content.
+	 * Whole seconds: brotli's tool copies the file's mtime without them.
+	 */
+	if (st.st_mtim.tv_sec < file->mtime) {
+		close(fd);
+		return -ESTALE;
+	}
 	close(file->fd);
 	fill_file(file, fd, &st, file->rel, file->rel_len);
 	return 0;
+}
+
+void rapier_static_file_set_weak(rapier_static_file_t *file, bool weak)
+{
+	if (weak == file->weak) {
+		return;
+	}
+	if (weak) {
+		memmove(file->etag + 2, file->etag, file->etag_len + 1);
+		memcpy(file->etag, "W/", 2);
+		file->etag_len += 2;
+	} else {
+		memmove(file->etag, file->etag + 2, file->etag_len - 1);
+		file->etag_len -= 2;
+	}
+	file->weak = weak;
 }
 
 void rapier_static_file_close(rapier_static_file_t *file)
@@ -443,7 +471,9 @@ static bool etag_list_matches(const char *s, size_t len, const char *etag, size_
 static bool not_modified(const rapier_static_file_t *file, const rapier_static_request_t *req)
 {
 	if (req->if_none_match) {
-		return etag_list_matches(req->if_none_match, req->if_none_match_len, file->etag, file->etag_len);
+		/* Weak comparison: a "W/" on our side is ignored as on theirs. */
+		size_t skip = file->weak ? 2 : 0;
+		return etag_list_matches(req->if_none_match, req->if_none_match_len, file->etag + skip, file->etag_len - skip);
 	}
 	if (req->if_modified_since) {
 		int64_t since;
@@ -596,8 +626,8 @@ int rapier_static_plan(const rapier_static_file_t *file, const rapier_static_req
 		plan->length = plan->content_length = 0;
 		return 0;
 	}
-	/* RFC 9110 14.2: range handling is defined for GET only. */
-	if (get && req->range && if_range_holds(file, req)) {
+	/* RFC 9110 14.2: range handling is defined for GET only; none offered for a coding made on the fly. */
+	if (get && req->range && !file->weak && if_range_holds(file, req)) {
 		apply_range(file, req, plan);
 	}
 	if (plan->head) {
@@ -617,7 +647,9 @@ int rapier_static_add_headers(const rapier_static_file_t *file, const rapier_sta
 	}
 	if (plan->status == 200 || plan->status == 206) {
 		rc = rapier_http_head_add(head, "Content-Type", 12, file->mime, file->mime_len);
-		rc = rc ? rc : rapier_http_head_add(head, "Accept-Ranges", 13, "bytes", 5);
+		if (!file->weak) {
+			rc = rc ? rc : rapier_http_head_add(head, "Accept-Ranges", 13, "bytes", 5);
+		}
 	}
 	if (plan->status != 416) {
 		rapier_http_date_format(file->mtime, date);

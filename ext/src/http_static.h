@@ -44,11 +44,13 @@ typedef struct rapier_static_root_s {
 int rapier_static_root_open(rapier_static_root_t *root, const char *path, unsigned flags);
 void rapier_static_root_close(rapier_static_root_t *root);
 
-/* "W/" is never used; quotes + 16 hex (seconds) + "." + 8 hex (nanoseconds) + "-" + 16 hex (size) + NUL. */
+/* "W/" + quotes + 16 hex (seconds) + "." + 8 hex (nanoseconds) + "-" + 16 hex (size) + NUL. */
 #define RAPIER_STATIC_ETAG_MAX 48
 
 typedef struct rapier_static_file_s {
 	int fd;                  /* regular file, O_RDONLY; close with rapier_static_file_close */
+	uint64_t dev;
+	uint64_t ino;
 	uint64_t size;
 	int64_t mtime;           /* seconds */
 	long mtime_nsec;
@@ -56,6 +58,7 @@ typedef struct rapier_static_file_s {
 	size_t mime_len;
 	char etag[RAPIER_STATIC_ETAG_MAX];
 	size_t etag_len;
+	bool weak;               /* the body is a coding made on the fly: a weak ETag, no ranges */
 	char rel[PATH_MAX];      /* its path relative to the root, for a precompressed sibling */
 	size_t rel_len;
 } rapier_static_file_t;
@@ -79,10 +82,21 @@ void rapier_static_file_close(rapier_static_file_t *file);
  * appended ("app.js.br" for "app.js"), under the root's rules. On success
  * the file's descriptor, size, dates and ETag become the sibling's, and its
  * type stays the file's own. Returns 0, or -ENOENT (no such regular file),
- * -EACCES or another negative errno, the file unchanged.
+ * -ESTALE (the sibling's mtime is an earlier second than the file's: made
+ * from an earlier version), -EACCES or another negative errno, the file unchanged.
  */
 int rapier_static_open_precompressed(const rapier_static_root_t *root, rapier_static_file_t *file,
 	const char *suffix);
+
+/*
+ * With weak, marks the response as a coding of the file made on the fly (RFC 9110
+ * 8.8.3: another representation, so not the file's strong ETag): the ETag
+ * becomes weak, If-None-Match still matches it (weak comparison), and no
+ * range is offered or applied (Accept-Ranges is left out, If-Range never
+ * holds), as the byte positions of a coding made anew are not stable.
+ * Without, the file is sent as it is again.
+ */
+void rapier_static_file_set_weak(rapier_static_file_t *file, bool weak);
 
 /* MIME type for the file name's extension (case-insensitive); application/octet-stream when unknown. */
 const char *rapier_static_mime(const char *name, size_t len, size_t *mime_len);

@@ -18,6 +18,8 @@ foreach ([['nope' => 1], [5 => 1], ['workers' => -1], ['workers' => '2'], ['read
     ['compression' => [1]], ['compression' => ['br', 'gzip', 'br']], ['compression' => ['b' => 'br']], ['compression' => []],
     ['compression' => ['gzip', 'br']], ['zstd_level' => 0], ['zstd_level' => 20], ['zstd_level' => 19], ['brotli_level' => -1],
     ['brotli_level' => 12], ['brotli_level' => 0], ['compression_min_length' => -1], ['gzip_min_length' => 0], ['static_precompressed' => 'yes'], ['static_precompressed' => true],
+    ['static_compress_max_size' => -1], ['static_compress_max_size' => (1 << 30) + 1], ['static_compress_max_size' => 0],
+    ['static_compress_cache' => -1], ['static_compress_cache' => '16M'], ['static_compress_cache' => 0],
     ['document_root' => ''], ['max_header_size' => 100],
     ['max_header_count' => 0], ['max_body_size' => -1], ['max_body_discard' => -1], ['max_body_discard' => '1k'],
     ['max_body_discard' => 0], ['concurrency' => 1], ['server_name' => 'rapier-test'],
@@ -95,6 +97,12 @@ compression_min_length => -1: ValueError: Rapier\Http\Server::__construct(): Arg
 gzip_min_length => 0: no error
 static_precompressed => 'yes': ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "static_precompressed" must be a bool
 static_precompressed => true: no error
+static_compress_max_size => -1: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "static_compress_max_size" must be an integer between 0 and 1073741824
+static_compress_max_size => 1073741825: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "static_compress_max_size" must be an integer between 0 and 1073741824
+static_compress_max_size => 0: no error
+static_compress_cache => -1: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "static_compress_cache" must be an integer between 0 and %d
+static_compress_cache => '16M': ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "static_compress_cache" must be an integer between 0 and %d
+static_compress_cache => 0: no error
 document_root => '': ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "document_root" must be a non-empty string
 max_header_size => 100: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "max_header_size" must be an integer between 256 and 1048576
 max_header_count => 0: ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "max_header_count" must be an integer between 1 and 10000

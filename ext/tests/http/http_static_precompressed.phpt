@@ -1,5 +1,5 @@
 --TEST--
-HTTP: with static_precompressed, a static file is answered from its precompressed sibling (.zst, .br, .gz) that the request accepts, best first in compression's order: Content-Encoding, Vary, the sibling's length, ETag and ranges, the file's own type; 304 and HEAD; curl decodes it on HTTP/1.1 and HTTP/2; siblings that are directories or leave the root are passed over; off by default
+HTTP: with static_precompressed, a static file is answered from its precompressed sibling (.zst, .br, .gz) that the request accepts, best first in compression's order: Content-Encoding, Vary, the sibling's length, ETag and ranges, the file's own type; 304 and HEAD; curl decodes it on HTTP/1.1 and HTTP/2; siblings that are directories, leave the root or are older than the file are passed over; off by default
 --EXTENSIONS--
 rapier
 --SKIPIF--
@@ -113,9 +113,20 @@ foreach ([['--http1.1'], ['--http2-prior-knowledge']] as $version) {
 }
 http_report_stop($srv);
 
-echo "-- off by default\n";
-$srv = http_server_start($handler, ['document_root' => $pub]);
+echo "-- off by default (and no compression on the fly, to see the file's own bytes)\n";
+$srv = http_server_start($handler, ['document_root' => $pub, 'static_compress_max_size' => 0]);
 echo show(http_get($srv->port, '/app.js', ['Accept-Encoding: zstd, br, gzip']), $file, 'app.js'), "\n";
+http_report_stop($srv);
+
+echo "-- siblings older than the file are passed over\n";
+$srv = http_server_start($handler, ['document_root' => $pub, 'static_precompressed' => true,
+    'static_compress_max_size' => 0]);
+touch("$pub/app.js.br", filemtime("$pub/app.js") + 10);
+touch("$pub/app.js", filemtime("$pub/app.js") + 5);
+clearstatcache();
+foreach (['zstd, br, gzip', 'zstd, gzip'] as $accept) {
+    printf("%-16s %s\n", $accept, show(http_get($srv->port, '/app.js', ["Accept-Encoding: $accept"]), $file, 'app.js'));
+}
 http_report_stop($srv);
 ?>
 --EXPECT--
@@ -145,6 +156,10 @@ HEAD: 200 gzip true
 --http2-prior-knowledge  br    0 true
 --http2-prior-knowledge  gzip  0 true
 exit: 0
--- off by default
+-- off by default (and no compression on the fly, to see the file's own bytes)
 200 identity app.js text/javascript; charset=utf-8 vary=-
+exit: 0
+-- siblings older than the file are passed over
+zstd, br, gzip   200 br app.js.br text/javascript; charset=utf-8 vary=Accept-Encoding
+zstd, gzip       200 identity app.js text/javascript; charset=utf-8 vary=Accept-Encoding
 exit: 0

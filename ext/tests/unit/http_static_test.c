@@ -2,7 +2,9 @@
 #include "unit.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "http_date.c"
@@ -237,6 +239,48 @@ static void test_file_metadata(const rapier_static_root_t *root)
 	rapier_static_file_close(&f);
 	CHECK_EQ_INT(resolve(root, "/UPPER.JSON", 11, &f), 0);
 	CHECK_EQ_STR(f.mime, "application/json");
+	rapier_static_file_close(&f);
+}
+
+/* Sets a file's mtime (seconds, nanoseconds). */
+static void set_mtime(const char *rel, time_t sec, long nsec)
+{
+	char p[256];
+	struct timespec times[2] = { { sec, nsec }, { sec, nsec } };
+
+	snprintf(p, sizeof(p), "%s/%s", base, rel);
+	CHECK_EQ_INT(utimensat(AT_FDCWD, p, times, 0), 0);
+}
+
+/* A sibling made from an earlier version of its file is passed over; one as new or newer is served. */
+static void test_precompressed_staleness(const rapier_static_root_t *root)
+{
+	rapier_static_file_t f;
+
+	write_file("root/app.js", "console.log(1)");
+	write_file("root/app.js.gz", "gz bytes");
+	write_file("root/app.js.br", "br!");
+	set_mtime("root/app.js", 1700000000, 500);
+	set_mtime("root/app.js.gz", 1700000000, 500);   /* gzip -k keeps the file's mtime */
+	set_mtime("root/app.js.br", 1699999999, 999999999);   /* a second earlier: stale */
+	CHECK_EQ_INT(resolve(root, "/app.js", 7, &f), 0);
+	CHECK_EQ_INT(rapier_static_open_precompressed(root, &f, ".br"), -ESTALE);
+	CHECK_EQ_INT(f.size, 14);
+	CHECK_EQ_INT(rapier_static_open_precompressed(root, &f, ".zst"), -ENOENT);
+	CHECK_EQ_INT(rapier_static_open_precompressed(root, &f, ".gz"), 0);
+	CHECK_EQ_INT(f.size, 8);
+	CHECK_EQ_STR(f.mime, "text/javascript; charset=utf-8");
+	rapier_static_file_close(&f);
+	set_mtime("root/app.js.br", 1700000000, 0);   /* brotli -k keeps the mtime without its nanoseconds */
+	CHECK_EQ_INT(resolve(root, "/app.js", 7, &f), 0);
+	CHECK_EQ_INT(rapier_static_open_precompressed(root, &f, ".br"), 0);
+	CHECK_EQ_INT(f.size, 3);
+	rapier_static_file_close(&f);
+	set_mtime("root/app.js", 1700000002, 0);   /* the file edited after both were made */
+	CHECK_EQ_INT(resolve(root, "/app.js", 7, &f), 0);
+	CHECK_EQ_INT(rapier_static_open_precompressed(root, &f, ".br"), -ESTALE);
+	CHECK_EQ_INT(rapier_static_open_precompressed(root, &f, ".gz"), -ESTALE);
+	CHECK_EQ_INT(f.size, 14);
 	rapier_static_file_close(&f);
 }
 
@@ -480,6 +524,47 @@ static void test_headers(void)
 	rapier_http_buf_free(&buf);
 }
 
+/* A coding made on the fly: weak ETag, weak comparison still matches, no ranges offered or applied. */
+static void test_weak(void)
+{
+	rapier_http_buf_t buf;
+	rapier_static_file_t f = fake_file(100);
+	rapier_static_request_t r = req_get("GET");
+	rapier_static_plan_t p;
+
+	rapier_static_file_set_weak(&f, false);
+	CHECK_EQ_STR(f.etag, "\"2ebc8fa1.00000005-64\"");
+	rapier_static_file_set_weak(&f, true);
+	rapier_static_file_set_weak(&f, true);
+	CHECK_EQ_STR(f.etag, "W/\"2ebc8fa1.00000005-64\"");
+	CHECK_EQ_INT(f.etag_len, strlen(f.etag));
+	rapier_http_buf_init(&buf, NULL, 0, 0);
+	p = plan_for(&f, &r);
+	CHECK_EQ_STR(headers_for(&f, &p, &buf), "Content-Type: text/plain; charset=utf-8\r\n"
+		"ETag: W/\"2ebc8fa1.00000005-64\"\r\nLast-Modified: Sun, 06 Nov 1994 08:49:37 GMT\r\n");
+	static const char *const matching[] = { "\"2ebc8fa1.00000005-64\"", "W/\"2ebc8fa1.00000005-64\"", "\"x\", *" };
+	for (size_t i = 0; i < sizeof(matching) / sizeof(matching[0]); i++) {
+		SET(r, if_none_match, matching[i]);
+		CHECK_EQ_INT(plan_for(&f, &r).status, 304);
+	}
+	SET(r, if_none_match, "\"2ebc8fa1.00000005-65\"");
+	CHECK_EQ_INT(plan_for(&f, &r).status, 200);
+	r = req_get("GET");
+	SET(r, range, "bytes=0-9");
+	p = plan_for(&f, &r);
+	CHECK(p.status == 200 && p.length == 100 && p.content_range_len == 0);
+	SET(r, if_range, "W/\"2ebc8fa1.00000005-64\"");
+	CHECK_EQ_INT(plan_for(&f, &r).status, 200);
+	rapier_static_file_set_weak(&f, false);
+	CHECK_EQ_STR(f.etag, "\"2ebc8fa1.00000005-64\"");
+	CHECK_EQ_INT(f.etag_len, strlen(f.etag));
+	CHECK_EQ_INT(plan_for(&f, &r).status, 200);   /* If-Range W/ never holds */
+	r = req_get("GET");
+	SET(r, range, "bytes=0-9");
+	CHECK_EQ_INT(plan_for(&f, &r).status, 206);
+	rapier_http_buf_free(&buf);
+}
+
 static void run_resolution_suite(bool kernel_beneath)
 {
 	rapier_static_root_t with_index, plain, dotfiles;
@@ -495,6 +580,7 @@ static void run_resolution_suite(bool kernel_beneath)
 	test_index_and_directories(&with_index, &plain);
 	test_symlinks(&with_index, kernel_beneath);
 	test_file_metadata(&plain);
+	test_precompressed_staleness(&plain);
 	rapier_static_root_close(&with_index);
 	rapier_static_root_close(&plain);
 	rapier_static_root_close(&dotfiles);
@@ -516,6 +602,7 @@ int main(void)
 	test_plan_ranges();
 	test_plan_if_range();
 	test_headers();
+	test_weak();
 	remove_tree();
 	return unit_finish("http_static_test");
 }
