@@ -351,9 +351,7 @@ void rapier_http_response_handler_done(zend_object *obj, zend_object *exception)
 	response_t *resp = response_from(obj);
 	rapier_http_conn_t *conn = resp->conn;
 
-	/* Its body ended early by a close or a reset: nobody reads an answer. rapier_http_conn_handler_done() closes. */
-	bool client_left = rapier_http_conn_client_left(conn);
-
+	/* A body its client cut short by a close or a reset closed the connection then: nothing below is sent. */
 	if (exception) {
 		zval ex, str;
 		int body_status = body_failure_status(exception);
@@ -369,9 +367,7 @@ void rapier_http_response_handler_done(zend_object *obj, zend_object *exception)
 		if (body_status == 0 || body_status == 507) {
 			php_log_err_with_severity(Z_TYPE(str) == IS_STRING ? Z_STRVAL(str) : "uncaught exception", LOG_ERR);
 		}
-		if (client_left) {
-			/* No answer. */
-		} else if (rapier_http_conn_writable(conn) && !conn->response_started
+		if (rapier_http_conn_writable(conn) && !conn->response_started
 			&& body_failure_answered(resp, exception, body_status)) {
 			/* The body did not come whole: the status that says why, not a 500 (as if the server had buffered it). */
 		} else if (rapier_http_conn_writable(conn) && !conn->response_started) {
@@ -386,7 +382,7 @@ void rapier_http_response_handler_done(zend_object *obj, zend_object *exception)
 			}
 		}
 		zval_ptr_dtor(&str);
-	} else if (rapier_http_conn_writable(conn) && !client_left) {
+	} else if (rapier_http_conn_writable(conn)) {
 		/* The handler returned without ending the response: end it as it stands. */
 		finish(resp, "", 0);
 	}

@@ -241,11 +241,6 @@ bool rapier_http_conn_writable(const rapier_http_conn_t *conn)
 	return conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->response_ended;
 }
 
-bool rapier_http_conn_client_left(const rapier_http_conn_t *conn)
-{
-	return conn->body != NULL && conn->body->error == 499;
-}
-
 /* After the handler */
 
 /* Starts queued requests while there are slots: more than one when latency_target raised the limit. */
@@ -277,7 +272,6 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 	rapier_http_server_t *server = conn->server;
 	bool body_unread = conn->body && !conn->body->done;
 	bool body_failed = conn->body && conn->body->error;
-	bool client_left = rapier_http_conn_client_left(conn);
 
 	conn->handler_co = NULL;
 	if (conn->upgraded) {
@@ -296,12 +290,9 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 	}
 	check_max_requests(server);
 	if (conn->state == RAPIER_HTTP_CONN_HANDLING && !conn->response_ended) {
-		if (conn->response_started || client_left) {
-			/*
-			 * A streamed response cut short (the client must not take it as complete), or a body its
-			 * client closed or reset before the end, with no answer begun: nobody reads one.
-			 */
-			rapier__http_response_cut(conn, client_left ? 499 : 500);
+		if (conn->response_started) {
+			/* A streamed response cut short: the client must not take it as complete. */
+			rapier__http_response_cut(conn, 500);
 		} else {
 			/* The answer closes the connection once written. */
 			conn->state = RAPIER_HTTP_CONN_READING;

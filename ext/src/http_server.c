@@ -652,6 +652,8 @@ int rapier__http_body_pull(rapier_http_conn_t *conn)
 		return 0;
 	}
 	rapier__http_body_end(body, 499, "the client closed the connection before the body ended");
+	/* As when the watch sees the client leave: the response is cut, and the handler's onAbort() callbacks run. */
+	rapier__http_response_cut(conn, 499);
 	return -1;
 }
 

@@ -361,13 +361,6 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed);
 /* Whether the response can still be written (not ended, client not gone). */
 bool rapier_http_conn_writable(const rapier_http_conn_t *conn);
 
-/*
- * Whether the request's body ended early because its client closed the
- * connection (or shut down its side) or reset the stream: an answer not
- * begun is not sent, and the access log says 499.
- */
-bool rapier_http_conn_client_left(const rapier_http_conn_t *conn);
-
 /* The TLS session the request came through (its HTTP/2 connection's for a stream), or NULL. */
 rapier_http_tls_t *rapier_http_conn_tls(const rapier_http_conn_t *conn);
 

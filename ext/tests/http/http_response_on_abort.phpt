@@ -1,5 +1,5 @@
 --TEST--
-HTTP: Response::onAbort() wakes a handler whose client left: its callbacks run, in order and in coroutines of their own, when the client closes or half-closes the connection, when a write times out (write_timeout), and at once when registered after that; never for a response that ended whole. connection_aborted() and connection_status() tell the handler's coroutine, and stay PHP's own in any other; onAbort() after the handler returned throws
+HTTP: Response::onAbort() wakes a handler whose client left: its callbacks run, in order and in coroutines of their own, when the client closes or half-closes the connection, when a write times out (write_timeout), when it leaves while the handler reads the body as it arrives, and at once when registered after that; never for a response that ended whole. connection_aborted() and connection_status() tell the handler's coroutine, and stay PHP's own in any other; onAbort() after the handler returned throws
 --EXTENSIONS--
 rapier
 --FILE--
@@ -56,6 +56,18 @@ $srv = http_server_start('function ($req, $res) {
             echo "$name gone: write() false, ", $status(), "\n";
             Rapier\Coroutine::sleep(0.1);
             return;
+        case "/body":
+            /* request_buffering off: the handler reads the body while it arrives, and the client leaves mid-body. */
+            $res->onAbort(fn () => print("$name: callback after the body was cut\n"));
+            echo "$name: waiting\n";
+            try {
+                $req->body();
+                echo "$name: the body came whole (wrong)\n";
+            } catch (Rapier\Http\BodyException $e) {
+                echo "$name gone: BodyException ", $e->getCode(), ", ", $status(), "\n";
+            }
+            Rapier\Coroutine::sleep(0.1);
+            return;
         case "/whole":
             $res->onAbort(fn () => print("$name: callback run (wrong: the response ended whole)\n"));
             $res->end("whole");
@@ -73,7 +85,7 @@ $srv = http_server_start('function ($req, $res) {
             return;
     }
     $res->end("hello " . $req->path);
-}', ['write_timeout' => 1]);
+}', ['write_timeout' => 1, 'request_buffering' => false]);
 
 function leave(HttpTestServer $srv, string $name, string $target, callable $leave): void
 {
@@ -92,6 +104,15 @@ leave($srv, 'cancel', '/cancel?n=cancel', $close);
 leave($srv, 'late', '/late?n=late', $close);
 /* The client stays, reading nothing: the 1 s write_timeout cuts the response. */
 leave($srv, 'stream', '/stream?n=stream', fn () => null);
+foreach (['body' => $close, 'body-half' => fn (HttpTestConn $c) => stream_socket_shutdown($c->sock, STREAM_SHUT_WR)]
+        as $name => $how) {
+    $c = new HttpTestConn($srv->port);
+    $c->send("POST /body?n=$name HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nten bytes.");
+    $srv->waitFor("$name: waiting", 5);
+    $how($c);
+    $srv->waitFor("$name: callback", 10);
+    $c->close();
+}
 
 $c = new HttpTestConn($srv->port);
 $c->send("GET /whole?n=whole HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -129,6 +150,12 @@ late gone: connection_aborted() 1, connection_status() 1, isWritable() false
 stream: waiting
 stream gone: write() false, connection_aborted() 1, connection_status() 1, isWritable() false
 stream: callback after write_timeout
+body: waiting
+body gone: BodyException 499, connection_aborted() 1, connection_status() 1, isWritable() false
+body: callback after the body was cut
+body-half: waiting
+body-half gone: BodyException 499, connection_aborted() 1, connection_status() 1, isWritable() false
+body-half: callback after the body was cut
 whole done: connection_aborted() 0, connection_status() 0, isWritable() false
 whole: after return: Cannot register an abort callback: its request handler has returned, which ended the response (a coroutine writing it must be waited for before the handler returns, with a Rapier\WaitGroup for example)
 start() returned
