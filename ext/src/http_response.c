@@ -413,6 +413,47 @@ int rapier_http_head_add_line(rapier_http_head_t *head, const char *line, size_t
 	return rapier_http_buf_append(head->buf, line, len);
 }
 
+/* Whether the header line at p (len bytes) is a field of that name. */
+static bool line_is(const char *p, size_t len, const char *name, size_t name_len)
+{
+	return len > name_len && p[name_len] == ':' && strncasecmp(p, name, name_len) == 0;
+}
+
+int rapier_http_head_encoded(rapier_http_head_t *head)
+{
+	rapier_http_buf_t *buf = head->buf;
+	size_t pos = head->start;
+
+	while (pos < buf->len) {
+		char *line = buf->data + pos;
+		const char *lf = memchr(line, '\n', buf->len - pos);
+		size_t len = lf ? (size_t) (lf - line) + 1 : buf->len - pos;
+		size_t v = 5;
+
+		if (line_is(line, len, "accept-ranges", 13)) {
+			memmove(line, line + len, buf->len - pos - len);
+			buf->len -= len;
+			continue;
+		}
+		while (v < len && line[v] == ' ') {
+			v++;
+		}
+		if (line_is(line, len, "etag", 4) && v < len && line[v] == '"') {
+			int rc = rapier_http_buf_reserve(buf, 2);
+			if (rc < 0) {
+				return rc;
+			}
+			line = buf->data + pos;
+			memmove(line + v + 2, line + v, buf->len - pos - v);
+			memcpy(line + v, "W/", 2);
+			buf->len += 2;
+			len += 2;
+		}
+		pos += len;
+	}
+	return 0;
+}
+
 size_t rapier_http_u64_to_dec(char *out, uint64_t v)
 {
 	char tmp[20];

@@ -136,6 +136,14 @@ int rapier_http_head_add(rapier_http_head_t *head, const char *name, size_t name
 int rapier_http_trailer_add(rapier_http_buf_t *buf, const char *name, size_t name_len, const char *value,
 	size_t value_len);
 
+/*
+ * The body goes in a content coding made for this response: a strong ETag
+ * the application set becomes weak (the bytes are not those it tags: RFC
+ * 9110 8.8.3, as nginx's gzip does) and Accept-Ranges goes (positions in a
+ * coding made anew are not stable). Returns 0 or -ENOMEM.
+ */
+int rapier_http_head_encoded(rapier_http_head_t *head);
+
 /* Whether head has trailer fields to send. */
 static inline bool rapier_http_head_has_trailers(const rapier_http_head_t *head)
 {

@@ -363,6 +363,7 @@ static void add_coding_headers(rapier_http_head_t *head, const rapier_encoder_t 
 	if (enc) {
 		size_t len;
 		const char *lines = rapier_compress_headers(enc->coding, &len);
+		rapier_http_head_encoded(head);
 		rapier_http_head_add_line(head, lines, len);
 	} else if (vary) {
 		rapier_http_head_add_line(head, RAPIER_COMPRESS_VARY_HEADER, sizeof(RAPIER_COMPRESS_VARY_HEADER) - 1);

@@ -60,6 +60,14 @@ $handler = 'function ($req, $res) {
         $page .= "<li>user $i, user$i@example.com</li>\n";
     }
     $res->header("Content-Type", "text/html; charset=utf-8");
+    if (str_starts_with($req->path, "/tagged")) {
+        $res->header("ETag", "\"v7\"")->header("Accept-Ranges", "bytes");
+    }
+    if ($req->path === "/tagged-stream") {
+        $res->write($page);
+        $res->end();
+        return;
+    }
     if ($req->path === "/leave") {
         /* Writes until the client has left: the encoder of an unfinished stream is let go of. */
         for ($i = 0; $i < 10000; $i++) {
@@ -143,6 +151,18 @@ foreach (['zstd', 'br', 'gzip'] as $coding) {
         var_export($srv->waitFor(str_repeat("leave: write returned false\n", $coding === 'zstd' ? 1 : ($coding === 'br' ? 2 : 3)), 10), true), "\n";
 }
 echo "served after: ", describe(http_get($srv->port, '/', ['Accept-Encoding: br']), $page), "\n";
+
+/* The application's validators: a coding made here is not the bytes its strong ETag names, nor ranges of them. */
+foreach (['/tagged', '/tagged-stream'] as $path) {
+    foreach (['gzip', 'identity'] as $accept) {
+        $r = http_get($srv->port, $path, ["Accept-Encoding: $accept"]);
+        printf("%-14s %-8s %s etag=%s accept-ranges=%s\n", $path, $accept, describe($r, $page),
+            $r['headers']['etag'][0] ?? '-', $r['headers']['accept-ranges'][0] ?? '-');
+    }
+}
+[$rc, $out] = http_curl(['--http2-prior-knowledge', '--compressed', '-D', '-', "$url/tagged"]);
+preg_match('/^etag: (\S+)/mi', $out, $m);
+echo "HTTP/2, zstd: etag=", $m[1] ?? '-', ' accept-ranges=', preg_match('/^accept-ranges:/mi', $out) ? 'yes' : '-', "\n";
 http_report_stop($srv);
 
 echo "-- compression ['gzip', 'zstd'], highest levels\n";
@@ -203,6 +223,11 @@ zstd stream left: encoded true
 br stream left: encoded true
 gzip stream left: encoded true
 served after: br length vary=Accept-Encoding ok
+/tagged        gzip     gzip length vary=Accept-Encoding ok etag=W/"v7" accept-ranges=-
+/tagged        identity identity length vary=Accept-Encoding ok etag="v7" accept-ranges=bytes
+/tagged-stream gzip     gzip chunked vary=Accept-Encoding ok etag=W/"v7" accept-ranges=-
+/tagged-stream identity identity chunked vary=Accept-Encoding ok etag="v7" accept-ranges=bytes
+HTTP/2, zstd: etag=W/"v7" accept-ranges=-
 exit: 0
 -- compression ['gzip', 'zstd'], highest levels
 /        gzip, deflate, br, zstd    gzip length vary=Accept-Encoding ok

@@ -327,6 +327,38 @@ static void test_pipelined_heads_share_a_buffer(void)
 	CHECK(memcmp(iov[1].iov_base, "X-Second: 2\r\n", 13) == 0);
 }
 
+/* A coding made for the response: strong ETags weakened, Accept-Ranges dropped, the rest untouched; this head only. */
+static void test_encoded(void)
+{
+	static const char want[] = "ETag: W/\"v1\"\r\nX-ETag: \"x\"\r\nAccept-Ranges-Not: y\r\n"
+		"etag: W/\"already\"\r\nCache-Control: max-age=60\r\n";
+	struct iovec iov[2];
+	rapier_http_finish_t in = finish_in(RAPIER_HTTP_LENGTH_UNKNOWN, 1, true);
+	size_t first;
+
+	start();
+	CHECK_EQ_INT(rapier_http_head_add(&head, "Accept-Ranges", 13, "bytes", 5), 0);
+	CHECK_EQ_INT(rapier_http_head_finish(&head, &in, iov), 0);
+	first = buf.len;
+	rapier_http_head_init(&head, &buf);
+	CHECK_EQ_INT(rapier_http_head_add(&head, "accept-ranges", 13, "bytes", 5), 0);
+	CHECK_EQ_INT(rapier_http_head_add(&head, "ETag", 4, "\"v1\"", 4), 0);
+	CHECK_EQ_INT(rapier_http_head_add(&head, "X-ETag", 6, "\"x\"", 3), 0);
+	CHECK_EQ_INT(rapier_http_head_add(&head, "Accept-Ranges-Not", 17, "y", 1), 0);
+	CHECK_EQ_INT(rapier_http_head_add(&head, "etag", 4, "W/\"already\"", 11), 0);
+	CHECK_EQ_INT(rapier_http_head_add(&head, "Accept-Ranges", 13, "none", 4), 0);
+	CHECK_EQ_INT(rapier_http_head_add(&head, "Cache-Control", 13, "max-age=60", 10), 0);
+	CHECK_EQ_INT(rapier_http_head_encoded(&head), 0);
+	CHECK_EQ_INT(rapier_http_head_finish(&head, &in, iov), 0);
+	CHECK(iov[1].iov_base == buf.data + first);
+	CHECK(memcmp(buf.data, "Accept-Ranges: bytes\r\n", 22) == 0);   /* the earlier head is not this one's */
+	CHECK(iov[1].iov_len > strlen(want) && memcmp(iov[1].iov_base, want, strlen(want)) == 0);
+
+	start();
+	CHECK_EQ_INT(rapier_http_head_encoded(&head), 0);
+	CHECK_EQ_INT(buf.len, 0);
+}
+
 static void test_buffer_growth_and_limit(void)
 {
 	char storage[16];
@@ -472,6 +504,7 @@ int main(void)
 	test_head_and_bodiless_statuses();
 	test_date_and_server();
 	test_pipelined_heads_share_a_buffer();
+	test_encoded();
 	test_buffer_growth_and_limit();
 	test_chunk_helpers();
 	test_date_format_against_libc();
