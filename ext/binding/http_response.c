@@ -717,6 +717,7 @@ ZEND_METHOD(Rapier_Http_Response, sendfile)
 	zend_long offset = 0, length = 0;
 	bool length_is_null = true;
 	struct stat st;
+	rapier_file_version_t version;
 	int fd, rc;
 
 	ZEND_PARSE_PARAMETERS_START(1, 3)
@@ -755,7 +756,9 @@ ZEND_METHOD(Rapier_Http_Response, sendfile)
 		const char *mime = rapier_static_mime(ZSTR_VAL(path), ZSTR_LEN(path), &mime_len);
 		add_header(resp, ZEND_STRL("Content-Type"), mime, mime_len, 1);
 	}
-	rc = rapier_http_conn_sendfile(resp->conn, &resp->head, fd, (uint64_t) offset, (uint64_t) length);
+	version = rapier_file_version_of(&st);
+	rc = rapier_http_conn_sendfile(resp->conn, &resp->head, resp->content_type ? ZSTR_VAL(resp->content_type) : NULL,
+		resp->content_type ? ZSTR_LEN(resp->content_type) : 0, fd, (uint64_t) offset, (uint64_t) length, &version);
 	close(fd);
 	RETURN_BOOL(sent(rc));
 }

@@ -348,9 +348,14 @@ int rapier_http_conn_write(rapier_http_conn_t *conn, rapier_http_head_t *head, c
 /* Ends a streamed response (the last chunk), with trailer fields when trailers holds some (may be NULL). */
 int rapier_http_conn_end_stream(rapier_http_conn_t *conn, const rapier_http_buf_t *trailers);
 
-/* Sends a file as the whole response with sendfile(). */
-int rapier_http_conn_sendfile(rapier_http_conn_t *conn, rapier_http_head_t *head, int fd, uint64_t offset,
-	uint64_t length);
+/*
+ * Sends length bytes of a file from offset as the whole response, with
+ * sendfile(); a whole file (version is its fstat()) whose content type
+ * calls for it goes compressed instead, as a body would, from the worker's
+ * cache of compressed files when its size allows (static_compress_max_size).
+ */
+int rapier_http_conn_sendfile(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *content_type,
+	size_t content_type_len, int fd, uint64_t offset, uint64_t length, const rapier_file_version_t *version);
 
 /*
  * The handler has finished: answers 500 if it never responded (or aborts

@@ -330,12 +330,8 @@ void rapier__http_fill_finish(rapier_http_conn_t *conn, rapier_http_finish_t *fi
 	}
 }
 
-/*
- * The coding of this response, and whether it varies on Accept-Encoding.
- * An encoder the coding needs is taken from the pool: without one (out of
- * memory) the body goes out as it is, still with Vary.
- */
-static rapier_encoder_t *compress_decide(rapier_http_conn_t *conn, rapier_http_head_t *head,
+/* The coding of this response, and whether it varies on Accept-Encoding. */
+static rapier_coding_t decide_coding(rapier_http_conn_t *conn, rapier_http_head_t *head,
 	const char *content_type, size_t content_type_len, uint64_t body_len, bool *vary)
 {
 	const rapier_http_request_t *req = rapier_http_conn_request(conn);
@@ -344,7 +340,7 @@ static rapier_encoder_t *compress_decide(rapier_http_conn_t *conn, rapier_http_h
 
 	*vary = false;
 	if (!conn->server->cfg.gzip) {
-		return NULL;
+		return RAPIER_CODING_IDENTITY;
 	}
 	memset(&in, 0, sizeof(in));
 	in.status = head->status;
@@ -354,15 +350,27 @@ static rapier_encoder_t *compress_decide(rapier_http_conn_t *conn, rapier_http_h
 	in.body_len = body_len;
 	d = rapier_compress_decide(&conn->server->cfg.compress, &in);
 	*vary = d.vary;
-	return rapier_encoder_pool_get(&conn->server->encoders, d.coding);
+	return d.coding;
 }
 
-/* Content-Encoding and Vary for a body the encoder compresses; Vary alone for one sent as it is. */
-static void add_coding_headers(rapier_http_head_t *head, const rapier_encoder_t *enc, bool vary)
+/*
+ * The same, with an encoder of the coding from the pool: without one (out
+ * of memory) the body goes out as it is, still with Vary.
+ */
+static rapier_encoder_t *compress_decide(rapier_http_conn_t *conn, rapier_http_head_t *head,
+	const char *content_type, size_t content_type_len, uint64_t body_len, bool *vary)
 {
-	if (enc) {
+	rapier_coding_t coding = decide_coding(conn, head, content_type, content_type_len, body_len, vary);
+
+	return rapier_encoder_pool_get(&conn->server->encoders, coding);
+}
+
+/* Content-Encoding and Vary for a body in a coding; Vary alone for one sent as it is. */
+static void add_coding_headers(rapier_http_head_t *head, rapier_coding_t coding, bool vary)
+{
+	if (coding != RAPIER_CODING_IDENTITY) {
 		size_t len;
-		const char *lines = rapier_compress_headers(enc->coding, &len);
+		const char *lines = rapier_compress_headers(coding, &len);
 		rapier_http_head_encoded(head);
 		rapier_http_head_add_line(head, lines, len);
 	} else if (vary) {
@@ -436,16 +444,41 @@ static int chunked_body(struct iovec *iov, char chunk_head[RAPIER_HTTP_CHUNK_HEA
 	return n + last_chunk(&iov[n], trailers);
 }
 
-int rapier_http_conn_respond(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *content_type,
-	size_t content_type_len, const char *body, size_t body_len)
+/* The head, its coding headers added, and the whole body (in that coding), with the trailer fields if any. */
+static int send_whole(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *body, size_t body_len)
 {
-	rapier_http_server_t *server = conn->server;
 	rapier_http_finish_t fin;
 	struct iovec iov[2 + CHUNKED_BODY_IOV];
 	char chunk_head[RAPIER_HTTP_CHUNK_HEADER_MAX];
 	int iovcnt = 2, rc;
+
+	rapier__http_fill_finish(conn, &fin, trailers_sent(conn, head) ? RAPIER_HTTP_LENGTH_UNKNOWN : body_len);
+	if ((rc = rapier_http_head_finish(head, &fin, iov)) < 0) {
+		return rc;
+	}
+	if (head->chunked && conn->h2s == NULL) {
+		iovcnt = 2 + chunked_body(&iov[2], chunk_head, body, body_len, head->trailers);
+	} else if (head->body_allowed && body_len > 0) {
+		iov[2].iov_base = (void *) body;
+		iov[2].iov_len = body_len;
+		iovcnt = 3;
+	}
+	conn->response_started = true;
+	response_finished(conn, head, body_len);
+	if (conn->h2s) {
+		bool more = head->body_allowed && (body_len > 0 || rapier_http_head_has_trailers(head));
+		return h2_write(conn, head, &iov[1], more, body, body_len, true, head->trailers);
+	}
+	return write_all(conn, iov, iovcnt);
+}
+
+int rapier_http_conn_respond(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *content_type,
+	size_t content_type_len, const char *body, size_t body_len)
+{
+	rapier_http_server_t *server = conn->server;
 	rapier_encoder_t *enc;
 	bool vary;
+	int rc;
 	/*
 	 * This response's own buffer, not one of the server's: write_all() may
 	 * suspend this coroutine on a slow client while others respond.
@@ -462,32 +495,13 @@ int rapier_http_conn_respond(rapier_http_conn_t *conn, rapier_http_head_t *head,
 		rapier_encoder_pool_put(&server->encoders, enc);
 		enc = NULL;
 	}
-	add_coding_headers(head, enc, vary);
+	add_coding_headers(head, enc ? enc->coding : RAPIER_CODING_IDENTITY, vary);
 	if (enc) {
 		body = zbuf.data;
 		body_len = zbuf.len;
 		rapier_encoder_pool_put(&server->encoders, enc);
 	}
-	rapier__http_fill_finish(conn, &fin, trailers_sent(conn, head) ? RAPIER_HTTP_LENGTH_UNKNOWN : body_len);
-	if ((rc = rapier_http_head_finish(head, &fin, iov)) < 0) {
-		rapier_http_buf_free(&zbuf);
-		return rc;
-	}
-	if (head->chunked && conn->h2s == NULL) {
-		iovcnt = 2 + chunked_body(&iov[2], chunk_head, body, body_len, head->trailers);
-	} else if (head->body_allowed && body_len > 0) {
-		iov[2].iov_base = (void *) body;
-		iov[2].iov_len = body_len;
-		iovcnt = 3;
-	}
-	conn->response_started = true;
-	response_finished(conn, head, body_len);
-	if (conn->h2s) {
-		bool more = head->body_allowed && (body_len > 0 || rapier_http_head_has_trailers(head));
-		rc = h2_write(conn, head, &iov[1], more, body, body_len, true, head->trailers);
-	} else {
-		rc = write_all(conn, iov, iovcnt);
-	}
+	rc = send_whole(conn, head, body, body_len);
 	rapier_http_buf_free(&zbuf);
 	return rc;
 }
@@ -590,7 +604,7 @@ static void stream_compress_begin(rapier_http_conn_t *conn, rapier_http_head_t *
 	bool vary;
 
 	conn->encoder = compress_decide(conn, head, content_type, content_type_len, RAPIER_HTTP_LENGTH_UNKNOWN, &vary);
-	add_coding_headers(head, conn->encoder, vary);
+	add_coding_headers(head, conn->encoder ? conn->encoder->coding : RAPIER_CODING_IDENTITY, vary);
 }
 
 void rapier__http_encoder_release(rapier_http_conn_t *conn)
@@ -722,8 +736,53 @@ static int send_file_chunked(rapier_http_conn_t *conn, struct iovec head_iov[2],
 	return write_iov(conn, iov, iovcnt);
 }
 
-int rapier_http_conn_sendfile(rapier_http_conn_t *conn, rapier_http_head_t *head, int fd, uint64_t offset,
-	uint64_t length)
+/*
+ * A whole file compressed as a body would be (its type, the request's
+ * Accept-Encoding), up to static_compress_max_size, from the worker's
+ * cache of compressed files (http_file_cache.h). Returns 1 when the file
+ * is to go as it is (Vary added when another request could get it
+ * compressed), else what sending the compressed copy returned.
+ */
+static int send_file_compressed(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *content_type,
+	size_t content_type_len, int fd, const rapier_file_version_t *version)
+{
+	rapier_http_server_t *server = conn->server;
+	rapier_coding_t coding = RAPIER_CODING_IDENTITY;
+	rapier_http_buf_t copy;
+	const char *data;
+	size_t len;
+	bool vary = false;
+	int rc = -1;
+
+	if (server->cfg.static_compress_max_size > 0 && version->size <= server->cfg.static_compress_max_size
+			&& !trailers_sent(conn, head)) {
+		coding = decide_coding(conn, head, content_type, content_type_len, version->size, &vary);
+	}
+	rapier_http_buf_init(&copy, NULL, 0, (size_t) 1 << 31);
+	if (coding != RAPIER_CODING_IDENTITY) {
+		rc = rapier_file_cache_get(&server->file_cache, &server->encoders, coding, fd, version, &copy, &data, &len);
+	}
+	/*
+	 * A copy of the cached one (made just now, the compressed bytes are in
+	 * copy too): the cache may change while this coroutine waits on the socket.
+	 */
+	if (rc == 0 && data != copy.data) {
+		rapier_http_buf_reset(&copy);
+		rc = rapier_http_buf_append(&copy, data, len) == 0 ? 0 : -ENOMEM;
+	}
+	if (rc != 0) {
+		add_coding_headers(head, RAPIER_CODING_IDENTITY, vary);
+		rapier_http_buf_free(&copy);
+		return 1;
+	}
+	add_coding_headers(head, coding, vary);
+	rc = send_whole(conn, head, copy.data, copy.len);
+	rapier_http_buf_free(&copy);
+	return rc;
+}
+
+int rapier_http_conn_sendfile(rapier_http_conn_t *conn, rapier_http_head_t *head, const char *content_type,
+	size_t content_type_len, int fd, uint64_t offset, uint64_t length, const rapier_file_version_t *version)
 {
 	rapier_http_finish_t fin;
 	struct iovec iov[2];
@@ -731,6 +790,10 @@ int rapier_http_conn_sendfile(rapier_http_conn_t *conn, rapier_http_head_t *head
 
 	if (closed_before(conn)) {
 		return -EPIPE;
+	}
+	if (offset == 0 && length == version->size
+			&& (rc = send_file_compressed(conn, head, content_type, content_type_len, fd, version)) != 1) {
+		return rc;
 	}
 	rapier__http_fill_finish(conn, &fin, trailers_sent(conn, head) ? RAPIER_HTTP_LENGTH_UNKNOWN : length);
 	if ((rc = rapier_http_head_finish(head, &fin, iov)) < 0) {
