@@ -62,11 +62,11 @@ void rapier_file_cache_free(rapier_file_cache_t *cache);
 
 /*
  * The file open as fd, at version, compressed with coding. On a hit *data
- * points into the cache and stays valid until the next call on it. On a
- * miss the file is read (version->size bytes, from offset 0) and
- * compressed with an encoder of pool; the copy is kept when it fits the
- * bound (evicting the least recently used), else it is left in tmp, which
- * the caller frees either way. Returns 0, -EAGAIN when the file no longer
+ * points into the cache and stays valid until the next call on it, and tmp
+ * is left empty. On a miss the file is read (version->size bytes, from
+ * offset 0) and compressed with an encoder of pool into tmp, and a copy is
+ * kept when it fits the bound (evicting the least recently used); *data
+ * points to either. The caller frees tmp either way. Returns 0, -EAGAIN when the file no longer
  * has that size (it changed under us: send it as it is), -ENOMEM, or the
  * read's or encoder's error.
  */

@@ -762,12 +762,8 @@ static int send_file_compressed(rapier_http_conn_t *conn, rapier_http_head_t *he
 	if (coding != RAPIER_CODING_IDENTITY) {
 		rc = rapier_file_cache_get(&server->file_cache, &server->encoders, coding, fd, version, &copy, &data, &len);
 	}
-	/*
-	 * A copy of the cached one (made just now, the compressed bytes are in
-	 * copy too): the cache may change while this coroutine waits on the socket.
-	 */
-	if (rc == 0 && data != copy.data) {
-		rapier_http_buf_reset(&copy);
+	/* A hit is copied out: the cache may change while this coroutine waits on the socket. */
+	if (rc == 0 && copy.len == 0) {
 		rc = rapier_http_buf_append(&copy, data, len) == 0 ? 0 : -ENOMEM;
 	}
 	if (rc != 0) {

@@ -118,9 +118,11 @@ static void test_hit_and_codings(void)
 	CHECK(len > 0 && len < 50000 * 3 / 4);
 	CHECK(gunzips_to_file(data, len, fd, 50000));
 	CHECK(fx.cache.misses == 1 && fx.cache.hits == 0 && fx.cache.entries == 1 && fx.cache.bytes == len);
-	CHECK(data != fx.tmp.data);
+	/* A miss leaves the bytes in tmp too; a hit leaves tmp empty. */
+	CHECK(data != fx.tmp.data && fx.tmp.len == len && memcmp(fx.tmp.data, data, len) == 0);
 	CHECK_EQ_INT(get(&fx, RAPIER_CODING_GZIP, fd, &st, &again, &again_len), 0);
 	CHECK(again == data && again_len == len && fx.cache.hits == 1 && fx.cache.misses == 1);
+	CHECK_EQ_INT(fx.tmp.len, 0);
 	CHECK_EQ_INT(get(&fx, RAPIER_CODING_ZSTD, fd, &st, &data, &len), 0);
 	CHECK(unzstds_to_file(data, len, fd, 50000));
 	CHECK(fx.cache.entries == 2 && fx.cache.misses == 2);
