@@ -282,31 +282,19 @@ static rapier_coding_t open_precompressed(rapier_http_server_t *server, const ra
 }
 
 /*
- * The coding a file gets compressed in on the fly, decided as for a
- * response body (the request's Accept-Encoding, the file's type, its size
- * against compression_min_length), for files up to
- * static_compress_max_size. A GET with a Range gets the file as it is:
- * ranges are of the file's own bytes, which its strong ETag validates.
- * Sets *vary when the answer depends on Accept-Encoding.
+ * The coding a file gets compressed in on the fly, as sendfile() would
+ * send it. A GET with a Range gets the file as it is: ranges are of the
+ * file's own bytes, which its strong ETag validates. Adds to *vary when
+ * the answer depends on Accept-Encoding.
  */
-static rapier_coding_t on_the_fly_coding(rapier_http_server_t *server, const rapier_http_request_t *req,
-	const rapier_static_file_t *file, const rapier_static_request_t *sr, bool *vary)
+static rapier_coding_t on_the_fly_coding(rapier_http_conn_t *conn, const rapier_static_file_t *file,
+	const rapier_static_request_t *sr, bool *vary)
 {
-	rapier_compress_input_t in;
-	rapier_compress_decision_t d;
+	bool file_varies;
+	rapier_coding_t coding = rapier__http_file_coding(conn, 200, file->mime, file->mime_len, file->size, &file_varies);
 
-	if (!server->cfg.gzip || file->size > server->cfg.static_compress_max_size) {
-		return RAPIER_CODING_IDENTITY;
-	}
-	memset(&in, 0, sizeof(in));
-	in.status = 200;
-	in.accept_encoding = rapier_http_request_header(req, "accept-encoding", &in.accept_encoding_len);
-	in.content_type = file->mime;
-	in.content_type_len = file->mime_len;
-	in.body_len = file->size;
-	d = rapier_compress_decide(&server->cfg.compress, &in);
-	*vary = *vary || d.vary;
-	return sr->range && req->method == HTTP_GET ? RAPIER_CODING_IDENTITY : d.coding;
+	*vary = *vary || file_varies;
+	return sr->range && rapier_http_conn_request(conn)->method == HTTP_GET ? RAPIER_CODING_IDENTITY : coding;
 }
 
 /* The file compressed in coding, from the worker's cache or made now (into tmp when not kept). */
@@ -341,10 +329,11 @@ static void add_coding_headers(rapier_http_head_t *head, rapier_coding_t coding,
 }
 
 /*
- * With a coding chosen on the fly, the plan's 200 gets the compressed copy:
- * its length is announced and *body points to it. When the copy cannot be
- * made (the file changed under us, no memory), the file goes as it is,
- * re-planned with its strong ETag. Returns the coding the body is in.
+ * With a coding chosen on the fly (the file made weak), the plan's 200
+ * gets the compressed copy: its length is announced and *body points to
+ * it. When the copy cannot be made (the file changed under us, no memory),
+ * the file goes as it is, re-planned with its strong ETag. Returns the
+ * coding the body is in.
  */
 static rapier_coding_t plan_compressed(rapier_http_server_t *server, rapier_static_file_t *file,
 	const rapier_static_request_t *sr, rapier_coding_t coding, rapier_static_plan_t *plan,
@@ -352,7 +341,7 @@ static rapier_coding_t plan_compressed(rapier_http_server_t *server, rapier_stat
 {
 	size_t len;
 
-	if (coding == RAPIER_CODING_IDENTITY || plan->status != 200) {
+	if (plan->status != 200) {
 		return coding;
 	}
 	if (compressed_copy(server, file, coding, tmp, body, &len) != 0) {
@@ -401,8 +390,8 @@ bool rapier__http_serve_static(rapier_http_conn_t *conn)
 	if (server->cfg.static_precompressed) {
 		coding = open_precompressed(server, req, &file);
 	}
-	if (coding == RAPIER_CODING_IDENTITY && server->cfg.static_compress_max_size > 0) {
-		coding = on_the_fly_coding(server, req, &file, &sr, &vary);
+	if (coding == RAPIER_CODING_IDENTITY) {
+		coding = on_the_fly_coding(conn, &file, &sr, &vary);
 		rapier_static_file_set_weak(&file, coding != RAPIER_CODING_IDENTITY);
 	}
 	rapier_static_plan(&file, &sr, &plan);

@@ -154,6 +154,15 @@ void rapier__http_wake_queued_writers(rapier_http_conn_t *conn);
 /* Gives a streamed response's compressor (if any) back to the pool, mid-stream or not (http_writer.c). */
 void rapier__http_encoder_release(rapier_http_conn_t *conn);
 
+/*
+ * The coding a whole file goes in, decided as for a response body (gzip,
+ * Accept-Encoding, the type, compression_min_length), for files up to
+ * static_compress_max_size; *vary when the answer depends on
+ * Accept-Encoding. Static files and sendfile() (http_writer.c).
+ */
+rapier_coding_t rapier__http_file_coding(rapier_http_conn_t *conn, int status, const char *content_type,
+	size_t content_type_len, uint64_t size, bool *vary);
+
 /* Fills the framing inputs of a response on conn (version, keep-alive, Date, Server). */
 void rapier__http_fill_finish(rapier_http_conn_t *conn, rapier_http_finish_t *fin, uint64_t content_length);
 

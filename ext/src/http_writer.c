@@ -331,7 +331,7 @@ void rapier__http_fill_finish(rapier_http_conn_t *conn, rapier_http_finish_t *fi
 }
 
 /* The coding of this response, and whether it varies on Accept-Encoding. */
-static rapier_coding_t decide_coding(rapier_http_conn_t *conn, rapier_http_head_t *head,
+static rapier_coding_t decide_coding(rapier_http_conn_t *conn, int status,
 	const char *content_type, size_t content_type_len, uint64_t body_len, bool *vary)
 {
 	const rapier_http_request_t *req = rapier_http_conn_request(conn);
@@ -343,7 +343,7 @@ static rapier_coding_t decide_coding(rapier_http_conn_t *conn, rapier_http_head_
 		return RAPIER_CODING_IDENTITY;
 	}
 	memset(&in, 0, sizeof(in));
-	in.status = head->status;
+	in.status = status;
 	in.accept_encoding = rapier_http_request_header(req, "accept-encoding", &in.accept_encoding_len);
 	in.content_type = content_type;
 	in.content_type_len = content_type_len;
@@ -360,9 +360,21 @@ static rapier_coding_t decide_coding(rapier_http_conn_t *conn, rapier_http_head_
 static rapier_encoder_t *compress_decide(rapier_http_conn_t *conn, rapier_http_head_t *head,
 	const char *content_type, size_t content_type_len, uint64_t body_len, bool *vary)
 {
-	rapier_coding_t coding = decide_coding(conn, head, content_type, content_type_len, body_len, vary);
+	rapier_coding_t coding = decide_coding(conn, head->status, content_type, content_type_len, body_len, vary);
 
 	return rapier_encoder_pool_get(&conn->server->encoders, coding);
+}
+
+rapier_coding_t rapier__http_file_coding(rapier_http_conn_t *conn, int status, const char *content_type,
+	size_t content_type_len, uint64_t size, bool *vary)
+{
+	uint64_t max = conn->server->cfg.static_compress_max_size;
+
+	*vary = false;
+	if (max == 0 || size > max) {
+		return RAPIER_CODING_IDENTITY;
+	}
+	return decide_coding(conn, status, content_type, content_type_len, size, vary);
 }
 
 /* Content-Encoding and Vary for a body in a coding; Vary alone for one sent as it is. */
@@ -754,9 +766,8 @@ static int send_file_compressed(rapier_http_conn_t *conn, rapier_http_head_t *he
 	bool vary = false;
 	int rc = -1;
 
-	if (server->cfg.static_compress_max_size > 0 && version->size <= server->cfg.static_compress_max_size
-			&& !trailers_sent(conn, head)) {
-		coding = decide_coding(conn, head, content_type, content_type_len, version->size, &vary);
+	if (!trailers_sent(conn, head)) {
+		coding = rapier__http_file_coding(conn, head->status, content_type, content_type_len, version->size, &vary);
 	}
 	rapier_http_buf_init(&copy, NULL, 0, (size_t) 1 << 31);
 	if (coding != RAPIER_CODING_IDENTITY) {
