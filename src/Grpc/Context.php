@@ -6,6 +6,7 @@ namespace Rapier\Grpc;
 
 use LogicException;
 use Rapier\Grpc\Internal\Compression;
+use Rapier\Grpc\Internal\Metadata;
 use Rapier\Http\Request;
 use Rapier\Http\Response;
 use ValueError;
@@ -17,13 +18,6 @@ use ValueError;
  */
 final class Context
 {
-    /**
-     * Request fields that are HTTP/2 or gRPC machinery rather than
-     * metadata (grpc-* is reserved as a whole, PROTOCOL-HTTP2.md).
-     */
-    private const NOT_METADATA = ['host', 'content-type', 'content-length', 'te', 'connection', 'keep-alive',
-        'transfer-encoding', 'upgrade', 'trailer', 'proxy-connection'];
-
     /** @var array<string, string> */
     private readonly array $metadata;
     /** @var list<array{string, string}> */
@@ -53,10 +47,9 @@ final class Context
         $metadata = [];
         foreach ($request->headers as $name => $value) {
             $key = strtolower((string) $name);
-            if ($key === '' || $key[0] === ':' || str_starts_with($key, 'grpc-') || in_array($key, self::NOT_METADATA, true)) {
-                continue;
+            if (Metadata::isMetadata($key)) {
+                $metadata[$key] = Metadata::value($key, (string) $value);
             }
-            $metadata[$key] = str_ends_with($key, '-bin') ? self::decodeBinary($key, (string) $value) : (string) $value;
         }
         $this->metadata = $metadata;
     }
@@ -129,7 +122,7 @@ final class Context
             throw new LogicException("cannot set header metadata '$key': the response headers went out with the "
                 . 'first reply; set headers before the first reply (yield), or use setTrailer()');
         }
-        $this->headers[] = self::field($key, $value);
+        $this->headers[] = Metadata::field($key, $value);
 
         return $this;
     }
@@ -142,7 +135,7 @@ final class Context
      */
     public function setTrailer(string $key, string $value): static
     {
-        $this->trailers[] = self::field($key, $value);
+        $this->trailers[] = Metadata::field($key, $value);
 
         return $this;
     }
@@ -211,44 +204,5 @@ final class Context
     public function trailers(): array
     {
         return $this->trailers;
-    }
-
-    /** @return array{string, string} the field as it goes on the wire */
-    private static function field(string $key, string $value): array
-    {
-        $key = strtolower($key);
-        // PROTOCOL-HTTP2.md: Header-Name is 0-9 a-z _ - . ; grpc-* names are the protocol's own.
-        if (preg_match('/^[0-9a-z_.\-]+$/D', $key) !== 1) {
-            throw new ValueError("invalid metadata key '$key': use 0-9, a-z, '_', '-' and '.'");
-        }
-        if (str_starts_with($key, 'grpc-') || in_array($key, self::NOT_METADATA, true)) {
-            throw new ValueError("metadata key '$key' is reserved for the protocol; choose another key");
-        }
-        if (str_ends_with($key, '-bin')) {
-            // Unpadded, as the spec asks senders to write it.
-            return [$key, rtrim(base64_encode($value), '=')];
-        }
-        if (preg_match('/^[\x20-\x7E]*$/D', $value) !== 1) {
-            throw new ValueError("metadata value of '$key' is not printable ASCII; for binary values "
-                . "use a key ending in -bin ('$key-bin'), sent base64-encoded");
-        }
-
-        return [$key, $value];
-    }
-
-    private static function decodeBinary(string $key, string $value): string
-    {
-        $decoded = [];
-        // Several values of one key arrive comma-separated (repeated fields joined, or one field listing them).
-        foreach (explode(',', $value) as $part) {
-            $part = trim($part);
-            $bytes = preg_match('/^[A-Za-z0-9+\/]*={0,2}$/D', $part) === 1 ? base64_decode($part, true) : false;
-            if ($bytes === false) {
-                throw new GrpcException("malformed binary metadata in '$key': not base64", Status::INTERNAL);
-            }
-            $decoded[] = $bytes;
-        }
-
-        return implode(', ', $decoded);
     }
 }

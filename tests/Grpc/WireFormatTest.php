@@ -301,6 +301,40 @@ final class WireFormatTest extends TestCase
         $this->assertSame($packed->serializeToString(), $anys[1], 'an Any goes as it is, not packed again');
     }
 
+    public function testErrorDetailsAreDecodedAsTheyWereEncoded(): void
+    {
+        $detail = new \Google\Protobuf\Duration(['seconds' => 7, 'nanos' => 5]);
+        $bytes = StatusDetails::encode(Status::UNAVAILABLE, 'later', [$detail, new \Google\Protobuf\Timestamp(['seconds' => 9])]);
+
+        $anys = StatusDetails::decode($bytes);
+        $this->assertSame(['type.googleapis.com/google.protobuf.Duration', 'type.googleapis.com/google.protobuf.Timestamp'],
+            array_map(static fn (\Google\Protobuf\Any $a): string => $a->getTypeUrl(), $anys));
+        $this->assertSame($detail->serializeToString(), $anys[0]->getValue());
+        $this->assertSame([], StatusDetails::decode(ProtoWire::varintField(1, 14)), 'a status without details');
+        $this->assertSame([], StatusDetails::decode("\xff\xff"), 'bytes that are no message: none, and no exception');
+    }
+
+    /** @return array<string, array{float, string}> */
+    public static function timeoutsToSend(): array
+    {
+        return [
+            '50 ms' => [0.05, '50000000n'],
+            '1.5 s' => [1.5, '1500000u'],
+            'a nanosecond' => [1e-9, '1n'],
+            'a day' => [86400.0, '86400000m'],
+            'past the digits of m' => [1e6, '1000000S'],
+            'eleven years' => [3.5e8, '5833334M'],
+            'past the digits of H' => [1e15, '99999999H'],
+        ];
+    }
+
+    /** @dataProvider timeoutsToSend */
+    public function testTimeoutsAreSentInTheFinestUnitThatFitsRoundedUp(float $seconds, string $value): void
+    {
+        $this->assertSame($value, Timeout::format($seconds));
+        $this->assertGreaterThanOrEqual(min($seconds, 99999999 * 3600.0), Timeout::parse($value) * (1 + 1e-9));
+    }
+
     public function testErrorDetailsMustBeMessages(): void
     {
         $this->expectException(\TypeError::class);

@@ -7,13 +7,14 @@ namespace Rapier\Grpc\Internal;
 use Google\Protobuf\Any;
 use Google\Protobuf\Internal\Message;
 use Rapier\Grpc\Status;
+use UnexpectedValueException;
 
 /**
  * gRPC's rich error model: a google.rpc.Status (code 1, message 2,
  * details 3 as google.protobuf.Any) in the grpc-status-details-bin
  * trailer, which clients' status libraries read (grpc-go's status.FromError,
  * grpcio-status, grpc-java's StatusProto). Written by hand, as it is three
- * fields: no generated code of googleapis is needed to send it.
+ * fields: no generated code of googleapis is needed to send or read it.
  *
  * @internal
  */
@@ -40,5 +41,32 @@ final class StatusDetails
         }
 
         return $bytes;
+    }
+
+    /**
+     * The details of a received google.rpc.Status, each a
+     * google.protobuf.Any to unpack() into the application's class. Bytes
+     * that are not a Status give none: the call's status and message still
+     * stand, as gRPC's clients keep them.
+     *
+     * @return list<Any>
+     */
+    public static function decode(string $bytes): array
+    {
+        try {
+            $fields = ProtoWire::fields($bytes);
+            $details = [];
+            foreach (ProtoWire::strings($fields, 3) as $packed) {
+                $any = ProtoWire::fields($packed);
+                $details[] = new Any([
+                    'type_url' => (string) ProtoWire::last($any, 1),
+                    'value' => (string) ProtoWire::last($any, 2),
+                ]);
+            }
+        } catch (UnexpectedValueException) {
+            return [];
+        }
+
+        return $details;
     }
 }

@@ -31,4 +31,22 @@ final class Timeout
 
         return (int) $m[1] * self::UNIT_SECONDS[$m[2]];
     }
+
+    /**
+     * A grpc-timeout value for $seconds (more than 0): the finest unit
+     * whose count fits the 8 digits, rounded up, so the server's deadline
+     * is never earlier than the client's.
+     */
+    public static function format(float $seconds): string
+    {
+        foreach (['n', 'u', 'm', 'S', 'M', 'H'] as $unit) {
+            // Less a millionth of a unit: a float quotient a hair over a whole count is that count.
+            $count = (int) ceil($seconds / self::UNIT_SECONDS[$unit] - 1e-6);
+            if ($count <= 99999999) {
+                return $count . $unit;
+            }
+        }
+
+        return '99999999H';
+    }
 }

@@ -139,6 +139,8 @@ final class ProbeService
             'time_remaining' => $context->timeRemaining(),
             'deadline_in' => $context->deadline() === null ? null : $context->deadline() - microtime(true),
             'protocol' => $context->request()->server()['SERVER_PROTOCOL'] ?? null,
+            // The client's port: calls on one connection share it.
+            'peer_port' => $context->request()->remotePort,
         ], JSON_THROW_ON_ERROR)]);
     }
 
