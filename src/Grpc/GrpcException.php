@@ -19,6 +19,10 @@ use ValueError;
  *
  *     throw new GrpcException("no user $id", Status::NOT_FOUND);
  *     throw new GrpcException('invalid name', Status::INVALID_ARGUMENT, details: [new BadRequest([...])]);
+ *
+ * Client::unary() and Call::read() throw it too, for a call that ended
+ * with a status other than OK: the server's grpc-status and grpc-message,
+ * and its rich error details as google.protobuf.Any.
  */
 final class GrpcException extends RuntimeException
 {
