@@ -1495,6 +1495,10 @@ ZEND_METHOD(Rapier_Http_Server, stats)
 		srv->http_ready ? (zend_long) srv->http.file_cache.misses : 0);
 	add_assoc_long(return_value, "static_compress_cached_bytes",
 		srv->http_ready ? (zend_long) srv->http.file_cache.bytes : 0);
+	add_assoc_long(return_value, "unread_bodies_dropped",
+		srv->http_ready ? (zend_long) srv->http.stats.unread_bodies_dropped : 0);
+	add_assoc_long(return_value, "unread_bodies_closed",
+		srv->http_ready ? (zend_long) srv->http.stats.unread_bodies_closed : 0);
 }
 
 ZEND_METHOD(Rapier_Http_Server, workerId)

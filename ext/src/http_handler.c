@@ -309,6 +309,7 @@ void rapier_http_conn_handler_done(rapier_http_conn_t *conn, bool failed)
 			 * Connection: close, or the rest failed (malformed, stalled).
 			 * Lingering lets the client read the response before the close.
 			 */
+			server->stats.unread_bodies_closed++;
 			rapier__http_conn_linger(conn);
 		}
 	} else {

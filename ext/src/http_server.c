@@ -428,6 +428,11 @@ void rapier__http_conn_close(rapier_http_conn_t *conn)
 	if (conn->state == RAPIER_HTTP_CONN_QUEUED) {
 		rapier__http_queue_remove(server, conn);
 	}
+	if (conn->discarding) {
+		/* An unread rest that stalled, or whose client closed, or a server stopping. */
+		conn->discarding = false;
+		server->stats.unread_bodies_closed++;
+	}
 	conn->state = RAPIER_HTTP_CONN_CLOSED;
 	rapier_io_stop(server->loop, &conn->io);
 	rapier_timer_stop(server->loop, &conn->timer);
@@ -680,6 +685,7 @@ static void discard_feed(rapier_http_conn_t *conn, const char *data, size_t len)
 
 	if (used < 0 || p->state == RAPIER_HTTP_ERROR) {
 		conn->discarding = false;
+		conn->server->stats.unread_bodies_closed++;
 		rapier__http_conn_linger(conn);
 		return;
 	}
@@ -688,6 +694,7 @@ static void discard_feed(rapier_http_conn_t *conn, const char *data, size_t len)
 		return;
 	}
 	conn->discarding = false;
+	conn->server->stats.unread_bodies_dropped++;
 	keep_next_request(conn, data + used, len - (size_t) used);
 	rapier__http_conn_next_request(conn);
 }
