@@ -41,6 +41,8 @@ final class Exposition
             ->sample('rapier_http_connections', [], $connections);
         $out->family('rapier_http_websockets', 'gauge', 'Open WebSocket connections.')
             ->sample('rapier_http_websockets', [], $websockets);
+        $out->family('rapier_http_static_compress_cache_bytes', 'gauge', 'Bytes of compressed static files the workers\' caches hold (static_compress_cache each).')
+            ->sample('rapier_http_static_compress_cache_bytes', [], array_sum(array_map(static fn (array $s): int => (int) ($s['static_compress_cached_bytes'] ?? 0), $snapshots)));
         $out->family('rapier_coroutines', 'gauge', 'Live coroutines, all workers.')
             ->sample('rapier_coroutines', [], array_sum(array_map(static fn (array $s): int => (int) ($s['coroutines'] ?? 0), $snapshots)));
         $workers = self::byWorker($snapshots);
@@ -68,14 +70,21 @@ final class Exposition
         foreach ($total->durations() as $route => $h) {
             $out->histogram('rapier_http_request_duration_seconds', ['route' => (string) $route], Registry::BUCKETS, $h['buckets'], $h['sum']);
         }
-        $out->family('rapier_http_requests_shed_total', 'counter', 'Requests the server answered 503 itself after waiting queue_timeout for a handler.')
-            ->sample('rapier_http_requests_shed_total', [], $total->shed());
-        $out->family('rapier_http_requests_abandoned_total', 'counter', 'Queued requests dropped because their client closed the connection before a handler was free.')
-            ->sample('rapier_http_requests_abandoned_total', [], $total->abandoned());
-        $out->family('rapier_http_requests_slow_total', 'counter', 'Requests whose handler ran past slowlog_timeout; each is in the log with its backtrace.')
-            ->sample('rapier_http_requests_slow_total', [], $total->slow());
-        $out->family('rapier_http_tls_handshake_failures_total', 'counter', 'TLS handshakes that failed, plain HTTP to the HTTPS port included (answered 400); the application never saw them.')
-            ->sample('rapier_http_tls_handshake_failures_total', [], $total->tlsHandshakeFailures());
+        $counters = [
+            'rapier_http_requests_shed_total' => ['shed', 'Requests the server answered 503 itself after waiting queue_timeout for a handler.'],
+            'rapier_http_requests_abandoned_total' => ['abandoned', 'Queued requests dropped because their client closed the connection before a handler was free.'],
+            'rapier_http_requests_slow_total' => ['slow', 'Requests whose handler ran past slowlog_timeout; each is in the log with its backtrace.'],
+            'rapier_http_tls_handshake_failures_total' => ['tls_handshake_failures', 'TLS handshakes that failed, plain HTTP to the HTTPS port included (answered 400); the application never saw them.'],
+        ];
+        foreach ($counters as $name => [$key, $help]) {
+            $out->family($name, 'counter', $help)->sample($name, [], $total->serverCounter($key));
+        }
+        $out->family('rapier_http_static_compressed_total', 'counter', 'Static files and sendfile() answers compressed on the fly, by whether the copy came from the worker\'s cache (hit) or was made (miss).')
+            ->sample('rapier_http_static_compressed_total', ['cache' => 'hit'], $total->serverCounter('static_compress_hits'))
+            ->sample('rapier_http_static_compressed_total', ['cache' => 'miss'], $total->serverCounter('static_compress_misses'));
+        $out->family('rapier_http_unread_bodies_total', 'counter', 'HTTP/1.1 request bodies a handler left unread: read and dropped so the connection served on (dropped), or the connection closed for them (closed).')
+            ->sample('rapier_http_unread_bodies_total', ['outcome' => 'dropped'], $total->serverCounter('unread_bodies_dropped'))
+            ->sample('rapier_http_unread_bodies_total', ['outcome' => 'closed'], $total->serverCounter('unread_bodies_closed'));
     }
 
     /**

@@ -6,11 +6,8 @@ namespace Rapier\Metrics;
 
 /**
  * One worker's request metrics, in memory: a counter of requests by
- * (method, route, status), a latency histogram by route, the requests the
- * server refused itself after queue_timeout (shed), the queued requests
- * whose client left before they ran (abandoned), the requests whose
- * handler ran past slowlog_timeout (slow), and the TLS handshakes that
- * failed (tlsHandshakeFailures). toArray() and
+ * (method, route, status), a latency histogram by route, and the counters
+ * the server keeps itself (SERVER_COUNTERS). toArray() and
  * fromArray() are the snapshot format the workers exchange through files
  * (Snapshots); add() sums two registries, which is how the scraping worker
  * totals every worker's.
@@ -34,17 +31,20 @@ final class Registry
      */
     private array $durations = [];
 
-    /** Requests answered 503 by the server after waiting queue_timeout, never seen by the application. */
-    private int $shed = 0;
+    /**
+     * Counters the server keeps itself (Rapier\Http\Server::stats()), by
+     * their stats() key, each taken whole when the snapshot is: requests
+     * answered 503 after queue_timeout (shed) and queued requests whose
+     * client left first (abandoned), neither seen by the application;
+     * requests past slowlog_timeout (slow); failed TLS handshakes; static
+     * files compressed on the fly from the cache (hits) or anew (misses);
+     * bodies handlers left unread, dropped or closing their connection.
+     */
+    public const SERVER_COUNTERS = ['shed', 'abandoned', 'slow', 'tls_handshake_failures', 'static_compress_hits',
+        'static_compress_misses', 'unread_bodies_dropped', 'unread_bodies_closed'];
 
-    /** Queued requests whose client closed its connection first, never seen by the application. */
-    private int $abandoned = 0;
-
-    /** Requests whose handler ran past slowlog_timeout (logged by the slow request log). */
-    private int $slow = 0;
-
-    /** TLS handshakes that failed (plain HTTP to the HTTPS port included), never seen by the application. */
-    private int $tlsHandshakeFailures = 0;
+    /** @var array<string, int> by a key of SERVER_COUNTERS */
+    private array $serverCounters = [];
 
     public function observe(string $method, string $route, string $status, float $seconds): void
     {
@@ -56,56 +56,30 @@ final class Registry
         $histogram['count']++;
     }
 
-    /** The server's own count (Rapier\Http\Server::stats()['shed']), taken when the snapshot is. */
-    public function setShed(int $shed): void
+    /**
+     * The server's own counts, taken from its stats() when the snapshot is;
+     * keys other than SERVER_COUNTERS' are ignored.
+     *
+     * @param array<string, mixed> $stats
+     */
+    public function setServerCounters(array $stats): void
     {
-        $this->shed = $shed;
+        foreach (self::SERVER_COUNTERS as $key) {
+            $this->serverCounters[$key] = (int) ($stats[$key] ?? 0);
+        }
     }
 
-    public function shed(): int
+    /** One of SERVER_COUNTERS. */
+    public function serverCounter(string $key): int
     {
-        return $this->shed;
-    }
-
-    /** The server's own count (Rapier\Http\Server::stats()['abandoned']), taken when the snapshot is. */
-    public function setAbandoned(int $abandoned): void
-    {
-        $this->abandoned = $abandoned;
-    }
-
-    public function abandoned(): int
-    {
-        return $this->abandoned;
-    }
-
-    /** The server's own count (Rapier\Http\Server::stats()['slow']), taken when the snapshot is. */
-    public function setSlow(int $slow): void
-    {
-        $this->slow = $slow;
-    }
-
-    public function slow(): int
-    {
-        return $this->slow;
-    }
-
-    /** The server's own count (Rapier\Http\Server::stats()['tls_handshake_failures']), taken when the snapshot is. */
-    public function setTlsHandshakeFailures(int $failures): void
-    {
-        $this->tlsHandshakeFailures = $failures;
-    }
-
-    public function tlsHandshakeFailures(): int
-    {
-        return $this->tlsHandshakeFailures;
+        return $this->serverCounters[$key] ?? 0;
     }
 
     public function add(self $other): void
     {
-        $this->shed += $other->shed;
-        $this->abandoned += $other->abandoned;
-        $this->slow += $other->slow;
-        $this->tlsHandshakeFailures += $other->tlsHandshakeFailures;
+        foreach ($other->serverCounters as $key => $count) {
+            $this->serverCounters[$key] = ($this->serverCounters[$key] ?? 0) + $count;
+        }
         foreach ($other->requests as [$method, $route, $status, $count]) {
             $this->count($method, $route, $status, $count);
         }
@@ -138,11 +112,10 @@ final class Registry
         return $durations;
     }
 
-    /** @return array{requests: list<array{0: string, 1: string, 2: string, 3: int}>, durations: array<string, mixed>, shed: int, abandoned: int, slow: int, tls_handshake_failures: int} */
+    /** @return array<string, mixed> requests, durations, and each of SERVER_COUNTERS under its key */
     public function toArray(): array
     {
-        return ['requests' => array_values($this->requests), 'durations' => $this->durations, 'shed' => $this->shed,
-            'abandoned' => $this->abandoned, 'slow' => $this->slow, 'tls_handshake_failures' => $this->tlsHandshakeFailures];
+        return ['requests' => array_values($this->requests), 'durations' => $this->durations] + $this->serverCounters;
     }
 
     /**
@@ -154,10 +127,11 @@ final class Registry
     public static function fromArray(array $data): self
     {
         $registry = new self();
-        $registry->shed = is_int($data['shed'] ?? null) ? $data['shed'] : 0;
-        $registry->abandoned = is_int($data['abandoned'] ?? null) ? $data['abandoned'] : 0;
-        $registry->slow = is_int($data['slow'] ?? null) ? $data['slow'] : 0;
-        $registry->tlsHandshakeFailures = is_int($data['tls_handshake_failures'] ?? null) ? $data['tls_handshake_failures'] : 0;
+        foreach (self::SERVER_COUNTERS as $key) {
+            if (is_int($data[$key] ?? null)) {
+                $registry->serverCounters[$key] = $data[$key];
+            }
+        }
         foreach (is_array($data['requests'] ?? null) ? $data['requests'] : [] as $row) {
             if (is_array($row) && count($row) === 4 && is_int($row[3])) {
                 $registry->count((string) $row[0], (string) $row[1], (string) $row[2], $row[3]);

@@ -162,10 +162,7 @@ final class WorkerMetrics
     private function snapshot(): array
     {
         $stats = $this->server?->stats() ?? [];
-        $this->registry->setShed((int) ($stats['shed'] ?? 0));
-        $this->registry->setAbandoned((int) ($stats['abandoned'] ?? 0));
-        $this->registry->setSlow((int) ($stats['slow'] ?? 0));
-        $this->registry->setTlsHandshakeFailures((int) ($stats['tls_handshake_failures'] ?? 0));
+        $this->registry->setServerCounters($stats);
 
         return [
             'pid' => getmypid(),
@@ -178,6 +175,7 @@ final class WorkerMetrics
             'connections' => $stats['connections'] ?? 0,
             'websockets' => $stats['websockets'] ?? 0,
             'concurrency_limit' => $stats['concurrency_limit'] ?? 0,
+            'static_compress_cached_bytes' => $stats['static_compress_cached_bytes'] ?? 0,
             'memory' => memory_get_usage(),
             'rss' => self::rss(),
             'registry' => $this->registry->toArray(),

@@ -22,15 +22,12 @@ final class ExpositionTest extends TestCase
         $w1->observe('GET', '/b', '500', 0.002);
         $retired = new Registry();
         $retired->observe('GET', '/a', '200', 20.0);
-        $w1->setShed(5);
-        $retired->setShed(2);
-        $w0->setAbandoned(1);
-        $retired->setAbandoned(3);
-        $w1->setSlow(2);
-        $retired->setSlow(1);
-        $w0->setTlsHandshakeFailures(4);
-        $w1->setTlsHandshakeFailures(1);
-        $retired->setTlsHandshakeFailures(6);
+        $w0->setServerCounters(['abandoned' => 1, 'tls_handshake_failures' => 4, 'static_compress_hits' => 10,
+            'unread_bodies_dropped' => 3, 'unread_bodies_closed' => 1, 'requests' => 99]);
+        $w1->setServerCounters(['shed' => 5, 'slow' => 2, 'tls_handshake_failures' => 1, 'static_compress_hits' => 5,
+            'static_compress_misses' => 2, 'unread_bodies_closed' => 1]);
+        $retired->setServerCounters(['shed' => 2, 'abandoned' => 3, 'slow' => 1, 'tls_handshake_failures' => 6,
+            'static_compress_misses' => 1, 'unread_bodies_dropped' => 4]);
         $status = [
             'master' => ['pid' => 1, 'uptime' => 42.5], 'restarts' => 2, 'recycles' => 3, 'reload_failures' => 1,
             'totals' => ['messages_sent' => 2019, 'messages_received' => 2017],
@@ -45,9 +42,11 @@ final class ExpositionTest extends TestCase
         ];
         $snapshots = [
             10 => ['worker' => 0, 'lag' => 0.002, 'coroutines' => 3, 'in_flight' => 2, 'connections' => 5, 'websockets' => 2,
-                   'memory' => 1000, 'rss' => 1, 'concurrency_limit' => 64, 'registry' => $w0->toArray()],
+                   'memory' => 1000, 'rss' => 1, 'concurrency_limit' => 64, 'static_compress_cached_bytes' => 300,
+                   'registry' => $w0->toArray()],
             11 => ['worker' => 1, 'lag' => 0.5, 'coroutines' => 4, 'in_flight' => 0, 'connections' => 1, 'websockets' => 1,
-                   'memory' => 2000, 'rss' => 1, 'concurrency_limit' => 9, 'registry' => $w1->toArray()],
+                   'memory' => 2000, 'rss' => 1, 'concurrency_limit' => 9, 'static_compress_cached_bytes' => 45,
+                   'registry' => $w1->toArray()],
         ];
 
         $m = PrometheusText::parse(Exposition::render($snapshots, $retired, $status));
@@ -64,6 +63,11 @@ final class ExpositionTest extends TestCase
         $this->assertSame(4.0, $m->value('rapier_http_requests_abandoned_total'), 'live and retired workers\' dropped requests');
         $this->assertSame(3.0, $m->value('rapier_http_requests_slow_total'), 'live and retired workers\' slow requests');
         $this->assertSame(11.0, $m->value('rapier_http_tls_handshake_failures_total'), 'live and retired workers\' failed handshakes');
+        $this->assertSame(15.0, $m->value('rapier_http_static_compressed_total', ['cache' => 'hit']));
+        $this->assertSame(3.0, $m->value('rapier_http_static_compressed_total', ['cache' => 'miss']), 'live and retired workers\' copies made');
+        $this->assertSame(345.0, $m->value('rapier_http_static_compress_cache_bytes'), 'the live workers\' caches');
+        $this->assertSame(7.0, $m->value('rapier_http_unread_bodies_total', ['outcome' => 'dropped']));
+        $this->assertSame(2.0, $m->value('rapier_http_unread_bodies_total', ['outcome' => 'closed']));
         $this->assertSame(6.0, $m->value('rapier_http_connections'));
         $this->assertSame(3.0, $m->value('rapier_http_websockets'), 'summed over the workers\' snapshots');
         $this->assertSame(7.0, $m->value('rapier_coroutines'));

@@ -44,13 +44,9 @@ final class RegistryTest extends TestCase
         $b = new Registry();
         $b->observe('GET', '/a', '200', 0.2);
         $b->observe('GET', '/b', '404', 0.02);
-        $a->setShed(3);
-        $b->setShed(4);
-        $b->setAbandoned(2);
-        $a->setSlow(1);
-        $b->setSlow(5);
-        $a->setTlsHandshakeFailures(2);
-        $b->setTlsHandshakeFailures(8);
+        $a->setServerCounters(['shed' => 3, 'slow' => 1, 'tls_handshake_failures' => 2, 'unread_bodies_closed' => 1]);
+        $b->setServerCounters(['shed' => 4, 'abandoned' => 2, 'slow' => 5, 'tls_handshake_failures' => 8,
+            'static_compress_hits' => 9, 'unread_bodies_closed' => 6]);
         $copy = Registry::fromArray(json_decode((string) json_encode($b->toArray(), JSON_PRESERVE_ZERO_FRACTION), true));
 
         $a->add($copy);
@@ -58,10 +54,13 @@ final class RegistryTest extends TestCase
         $this->assertSame([['GET', '/a', '200', 2], ['GET', '/b', '404', 1]], $a->requests());
         $this->assertSame(2, $a->durations()['/a']['count']);
         $this->assertEqualsWithDelta(0.21, $a->durations()['/a']['sum'], 1e-12);
-        $this->assertSame(7, $a->shed());
-        $this->assertSame(2, $a->abandoned());
-        $this->assertSame(6, $a->slow());
-        $this->assertSame(10, $a->tlsHandshakeFailures());
+        $this->assertSame(7, $a->serverCounter('shed'));
+        $this->assertSame(2, $a->serverCounter('abandoned'));
+        $this->assertSame(6, $a->serverCounter('slow'));
+        $this->assertSame(10, $a->serverCounter('tls_handshake_failures'));
+        $this->assertSame(9, $a->serverCounter('static_compress_hits'));
+        $this->assertSame(0, $a->serverCounter('static_compress_misses'));
+        $this->assertSame(7, $a->serverCounter('unread_bodies_closed'));
     }
 
     public function testFromArraySkipsWhatDoesNotFit(): void
