@@ -119,6 +119,11 @@ final class Call implements IteratorAggregate
             throw $this->failure ?? new LogicException("cannot write to the call to $this->method: the server has "
                 . 'ended it with OK; read its replies');
         }
+        if ($this->outAt > 0) {
+            // What libcurl took goes: a long stream that never drains to nothing must not keep it all.
+            $this->out = substr($this->out, $this->outAt);
+            $this->outAt = 0;
+        }
         $this->out .= MessageFraming::encode($message->serializeToString(), $this->encoding);
         $this->resumeSending();
         $this->pump(fn (): bool => strlen($this->out) - $this->outAt <= self::UNSENT_BYTES);

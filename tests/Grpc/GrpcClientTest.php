@@ -194,6 +194,23 @@ final class GrpcClientTest extends TestCase
         $this->assertContains('chat ended after 3', $this->events($client));
     }
 
+    public function testAWriterFasterThanTheServerWaitsInBoundedMemory(): void
+    {
+        $client = new Client('127.0.0.1:' . self::$port, timeout: 30.0);
+        $call = $client->call('/rapier.test.Probe/Gather', HelloReply::class);
+        $held = (fn (): int => strlen($this->out))->bindTo($call, $call);
+        $most = 0;
+        for ($i = 0; $i < 3000; $i++) {
+            $call->write(new HelloRequest(['name' => sprintf('%04d', $i) . str_repeat('x', 1000)]));
+            $most = max($most, $held());
+        }
+        $arrivals = json_decode($call->reply()->getMessage(), true, flags: JSON_THROW_ON_ERROR);
+
+        $this->assertCount(3000, $arrivals, 'about 3 MB in 3,000 messages');
+        $this->assertSame('2999', substr($arrivals[2999][0], 0, 4));
+        $this->assertLessThan(80 * 1024, $most, 'the request bytes held stay near the 64 KiB write() waits for');
+    }
+
     public function testACallInACoroutineLetsTheOthersRun(): void
     {
         // HoldStream waits after its first reply until Release is called. Were the
