@@ -144,21 +144,63 @@ static int8_t scheme_https(const char *value, size_t len)
 	return len == 4 && strncasecmp(value, "http", 4) == 0 ? 0 : -1;
 }
 
+/* Entries of a comma-separated list (an empty value is one empty entry). */
+static size_t list_entries(const char *value, size_t len)
+{
+	size_t n = 1;
+
+	for (size_t i = 0; i < len; i++) {
+		n += value[i] == ',';
+	}
+	return n;
+}
+
+/*
+ * The client's hop in real_ip_header's list: each proxy appends one entry
+ * there and, when it appends to X-Forwarded-Proto too, one there, so a
+ * list of schemes as long lines up with the addresses.
+ */
+typedef struct {
+	size_t entries;                /* entries of the address list; 0: no list */
+	size_t client_from_right;      /* the client's entry, counted from the right (0: the nearest proxy's) */
+} client_hop_t;
+
 /*
  * The scheme the client used, as the trusted proxy says it: "https" or
- * "http", any case; a list ("https, http": proxies that append) or anything
- * else says nothing, and the connection's own scheme stands.
+ * "http", any case. A list ("https, http": proxies that append) names
+ * the client's scheme only where it lines up with the address list that
+ * named the client (hop); otherwise, or for anything else, it says
+ * nothing, and the connection's own scheme stands.
  */
-static int8_t named_scheme(const rapier_http_request_t *req, const char *header)
+static int8_t named_scheme(const rapier_http_request_t *req, const char *header, const client_hop_t *hop)
 {
 	size_t len = 0;
 	const char *value = last_field(req, header, &len);
 	const char *end;
+	size_t entries;
 
 	if (value == NULL) {
 		return -1;
 	}
 	end = value + len;
+	entries = list_entries(value, len);
+	if (entries > 1) {
+		if (entries != hop->entries) {
+			return -1;
+		}
+		/* The entry the client's hop appended: as many commas from the right as the client's address. */
+		for (size_t skip = hop->client_from_right; ; skip--) {
+			const char *start = end;
+			while (start > value && start[-1] != ',') {
+				start--;
+			}
+			if (skip == 0) {
+				value = start;
+				break;
+			}
+			end = start - 1;
+		}
+	}
 	trim(&value, &end);
 	return scheme_https(value, (size_t) (end - value));
 }
@@ -173,21 +215,21 @@ static void name_client(rapier_http_conn_t *conn, const struct sockaddr_storage 
 	conn->client_named = true;
 }
 
-/* The client's address as the trusted proxy names it in real_ip_header. */
-static void named_client(rapier_http_conn_t *conn, const char *header)
+/* The client's address as the trusted proxy names it in real_ip_header, and its place in the list (hop). */
+static void named_client(rapier_http_conn_t *conn, const char *header, client_hop_t *hop)
 {
 	const rapier_http_config_t *cfg = &conn->server->cfg;
 	struct sockaddr_storage client;
 	socklen_t client_len;
 	const char *value, *end;
-	size_t len = 0;
+	size_t len = 0, from_right = 0;
 	bool named = false;
 
 	if ((value = last_field(rapier_http_conn_request(conn), header, &len)) == NULL) {
 		return;
 	}
 	/* From the right: each proxy appends whom it got the request from; the trusted ones are skipped. */
-	for (end = value + len; end > value; ) {
+	for (end = value + len; end > value; from_right++) {
 		const char *start = end;
 		while (start > value && start[-1] != ',') {
 			start--;
@@ -206,6 +248,9 @@ static void named_client(rapier_http_conn_t *conn, const char *header)
 	}
 	if (named) {
 		name_client(conn, &client, 0);
+		/* The loop counted the client's entry too, unless it ran out of entries (all trusted: the leftmost). */
+		hop->entries = list_entries(value, len);
+		hop->client_from_right = from_right < hop->entries ? from_right : hop->entries - 1;
 	}
 }
 
@@ -387,6 +432,7 @@ static void forwarded(rapier_http_conn_t *conn, bool want_client, bool want_sche
 void rapier__http_real_ip(rapier_http_conn_t *conn)
 {
 	const rapier_http_config_t *cfg = &conn->server->cfg;
+	client_hop_t hop = { 0, 0 };
 
 	conn->client_named = false;
 	/* The balancer's word on the connection, unless a trusted proxy's header says otherwise for the request. */
@@ -399,10 +445,10 @@ void rapier__http_real_ip(rapier_http_conn_t *conn)
 		forwarded(conn, cfg->real_ip_forwarded, cfg->real_scheme_forwarded);
 	}
 	if (cfg->real_ip_header && !cfg->real_ip_forwarded) {
-		named_client(conn, cfg->real_ip_header);
+		named_client(conn, cfg->real_ip_header, &hop);
 	}
 	if (cfg->real_scheme_header && !cfg->real_scheme_forwarded) {
-		int8_t https = named_scheme(rapier_http_conn_request(conn), cfg->real_scheme_header);
+		int8_t https = named_scheme(rapier_http_conn_request(conn), cfg->real_scheme_header, &hop);
 
 		if (https >= 0) {
 			conn->client_https = https;
