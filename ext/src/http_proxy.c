@@ -144,6 +144,22 @@ static int8_t scheme_https(const char *value, size_t len)
 	return len == 4 && strncasecmp(value, "http", 4) == 0 ? 0 : -1;
 }
 
+/*
+ * The last entry of the comma-separated list [list, *end), untrimmed:
+ * returns its start and moves *end to the comma before it (to list for
+ * the first entry).
+ */
+static const char *pop_entry(const char *list, const char **end)
+{
+	const char *start = *end;
+
+	while (start > list && start[-1] != ',') {
+		start--;
+	}
+	*end = start > list ? start - 1 : list;
+	return start;
+}
+
 /* Entries of a comma-separated list (an empty value is one empty entry). */
 static size_t list_entries(const char *value, size_t len)
 {
@@ -188,17 +204,16 @@ static int8_t named_scheme(const rapier_http_request_t *req, const char *header,
 		if (entries != hop->entries) {
 			return -1;
 		}
-		/* The entry the client's hop appended: as many commas from the right as the client's address. */
-		for (size_t skip = hop->client_from_right; ; skip--) {
-			const char *start = end;
-			while (start > value && start[-1] != ',') {
-				start--;
-			}
-			if (skip == 0) {
+		/* The entry the client's hop appended: as many from the right as the client's address. */
+		for (size_t at = 0; ; at++) {
+			const char *entry_end = end;
+			const char *start = pop_entry(value, &end);
+
+			if (at == hop->client_from_right) {
 				value = start;
+				end = entry_end;
 				break;
 			}
-			end = start - 1;
 		}
 	}
 	trim(&value, &end);
@@ -222,35 +237,32 @@ static void named_client(rapier_http_conn_t *conn, const char *header, client_ho
 	struct sockaddr_storage client;
 	socklen_t client_len;
 	const char *value, *end;
-	size_t len = 0, from_right = 0;
+	size_t len = 0, at = 0, client_at = 0;
 	bool named = false;
 
 	if ((value = last_field(rapier_http_conn_request(conn), header, &len)) == NULL) {
 		return;
 	}
 	/* From the right: each proxy appends whom it got the request from; the trusted ones are skipped. */
-	for (end = value + len; end > value; from_right++) {
-		const char *start = end;
-		while (start > value && start[-1] != ',') {
-			start--;
-		}
+	for (end = value + len; end > value; at++) {
 		const char *entry_end = end;
-		end = start > value ? start - 1 : value;
+		const char *start = pop_entry(value, &end);
+
 		trim(&start, &entry_end);
 		if (!rapier_netmask_address(start, (size_t) (entry_end - start), &client, &client_len)) {
 			/* Not an address ("unknown", a port, a typo): nothing of the list is to be believed. */
 			return;
 		}
 		named = true;
+		client_at = at;
 		if (!rapier_netmask_contains(cfg->real_ip_from, cfg->real_ip_from_count, (struct sockaddr *) &client)) {
 			break;
 		}
 	}
 	if (named) {
 		name_client(conn, &client, 0);
-		/* The loop counted the client's entry too, unless it ran out of entries (all trusted: the leftmost). */
 		hop->entries = list_entries(value, len);
-		hop->client_from_right = from_right < hop->entries ? from_right : hop->entries - 1;
+		hop->client_from_right = client_at;
 	}
 }
 

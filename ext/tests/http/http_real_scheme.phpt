@@ -55,6 +55,7 @@ foreach ([
     'lengths differ' => ['203.0.113.9, 10.0.0.2', 'https, http, http'],
     'a claim left of it' => ['198.51.100.1, 203.0.113.9,10.0.0.2', 'http,https , http'],
     'all trusted' => ['10.0.0.3, 10.0.0.2', 'HTTPS, http'],
+    'empty leftmost address' => [', 10.0.0.2', 'https, http'],
     'no address list' => [null, 'https, http'],
     'one each' => ['203.0.113.9', ' https '],
 ] as $name => [$for, $proto]) {
@@ -93,6 +94,7 @@ the other way:          http HTTPS=- SSL_PROTOCOL=- 203.0.113.9
 lengths differ:         http HTTPS=- SSL_PROTOCOL=- 203.0.113.9
 a claim left of it:     https HTTPS=on SSL_PROTOCOL=- 203.0.113.9
 all trusted:            https HTTPS=on SSL_PROTOCOL=- 10.0.0.3
+empty leftmost address: http HTTPS=- SSL_PROTOCOL=- 10.0.0.2
 no address list:        http HTTPS=- SSL_PROTOCOL=- 127.0.0.1
 one each:               https HTTPS=on SSL_PROTOCOL=- 203.0.113.9
 ValueError: Rapier\Http\Server::__construct(): Argument #3 ($options) option "real_scheme_header" needs "real_ip_from": the proxies trusted to name the client's scheme in it
