@@ -175,8 +175,7 @@ final class Call implements IteratorAggregate
             throw new GrpcException("the server ended the call to $this->method with OK but no reply", Status::INTERNAL);
         }
         if ($this->read() !== null) {
-            $this->abort(new GrpcException("the server sent more than one reply to $this->method", Status::INTERNAL));
-            throw $this->failure;
+            $this->cancelWith(new GrpcException("the server sent more than one reply to $this->method", Status::INTERNAL));
         }
 
         return $reply;
@@ -354,7 +353,7 @@ final class Call implements IteratorAggregate
     private function end(int $result): void
     {
         curl_multi_remove_handle($this->multi, $this->easy);
-        $grpcStatus = self::field($this->tail, 'grpc-status') ?? self::field($this->head, 'grpc-status');
+        $grpcStatus = $this->statusField('grpc-status');
         if ($this->failure === null) {
             $this->failure = $grpcStatus !== null ? $this->statusFailure($grpcStatus) : $this->transportFailure($result);
         }
@@ -396,8 +395,8 @@ final class Call implements IteratorAggregate
             return $this->in === '' ? null : new GrpcException(sprintf('the server ended the call to %s in the middle '
                 . 'of a reply (%d bytes of it)', $this->method, strlen($this->in)), Status::INTERNAL);
         }
-        $message = PercentEncoding::decode(self::field($this->tail, 'grpc-message') ?? self::field($this->head, 'grpc-message') ?? '');
-        $details = self::field($this->tail, StatusDetails::TRAILER) ?? self::field($this->head, StatusDetails::TRAILER);
+        $message = PercentEncoding::decode($this->statusField('grpc-message') ?? '');
+        $details = $this->statusField(StatusDetails::TRAILER);
         $details = $details === null ? [] : StatusDetails::decode((string) base64_decode($details));
 
         return new GrpcException($message, $status, details: $details);
@@ -488,6 +487,12 @@ final class Call implements IteratorAggregate
         }
 
         return $metadata;
+    }
+
+    /** A field of the call's status: in the trailers, or in the head of a response that is only trailers (an early error). */
+    private function statusField(string $name): ?string
+    {
+        return self::field($this->tail, $name) ?? self::field($this->head, $name);
     }
 
     /** @param list<array{string, string}> $fields */

@@ -162,6 +162,12 @@ final class GrpcClientTest extends TestCase
 
         $e = $this->failure(fn () => $client->unary('/rapier.test.Probe/NoSuchMethod', new HelloRequest(), HelloReply::class));
         $this->assertSame(Status::UNIMPLEMENTED, $e->status, $e->getMessage());
+
+        // A streaming method called as unary: its second reply breaks the call's shape.
+        $e = $this->failure(fn () => $client->unary('/helloworld.Greeter/SayHelloStream',
+            new HelloStreamRequest(['name' => 'two', 'count' => 2]), HelloReply::class));
+        $this->assertSame([Status::INTERNAL, 'the server sent more than one reply to /helloworld.Greeter/SayHelloStream'],
+            [$e->status, $e->getMessage()]);
     }
 
     public function testEveryKindOfCall(): void
