@@ -16,6 +16,7 @@ use Rapier\Grpc\Client;
 use Rapier\Grpc\GrpcException;
 use Rapier\Grpc\Status;
 use Rapier\Tests\Support\Cli;
+use Rapier\Tests\Support\GrpcTools;
 use Rapier\Tests\Support\ServedApp;
 use Rapier\Tests\Support\TlsCertificate;
 use RuntimeException;
@@ -34,8 +35,6 @@ use function Rapier\run;
  */
 final class GrpcClientTest extends TestCase
 {
-    private const PYTHON = '/usr/bin/python3';
-    private const DEPS = 'scripts/install-deps.sh installs them';
 
     private static ?ServedApp $rapier = null;
     private static ?ServedApp $rapierTls = null;
@@ -51,18 +50,9 @@ final class GrpcClientTest extends TestCase
     public static function setUpBeforeClass(): void
     {
         if (!extension_loaded('curl')) {
-            self::markTestSkipped('ext/curl is not loaded (php8.2-curl; ' . self::DEPS . ')');
+            self::markTestSkipped('ext/curl is not loaded (php8.2-curl; ' . GrpcTools::DEPS . ')');
         }
-        if (!class_exists(\Google\Protobuf\Internal\Message::class)) {
-            self::markTestSkipped('the PHP protobuf runtime is not installed (php-google-protobuf; ' . self::DEPS . ')');
-        }
-        $probe = @shell_exec(self::PYTHON . ' -c "import grpc, google.protobuf" 2>&1 && echo ok');
-        if (trim((string) $probe) !== 'ok') {
-            self::markTestSkipped('python3-grpcio and python3-protobuf are not installed (' . self::DEPS . ')');
-        }
-        if (trim((string) shell_exec('command -v protoc')) === '') {
-            self::markTestSkipped('protoc is not installed (protobuf-compiler; ' . self::DEPS . ')');
-        }
+        GrpcTools::require();
         $root = dirname(__DIR__, 2);
         // The message classes the apps use, for this process too.
         spl_autoload_register(static function (string $class) use ($root): void {
@@ -76,11 +66,7 @@ final class GrpcClientTest extends TestCase
         });
         self::$dir = Cli::tempDirectory();
         mkdir(self::$dir . '/pb2');
-        exec(sprintf('protoc --proto_path=%s --python_out=%s %s 2>&1', escapeshellarg("$root/examples/grpc"),
-            escapeshellarg(self::$dir . '/pb2'), escapeshellarg("$root/examples/grpc/helloworld.proto")), $out, $rc);
-        if ($rc !== 0) {
-            throw new RuntimeException('protoc failed: ' . implode("\n", $out));
-        }
+        GrpcTools::protoc(["--proto_path=$root/examples/grpc", '--python_out=' . self::$dir . '/pb2', "$root/examples/grpc/helloworld.proto"]);
         self::$serverCert = TlsCertificate::create(self::$dir);
         self::$clientCert = TlsCertificate::createClient(self::$dir, 'caller');
 
@@ -434,7 +420,7 @@ final class GrpcClientTest extends TestCase
     private static function startGrpcio(): int
     {
         $spec = [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['file', self::$dir . '/grpcio.log', 'a']];
-        $proc = proc_open([self::PYTHON, dirname(__DIR__) . '/Support/grpc_server.py', self::$dir . '/pb2'], $spec, $pipes);
+        $proc = proc_open([GrpcTools::PYTHON, dirname(__DIR__) . '/Support/grpc_server.py', self::$dir . '/pb2'], $spec, $pipes);
         if (!is_resource($proc)) {
             throw new RuntimeException('cannot start tests/Support/grpc_server.py');
         }

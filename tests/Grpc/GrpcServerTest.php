@@ -7,6 +7,7 @@ namespace Rapier\Tests\Grpc;
 use PHPUnit\Framework\TestCase;
 use Rapier\Grpc\Internal\ProtoWire;
 use Rapier\Tests\Support\Cli;
+use Rapier\Tests\Support\GrpcTools;
 use Rapier\Tests\Support\PhpProcess;
 use Rapier\Tests\Support\ServedApp;
 use RuntimeException;
@@ -20,8 +21,6 @@ use RuntimeException;
  */
 final class GrpcServerTest extends TestCase
 {
-    private const PYTHON = '/usr/bin/python3';
-    private const DEPS = 'scripts/install-deps.sh installs them';
     /** Debian's grpc-proto: gRPC's own .proto files */
     private const GRPC_PROTO = '/usr/share/grpc-proto';
     /** googleapis' google/rpc/*.proto, from Debian's golang-github-gogo-googleapis-dev */
@@ -33,22 +32,13 @@ final class GrpcServerTest extends TestCase
 
     public static function setUpBeforeClass(): void
     {
-        $probe = @shell_exec(self::PYTHON . ' -c "import grpc, google.protobuf" 2>&1 && echo ok');
-        if (trim((string) $probe) !== 'ok') {
-            self::markTestSkipped('python3-grpcio and python3-protobuf are not installed (' . self::DEPS . ')');
-        }
-        if (trim((string) shell_exec('command -v protoc')) === '') {
-            self::markTestSkipped('protoc is not installed (protobuf-compiler; ' . self::DEPS . ')');
-        }
-        if (!class_exists(\Google\Protobuf\Internal\Message::class)) {
-            self::markTestSkipped('the PHP protobuf runtime is not installed (php-google-protobuf; ' . self::DEPS . ')');
-        }
+        GrpcTools::require();
         self::$dir = Cli::tempDirectory();
         $root = dirname(__DIR__, 2);
         mkdir(self::$dir . '/pb2');
         // Python's message classes, from the same .proto files the PHP side uses.
         foreach (["$root/examples/grpc" => 'helloworld.proto', "$root/tests/Support/grpc" => 'health.proto'] as $dir => $proto) {
-            self::protoc(["--proto_path=$dir", '--python_out=' . self::$dir . '/pb2', "$dir/$proto"]);
+            GrpcTools::protoc(["--proto_path=$dir", '--python_out=' . self::$dir . '/pb2', "$dir/$proto"]);
         }
         // gRPC's own reflection.proto, each version in a directory of its own (the same file name in both), and
         // its health.proto as protoc describes it (Debian's grpc-proto).
@@ -56,16 +46,16 @@ final class GrpcServerTest extends TestCase
             $proto = self::GRPC_PROTO . "/grpc/reflection/$version/reflection.proto";
             if (is_file($proto)) {
                 mkdir(self::$dir . "/pb2/$version");
-                self::protoc(['--proto_path=' . dirname($proto), '--python_out=' . self::$dir . "/pb2/$version", $proto]);
+                GrpcTools::protoc(['--proto_path=' . dirname($proto), '--python_out=' . self::$dir . "/pb2/$version", $proto]);
             }
         }
         // googleapis' rich error model, to read grpc-status-details-bin as gRPC's status libraries do.
         if (is_file(self::GOOGLEAPIS . '/google/rpc/error_details.proto')) {
-            self::protoc(['--proto_path=' . self::GOOGLEAPIS, '--proto_path=/usr/include', '--python_out=' . self::$dir . '/pb2',
+            GrpcTools::protoc(['--proto_path=' . self::GOOGLEAPIS, '--proto_path=/usr/include', '--python_out=' . self::$dir . '/pb2',
                 self::GOOGLEAPIS . '/google/rpc/status.proto', self::GOOGLEAPIS . '/google/rpc/error_details.proto']);
         }
         if (is_file(self::GRPC_PROTO . '/grpc/health/v1/health.proto')) {
-            self::protoc(['--proto_path=' . self::GRPC_PROTO, '--descriptor_set_out=' . self::$dir . '/pb2/health.binpb',
+            GrpcTools::protoc(['--proto_path=' . self::GRPC_PROTO, '--descriptor_set_out=' . self::$dir . '/pb2/health.binpb',
                 self::GRPC_PROTO . '/grpc/health/v1/health.proto']);
         }
         self::$port = Cli::freePort();
@@ -111,7 +101,7 @@ final class GrpcServerTest extends TestCase
     public function testRichErrorDetailsReachTheClient(): void
     {
         if (!is_file(self::GOOGLEAPIS . '/google/rpc/status.proto')) {
-            $this->markTestSkipped('googleapis\' .proto files are not installed (golang-github-gogo-googleapis-dev; ' . self::DEPS . ')');
+            $this->markTestSkipped('googleapis\' .proto files are not installed (golang-github-gogo-googleapis-dev; ' . GrpcTools::DEPS . ')');
         }
         $seen = $this->client('rich_error', 'Zoë');
 
@@ -543,7 +533,7 @@ final class GrpcServerTest extends TestCase
         $client = null;
         try {
             $server->waitForWorkers(self::$dir . '/watch.pid', 1);
-            $client = proc_open([self::PYTHON, dirname(__DIR__) . '/Support/grpc_client.py', 'watch_until_end',
+            $client = proc_open([GrpcTools::PYTHON, dirname(__DIR__) . '/Support/grpc_client.py', 'watch_until_end',
                 "127.0.0.1:$port", self::$dir . '/pb2', ''], [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'],
                 2 => ['file', self::$dir . '/watch-client.err', 'w']], $pipes);
             $first = fgets($pipes[1]);
@@ -875,7 +865,7 @@ final class GrpcServerTest extends TestCase
     private function needsReflectionProto(): void
     {
         if (!is_dir(self::$dir . '/pb2/v1') || !is_dir(self::$dir . '/pb2/v1alpha')) {
-            $this->markTestSkipped('gRPC\'s reflection.proto is not installed (grpc-proto; ' . self::DEPS . ')');
+            $this->markTestSkipped('gRPC\'s reflection.proto is not installed (grpc-proto; ' . GrpcTools::DEPS . ')');
         }
     }
 
@@ -916,7 +906,7 @@ final class GrpcServerTest extends TestCase
     /** @return array<string, mixed> what the client scenario saw */
     private function client(string $scenario, ?string $arg = null, ?int $port = null): array
     {
-        $command = [self::PYTHON, dirname(__DIR__) . '/Support/grpc_client.py', $scenario, '127.0.0.1:' . ($port ?? self::$port),
+        $command = [GrpcTools::PYTHON, dirname(__DIR__) . '/Support/grpc_client.py', $scenario, '127.0.0.1:' . ($port ?? self::$port),
             self::$dir . '/pb2', ...($arg === null ? [] : [$arg])];
         $proc = proc_open($command, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
         if ($proc === false) {
@@ -1026,15 +1016,6 @@ final class GrpcServerTest extends TestCase
         }
 
         return $seen;
-    }
-
-    /** @param list<string> $arguments */
-    private static function protoc(array $arguments): void
-    {
-        exec('protoc ' . implode(' ', array_map('escapeshellarg', $arguments)) . ' 2>&1', $output, $status);
-        if ($status !== 0) {
-            throw new RuntimeException('protoc ' . implode(' ', $arguments) . ' failed: ' . implode("\n", $output));
-        }
     }
 
     private static function frame(string $message, bool $compressed = false): string
