@@ -57,6 +57,7 @@ uint32_t rapier_user_timers_clear(void);
 void rapier_runtime_class_minit(void);
 void rapier_channel_class_minit(void);
 void rapier_waitgroup_class_minit(void);
+void rapier_process_state_class_minit(void);
 void rapier_table_class_minit(void);
 void rapier_file_watcher_class_minit(void);
 

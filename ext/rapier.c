@@ -33,6 +33,7 @@ static PHP_MINIT_FUNCTION(rapier)
 	rapier_runtime_class_minit();
 	rapier_channel_class_minit();
 	rapier_waitgroup_class_minit();
+	rapier_process_state_class_minit();
 	rapier_table_class_minit();
 	rapier_file_watcher_class_minit();
 	rapier_http_server_class_minit();
