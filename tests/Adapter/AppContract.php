@@ -439,6 +439,20 @@ abstract class AppContract extends TestCase
         $this->assertSame(['pid' => $pid], $this->get('/pid')->json(), 'another process serves after dd()');
     }
 
+    public function testProcessSettingsChangedByOneRequestAreNotSeenByTheNext(): void
+    {
+        $before = $this->get('/settings');
+        $this->assertStatus(200, $before);
+        $changed = $this->get('/settings/change');
+        $this->assertStatus(200, $changed);
+        foreach ($changed->json() as $setting => $value) {
+            $this->assertNotSame($before->json()[$setting], $value, "the route does not change $setting");
+        }
+        $after = $this->get('/settings');
+        $this->assertStatus(200, $after);
+        $this->assertSame($before->json(), $after->json(), 'settings the previous request changed');
+    }
+
     public function testStateSetByOneRequestIsNotSeenByTheNext(): void
     {
         $set = $this->get('/leak/set');

@@ -10,13 +10,15 @@ use Rapier\Exception;
 use Rapier\ExitException;
 use Rapier\Http\Request;
 use Rapier\Http\Response;
+use Rapier\ProcessState;
 
 use function Rapier\trap_exit;
 
 /**
  * The part of serving a request that is the same for every framework: one
  * request at a time, PHP's globals filled and cleaned, output and headers
- * captured, the app's static properties put back, and exit() ending the
+ * captured, the app's static properties and PHP's process-wide settings
+ * (ini, handlers, environment, locale...) put back, and exit() ending the
  * request as it ends a php-fpm script.
  *
  * One at a time because frameworks built for php-fpm keep the current
@@ -30,6 +32,12 @@ use function Rapier\trap_exit;
  */
 final class RequestScope
 {
+    /**
+     * ini settings restore() leaves: a framework's session storage (Symfony's)
+     * sets the session's once, when the first request that needs it creates it.
+     */
+    private const KEEP_INI = ['session.'];
+
     public readonly OutputCapture $output;
 
     private readonly Globals $globals;
@@ -37,6 +45,9 @@ final class RequestScope
     private readonly StaticProperties $statics;
 
     private ?ServerVariables $server = null;
+
+    /** ini settings, error handlers, environment, locale... as boot left them. */
+    private ?ProcessState $settings = null;
 
     /** A one-slot channel used as a mutex: full while a request is served. */
     private readonly Channel $lock;
@@ -72,6 +83,7 @@ final class RequestScope
         $this->globals->capture();
         $this->statics->capture();
         $this->ignoreUserAbort = (bool) ignore_user_abort();
+        $this->settings = ProcessState::capture(self::KEEP_INI);
     }
 
     /**
@@ -93,6 +105,7 @@ final class RequestScope
         $this->lock->push(true);
         try {
             $this->server ??= new ServerVariables($_SERVER, $this->frontController);
+            $this->settings ??= ProcessState::capture(self::KEEP_INI);
             $server = $this->server->build($request);
             $this->globals->enter($request, $server);
             $this->output->start();
@@ -110,6 +123,7 @@ final class RequestScope
                     $this->globals->leave();
                     $this->statics->restore();
                     ignore_user_abort($this->ignoreUserAbort);
+                    $this->settings->restore();
                 }
             }
         } finally {

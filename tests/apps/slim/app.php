@@ -185,6 +185,11 @@ $app->get('/globals', fn (Request $req, Response $res) => $res->withJson([
     'script' => $_SERVER['SCRIPT_NAME'] ?? null,
 ]));
 
+// PHP's process-wide settings: changed by one request, read by the next (tests/apps/settings.php).
+require_once __DIR__ . '/../settings.php';
+$app->get('/settings/change', fn (Request $req, Response $res) => $res->withJson(rapier_test_settings_change()));
+$app->get('/settings', fn (Request $req, Response $res) => $res->withJson(rapier_test_settings()));
+
 $app->get('/leak/set', function (Request $req, Response $res) {
     Probe::$value = 'static';
     $this['probe.instance'] = 'instance';

@@ -151,6 +151,11 @@ Route::get('/dd', function () {
     dd(['answer' => 42]);
 });
 
+// PHP's process-wide settings: changed by one request, read by the next (tests/apps/settings.php).
+require_once __DIR__ . '/../../settings.php';
+Route::get('/settings/change', fn () => rapier_test_settings_change());
+Route::get('/settings', fn () => rapier_test_settings());
+
 // One route for both, so that both meet the controller instance the route caches.
 Route::get('/leak/{action}', ProbeController::class)->where('action', 'set|get');
 

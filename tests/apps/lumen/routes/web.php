@@ -149,6 +149,11 @@ $router->get('/dd', function () {
     dd(['answer' => 42]);
 });
 
+// PHP's process-wide settings: changed by one request, read by the next (tests/apps/settings.php).
+require_once __DIR__ . '/../../settings.php';
+$router->get('/settings/change', fn () => rapier_test_settings_change());
+$router->get('/settings', fn () => rapier_test_settings());
+
 $router->get('/leak/set', ProbeController::class . '@set');
 $router->get('/leak/get', ProbeController::class . '@get');
 

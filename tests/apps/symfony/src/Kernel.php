@@ -89,6 +89,8 @@ class Kernel extends BaseKernel
         $routes->add('exit', '/exit')->controller([$app, 'exitEarly']);
         $routes->add('stream_exit', '/stream-exit')->controller([$app, 'streamExit']);
         $routes->add('dd', '/dd')->controller([$app, 'dumpAndDie']);
+        $routes->add('settings_change', '/settings/change')->controller([$app, 'changeSettings']);
+        $routes->add('settings', '/settings')->controller([$app, 'settings']);
         $routes->add('leak_set', '/leak/set')->controller([Controller\ProbeController::class, 'set']);
         $routes->add('leak_get', '/leak/get')->controller([Controller\ProbeController::class, 'get']);
     }

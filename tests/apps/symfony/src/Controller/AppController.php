@@ -183,6 +183,21 @@ class AppController
         return new Response(rapier_test_events_seen((string) $request->query->get('id')));
     }
 
+    /** PHP's process-wide settings: changed by one request, read by the next (tests/apps/settings.php). */
+    public function changeSettings(): JsonResponse
+    {
+        require_once $this->projectDir . '/../settings.php';
+
+        return new JsonResponse(rapier_test_settings_change());
+    }
+
+    public function settings(): JsonResponse
+    {
+        require_once $this->projectDir . '/../settings.php';
+
+        return new JsonResponse(rapier_test_settings());
+    }
+
     public function pid(): JsonResponse
     {
         return new JsonResponse(['pid' => getmypid()]);
