@@ -62,6 +62,7 @@ typedef struct {
 	const char *tls_cipher;
 	bool tls_verifies_client;       /* the connection asked for a client certificate */
 	rapier_http_tls_peer_t *tls_peer; /* the one the client sent, verified; NULL: none */
+	zend_array *proxy_vars;         /* the connection's PROXY_PROTOCOL_TLV_* server variables, or NULL */
 	HashTable *tmp_files;           /* uploaded files to remove with the request */
 	rapier_upload_t *upload;        /* a multipart body spooled while it arrived, until post/files are built */
 	rapier_http_body_t *live;       /* a body still arriving (request_buffering off) until body() took it whole */
@@ -117,6 +118,9 @@ static void request_free(zend_object *obj)
 	}
 	if (req->protocol) {
 		zend_string_release(req->protocol);
+	}
+	if (req->proxy_vars) {
+		zend_array_release(req->proxy_vars);
 	}
 	if (req->tls_peer) {
 		rapier_http_tls_peer_release(req->tls_peer);
@@ -271,6 +275,9 @@ void rapier_http_request_new(zval *out, rapier_http_conn_t *conn)
 		req->tls_cipher = rapier_http_tls_cipher(tls);
 		req->tls_verifies_client = rapier_http_tls_verifies_client(tls);
 		req->tls_peer = rapier_http_tls_peer(tls);
+	}
+	if ((req->proxy_vars = conn->proxy_vars) != NULL) {
+		GC_ADDREF(req->proxy_vars);
 	}
 	/* real_scheme_header: a trusted proxy that terminated TLS (or did not) says how the client came. */
 	req->https = conn->client_https >= 0 ? conn->client_https == 1 : req->tls_version != NULL;
@@ -1086,6 +1093,9 @@ ZEND_METHOD(Rapier_Http_Request, server)
 		if (req->tls_verifies_client) {
 			add_client_certificate_vars(return_value, req->tls_peer);
 		}
+	}
+	if (req->proxy_vars) {
+		zend_hash_merge(Z_ARRVAL_P(return_value), req->proxy_vars, zval_add_ref, true);
 	}
 	add_assoc_str(return_value, "REMOTE_ADDR", zend_string_copy(Z_STR_P(OBJ_PROP_NUM(obj, PROP_REMOTE_ADDRESS))));
 	add_assoc_long(return_value, "REMOTE_PORT", Z_LVAL_P(OBJ_PROP_NUM(obj, PROP_REMOTE_PORT)));

@@ -194,6 +194,9 @@ static rapier_http_conn_t *stream_new(rapier_h2_session_t *h2, int32_t id)
 	conn->local_port = parent->local_port;
 	conn->via_plain_listener = parent->via_plain_listener;
 	conn->proxy_https = parent->proxy_https;
+	if ((conn->proxy_vars = parent->proxy_vars) != NULL) {
+		GC_ADDREF(conn->proxy_vars);
+	}
 	conn->h2s = s;
 	rapier_timer_init(&conn->timer, on_stream_timer, conn);
 	rapier_http_slowlog_init(conn);

@@ -47,6 +47,60 @@ static bool consume(rapier_http_conn_t *conn, unsigned char *into, size_t n)
 	return got == (ssize_t) n;
 }
 
+/*
+ * What the header's TLVs tell of the client's connection to the balancer,
+ * as the request's server variables, named after nginx's
+ * $proxy_protocol_tlv_* (PROXY_PROTOCOL_TLV_AUTHORITY...); NULL when they
+ * tell nothing. Made once for the connection, shared by its requests.
+ */
+static zend_array *tlv_vars(const rapier_proxy_header_t *h)
+{
+	static const char *const names[RAPIER_PROXY_TLV_COUNT] = {
+		[RAPIER_PROXY_TLV_ALPN] = "PROXY_PROTOCOL_TLV_ALPN",
+		[RAPIER_PROXY_TLV_AUTHORITY] = "PROXY_PROTOCOL_TLV_AUTHORITY",
+		[RAPIER_PROXY_TLV_UNIQUE_ID] = "PROXY_PROTOCOL_TLV_UNIQUE_ID",
+		[RAPIER_PROXY_TLV_NETNS] = "PROXY_PROTOCOL_TLV_NETNS",
+		[RAPIER_PROXY_TLV_SSL_VERSION] = "PROXY_PROTOCOL_TLV_SSL_VERSION",
+		[RAPIER_PROXY_TLV_SSL_CN] = "PROXY_PROTOCOL_TLV_SSL_CN",
+		[RAPIER_PROXY_TLV_SSL_CIPHER] = "PROXY_PROTOCOL_TLV_SSL_CIPHER",
+		[RAPIER_PROXY_TLV_SSL_SIG_ALG] = "PROXY_PROTOCOL_TLV_SSL_SIG_ALG",
+		[RAPIER_PROXY_TLV_SSL_KEY_ALG] = "PROXY_PROTOCOL_TLV_SSL_KEY_ALG",
+		[RAPIER_PROXY_TLV_AWS_VPCE_ID] = "PROXY_PROTOCOL_TLV_AWS_VPCE_ID",
+	};
+	zend_array *vars = NULL;
+	zval value;
+
+	for (int i = 0; i < RAPIER_PROXY_TLV_COUNT; i++) {
+		if (h->tlv[i].at == NULL) {
+			continue;
+		}
+		if (vars == NULL) {
+			vars = zend_new_array(4);
+		}
+		ZVAL_STRINGL(&value, (const char *) h->tlv[i].at, h->tlv[i].len);
+		zend_hash_str_update(vars, names[i], strlen(names[i]), &value);
+	}
+	if (h->ssl == 1 || h->has_azure_pel_id) {
+		if (vars == NULL) {
+			vars = zend_new_array(2);
+		}
+		if (h->ssl == 1) {
+			/* The raw result says 0 for no certificate too: the client bits tell, as mod_ssl's SSL_CLIENT_VERIFY does. */
+			bool sent = h->ssl_client & (RAPIER_PROXY_CLIENT_CERT_CONN | RAPIER_PROXY_CLIENT_CERT_SESS);
+
+			ZVAL_LONG(&value, (zend_long) h->ssl_verify);
+			zend_hash_str_update(vars, "PROXY_PROTOCOL_TLV_SSL_VERIFY", sizeof("PROXY_PROTOCOL_TLV_SSL_VERIFY") - 1, &value);
+			ZVAL_STRING(&value, !sent ? "NONE" : h->ssl_verify == 0 ? "SUCCESS" : "FAILED");
+			zend_hash_str_update(vars, "PROXY_PROTOCOL_SSL_CLIENT_VERIFY", sizeof("PROXY_PROTOCOL_SSL_CLIENT_VERIFY") - 1, &value);
+		}
+		if (h->has_azure_pel_id) {
+			ZVAL_LONG(&value, (zend_long) h->azure_pel_id);
+			zend_hash_str_update(vars, "PROXY_PROTOCOL_TLV_AZURE_PEL_ID", sizeof("PROXY_PROTOCOL_TLV_AZURE_PEL_ID") - 1, &value);
+		}
+	}
+	return vars;
+}
+
 static void header_done(rapier_http_conn_t *conn, const rapier_proxy_header_t *h)
 {
 	conn->proxy_pending = false;
@@ -56,6 +110,7 @@ static void header_done(rapier_http_conn_t *conn, const rapier_proxy_header_t *h
 		conn->proxy_buf = NULL;
 	}
 	conn->proxy_https = (int8_t) h->ssl;
+	conn->proxy_vars = tlv_vars(h);
 	if (h->has_source) {
 		memcpy(&conn->peer, &h->source, h->source_len);
 		conn->peer_len = h->source_len;

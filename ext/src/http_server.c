@@ -370,6 +370,9 @@ void rapier_http_conn_release(rapier_http_conn_t *conn)
 	if (conn->proxy_buf) {
 		efree(conn->proxy_buf);
 	}
+	if (conn->proxy_vars) {
+		zend_array_release(conn->proxy_vars);
+	}
 	efree(conn);
 }
 

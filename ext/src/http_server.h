@@ -176,6 +176,8 @@ struct rapier_http_conn_s {
 	                                       * real_scheme_header or proxy_https says; -1: as the connection is */
 	int8_t proxy_https;                   /* the PROXY header's PP2_TYPE_SSL: the client's connection to the
 	                                       * balancer was TLS (1) or not (0); -1: not said */
+	zend_array *proxy_vars;               /* the PROXY header's TLVs as server variables, or NULL (http_proxy.c);
+	                                       * shared with the connection's HTTP/2 streams and requests */
 	char client_text[48];
 
 	uint16_t proxy_len;                   /* the header's bytes read so far, kept in proxy_buf */

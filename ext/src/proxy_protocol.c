@@ -14,9 +14,32 @@ static const unsigned char v2_signature[12] = { 0x0D, 0x0A, 0x0D, 0x0A, 0x00, 0x
 #define V1_PREFIX "PROXY "
 #define V2_FIXED 16
 
-/* Version 2's TLV the client's TLS is told in, and its first byte's bit for "over TLS". */
+/* Version 2's TLV types (proxy-protocol.txt 2.2). */
+#define PP2_TYPE_ALPN 0x01
+#define PP2_TYPE_AUTHORITY 0x02
+#define PP2_TYPE_CRC32C 0x03
+#define PP2_TYPE_UNIQUE_ID 0x05
 #define PP2_TYPE_SSL 0x20
-#define PP2_CLIENT_SSL 0x01
+#define PP2_SUBTYPE_SSL_VERSION 0x21
+#define PP2_SUBTYPE_SSL_CN 0x22
+#define PP2_SUBTYPE_SSL_CIPHER 0x23
+#define PP2_SUBTYPE_SSL_SIG_ALG 0x24
+#define PP2_SUBTYPE_SSL_KEY_ALG 0x25
+#define PP2_TYPE_NETNS 0x30
+#define PP2_TYPE_AWS 0xEA
+#define PP2_TYPE_AZURE 0xEE
+
+/* A header that says nothing beyond the addresses. */
+static void no_tlvs(rapier_proxy_header_t *out)
+{
+	out->has_source = false;
+	out->ssl = -1;
+	out->ssl_client = 0;
+	out->ssl_verify = 0;
+	memset(out->tlv, 0, sizeof(out->tlv));
+	out->has_azure_pel_id = false;
+	out->azure_pel_id = 0;
+}
 
 /* Whether data[0..len) may begin what[0..what_len): the part that has arrived matches. */
 static bool begins(const unsigned char *data, size_t len, const void *what, size_t what_len)
@@ -105,8 +128,7 @@ static rapier_proxy_result_t parse_v1(const unsigned char *data, size_t len, rap
 	}
 	end = (const char *) lf - 1;
 	out->length = (size_t) (lf - data) + 1;
-	out->has_source = false;
-	out->ssl = -1;
+	no_tlvs(out);
 	if (end - line >= 7 && memcmp(line, "UNKNOWN", 7) == 0 && (end - line == 7 || line[7] == ' ')) {
 		/* The balancer could not tell (another protocol): what follows on the line is to be ignored. */
 		return RAPIER_PROXY_DONE;
@@ -137,26 +159,128 @@ static size_t v2_address_length(unsigned family)
 	}
 }
 
-/*
- * Version 2's TLVs, at[0..end): what PP2_TYPE_SSL says of the client's
- * TLS. The others (AWS's, CRC32C, ALPN, the authority) are skipped; a TLV
- * that runs past the header ends the walk, and the addresses still stand.
- */
-static void v2_tlvs(const unsigned char *at, const unsigned char *end, rapier_proxy_header_t *out)
+static uint32_t be32(const unsigned char *at)
 {
+	return ((uint32_t) at[0] << 24) | ((uint32_t) at[1] << 16) | ((uint32_t) at[2] << 8) | at[3];
+}
+
+/*
+ * CRC32C (Castagnoli) of the header, its checksum's 4 bytes at `sum` taken
+ * as zero, as the sender computed it. Bit by bit: a header is at most 4 KiB
+ * and only a balancer told to (HAProxy's proxy-v2-options crc32c) sends it.
+ */
+static uint32_t header_crc32c(const unsigned char *header, size_t len, size_t sum)
+{
+	uint32_t crc = 0xFFFFFFFF;
+
+	for (size_t i = 0; i < len; i++) {
+		crc ^= i >= sum && i < sum + 4 ? 0 : header[i];
+		for (int bit = 0; bit < 8; bit++) {
+			crc = (crc >> 1) ^ (0x82F63B78 & (0 - (crc & 1)));
+		}
+	}
+	return ~crc;
+}
+
+static void set_value(rapier_proxy_header_t *out, rapier_proxy_tlv_t which, const unsigned char *at, size_t len)
+{
+	out->tlv[which].at = at;
+	out->tlv[which].len = len;
+}
+
+/* PP2_TYPE_SSL's sub-TLVs, at[0..end): its version, the client certificate's CN and algorithms. */
+static void v2_ssl_tlvs(const unsigned char *at, const unsigned char *end, rapier_proxy_header_t *out)
+{
+	static const struct {
+		unsigned type;
+		rapier_proxy_tlv_t tlv;
+	} known[] = {
+		{ PP2_SUBTYPE_SSL_VERSION, RAPIER_PROXY_TLV_SSL_VERSION },
+		{ PP2_SUBTYPE_SSL_CN, RAPIER_PROXY_TLV_SSL_CN },
+		{ PP2_SUBTYPE_SSL_CIPHER, RAPIER_PROXY_TLV_SSL_CIPHER },
+		{ PP2_SUBTYPE_SSL_SIG_ALG, RAPIER_PROXY_TLV_SSL_SIG_ALG },
+		{ PP2_SUBTYPE_SSL_KEY_ALG, RAPIER_PROXY_TLV_SSL_KEY_ALG },
+	};
+
 	while (end - at >= 3) {
-		unsigned type = at[0];
 		size_t len = ((size_t) at[1] << 8) | at[2];
 
 		if ((size_t) (end - at) - 3 < len) {
 			return;
 		}
-		/* The client byte, then the 32-bit verify result, then sub-TLVs. */
-		if (type == PP2_TYPE_SSL && len >= 5) {
-			out->ssl = (at[3] & PP2_CLIENT_SSL) ? 1 : 0;
+		for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+			if (at[0] == known[i].type) {
+				set_value(out, known[i].tlv, at + 3, len);
+			}
 		}
 		at += 3 + len;
 	}
+}
+
+/*
+ * Version 2's TLVs, from `at` to the header's end. One that runs past the
+ * header ends the walk, and what came before stands; false only for a
+ * CRC32C that does not match, which makes the header invalid.
+ */
+static bool v2_tlvs(const unsigned char *header, size_t total, const unsigned char *at, rapier_proxy_header_t *out)
+{
+	const unsigned char *end = header + total;
+
+	while (end - at >= 3) {
+		unsigned type = at[0];
+		size_t len = ((size_t) at[1] << 8) | at[2];
+		const unsigned char *value = at + 3;
+
+		if ((size_t) (end - at) - 3 < len) {
+			return true;
+		}
+		switch (type) {
+			case PP2_TYPE_ALPN:
+				set_value(out, RAPIER_PROXY_TLV_ALPN, value, len);
+				break;
+			case PP2_TYPE_AUTHORITY:
+				set_value(out, RAPIER_PROXY_TLV_AUTHORITY, value, len);
+				break;
+			case PP2_TYPE_UNIQUE_ID:
+				set_value(out, RAPIER_PROXY_TLV_UNIQUE_ID, value, len);
+				break;
+			case PP2_TYPE_NETNS:
+				set_value(out, RAPIER_PROXY_TLV_NETNS, value, len);
+				break;
+			case PP2_TYPE_CRC32C:
+				if (len == 4 && header_crc32c(header, total, (size_t) (value - header)) != be32(value)) {
+					return false;
+				}
+				break;
+			case PP2_TYPE_SSL:
+				/* The client byte, the 32-bit verify result, then sub-TLVs. */
+				if (len >= 5) {
+					out->ssl = (value[0] & RAPIER_PROXY_CLIENT_SSL) ? 1 : 0;
+					out->ssl_client = value[0];
+					out->ssl_verify = be32(value + 1);
+					v2_ssl_tlvs(value + 5, value + len, out);
+				}
+				break;
+			case PP2_TYPE_AWS:
+				/* Subtype 0x01: the VPC endpoint's id, as text. */
+				if (len >= 1 && value[0] == 0x01) {
+					set_value(out, RAPIER_PROXY_TLV_AWS_VPCE_ID, value + 1, len - 1);
+				}
+				break;
+			case PP2_TYPE_AZURE:
+				/* Subtype 0x01: the LINKID, a 32-bit number, little-endian. */
+				if (len == 5 && value[0] == 0x01) {
+					out->has_azure_pel_id = true;
+					out->azure_pel_id = (uint32_t) value[1] | ((uint32_t) value[2] << 8)
+						| ((uint32_t) value[3] << 16) | ((uint32_t) value[4] << 24);
+				}
+				break;
+			default:
+				break;
+		}
+		at = value + len;
+	}
+	return true;
 }
 
 static rapier_proxy_result_t parse_v2(const unsigned char *data, size_t len, rapier_proxy_header_t *out)
@@ -182,14 +306,14 @@ static rapier_proxy_result_t parse_v2(const unsigned char *data, size_t len, rap
 		return RAPIER_PROXY_MORE;
 	}
 	out->length = total;
-	out->has_source = false;
-	out->ssl = -1;
+	no_tlvs(out);
 	/* LOCAL: the balancer's own connection (a health check); other families and datagrams: no TCP client. */
 	if (command == 0) {
 		return RAPIER_PROXY_DONE;
 	}
-	if (v2_address_length(family) <= body) {
-		v2_tlvs(data + V2_FIXED + v2_address_length(family), data + total, out);
+	if (v2_address_length(family) <= body
+		&& !v2_tlvs(data, total, data + V2_FIXED + v2_address_length(family), out)) {
+		return RAPIER_PROXY_INVALID;
 	}
 	if (transport != 1 || (family != 1 && family != 2)) {
 		return RAPIER_PROXY_DONE;

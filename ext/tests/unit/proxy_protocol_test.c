@@ -232,6 +232,90 @@ static void test_v2_refused(void)
 	CHECK_EQ_STR(parse_str("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", NULL), "INVALID");
 }
 
+/* A TLV's value as text, "(none)" when the header had none, or "INVALID". */
+static const char *tlv_of(const unsigned char *data, size_t len, rapier_proxy_tlv_t which)
+{
+	static char text[300];
+	rapier_proxy_header_t h;
+
+	memset(&h, 0xAB, sizeof(h));
+	if (rapier_proxy_parse(data, len, &h) != RAPIER_PROXY_DONE) {
+		return "INVALID";
+	}
+	if (h.tlv[which].at == NULL) {
+		return "(none)";
+	}
+	snprintf(text, sizeof(text), "%.*s", (int) h.tlv[which].len, (const char *) h.tlv[which].at);
+	return text;
+}
+
+static void test_v2_tlvs(void)
+{
+	/* As HAProxy sends them with proxy-v2-options ssl,cert-cn,ssl-cipher,cert-sig,cert-key,authority,unique-id. */
+	static const unsigned char all[] =
+		"\x01\x00\x02" "h2"
+		"\x02\x00\x0B" "example.com"
+		"\x05\x00\x04" "id-7"
+		"\x20\x00\x48" "\x07" "\x00\x00\x00\x00"
+			"\x21\x00\x07" "TLSv1.3"
+			"\x22\x00\x06" "caller"
+			"\x23\x00\x16" "TLS_AES_256_GCM_SHA384"
+			"\x24\x00\x0A" "RSA-SHA256"
+			"\x25\x00\x07" "RSA2048"
+		"\xEA\x00\x17" "\x01" "vpce-08d2bf15fac5001c9"
+		"\xEE\x00\x05" "\x01" "\x2A\x00\x00\x01";
+	/* The same header's CRC32C, computed apart (a table-driven implementation): 0x91A588E2. */
+	static const unsigned char with_crc[] = "\x02\x00\x0B" "example.com" "\x03\x00\x04" "\x91\xA5\x88\xE2";
+	unsigned char buf[512];
+	rapier_proxy_header_t h;
+	size_t len;
+
+	len = v2_with(buf, 1, 0x11, all, sizeof(all) - 1);
+	CHECK_EQ_STR(tlv_of(buf, len, RAPIER_PROXY_TLV_ALPN), "h2");
+	CHECK_EQ_STR(tlv_of(buf, len, RAPIER_PROXY_TLV_AUTHORITY), "example.com");
+	CHECK_EQ_STR(tlv_of(buf, len, RAPIER_PROXY_TLV_UNIQUE_ID), "id-7");
+	CHECK_EQ_STR(tlv_of(buf, len, RAPIER_PROXY_TLV_NETNS), "(none)");
+	CHECK_EQ_STR(tlv_of(buf, len, RAPIER_PROXY_TLV_SSL_VERSION), "TLSv1.3");
+	CHECK_EQ_STR(tlv_of(buf, len, RAPIER_PROXY_TLV_SSL_CN), "caller");
+	CHECK_EQ_STR(tlv_of(buf, len, RAPIER_PROXY_TLV_SSL_CIPHER), "TLS_AES_256_GCM_SHA384");
+	CHECK_EQ_STR(tlv_of(buf, len, RAPIER_PROXY_TLV_SSL_SIG_ALG), "RSA-SHA256");
+	CHECK_EQ_STR(tlv_of(buf, len, RAPIER_PROXY_TLV_SSL_KEY_ALG), "RSA2048");
+	CHECK_EQ_STR(tlv_of(buf, len, RAPIER_PROXY_TLV_AWS_VPCE_ID), "vpce-08d2bf15fac5001c9");
+	CHECK_EQ_INT(rapier_proxy_parse(buf, len, &h), RAPIER_PROXY_DONE);
+	CHECK_EQ_INT(h.ssl, 1);
+	CHECK_EQ_INT(h.ssl_verify, 0);
+	CHECK_EQ_INT(h.has_azure_pel_id, 1);
+	CHECK_EQ_INT(h.azure_pel_id, 0x0100002A);
+
+	/* A certificate that failed verification (X509_V_ERR_CERT_HAS_EXPIRED, 10); AWS's other subtypes say nothing. */
+	len = v2_with(buf, 1, 0x11, "\x20\x00\x05\x07\x00\x00\x00\x0A" "\xEA\x00\x03\x02xy", 14);
+	CHECK_EQ_INT(rapier_proxy_parse(buf, len, &h), RAPIER_PROXY_DONE);
+	CHECK_EQ_INT(h.ssl_verify, 10);
+	CHECK_EQ_STR(tlv_of(buf, len, RAPIER_PROXY_TLV_AWS_VPCE_ID), "(none)");
+	CHECK_EQ_INT(h.has_azure_pel_id, 0);
+	/* Empty values are values. A sub-TLV past its SSL TLV ends the sub-walk, not the walk. */
+	len = v2_with(buf, 1, 0x11, "\x01\x00\x00" "\x20\x00\x08\x01\x00\x00\x00\x00\x21\x00\x09" "\x02\x00\x01x", 18);
+	CHECK_EQ_STR(tlv_of(buf, len, RAPIER_PROXY_TLV_ALPN), "");
+	CHECK_EQ_STR(tlv_of(buf, len, RAPIER_PROXY_TLV_SSL_VERSION), "(none)");
+	CHECK_EQ_STR(tlv_of(buf, len, RAPIER_PROXY_TLV_AUTHORITY), "x");
+	/* Version 1, and LOCAL: none. */
+	CHECK_EQ_STR(tlv_of((const unsigned char *) "PROXY TCP4 192.0.2.7 198.51.100.1 51234 443\r\n", 45,
+		RAPIER_PROXY_TLV_ALPN), "(none)");
+	CHECK_EQ_STR(tlv_of(buf, v2_with(buf, 0, 0x11, all, sizeof(all) - 1), RAPIER_PROXY_TLV_ALPN), "(none)");
+
+	/* CRC32C: the header as sent is valid; any byte changed, or the checksum, is not. */
+	len = v2_with(buf, 1, 0x11, with_crc, sizeof(with_crc) - 1);
+	CHECK_EQ_STR(tlv_of(buf, len, RAPIER_PROXY_TLV_AUTHORITY), "example.com");
+	buf[16 + 12 + 3] = 'E';
+	CHECK_EQ_STR(tlv_of(buf, len, RAPIER_PROXY_TLV_AUTHORITY), "INVALID");
+	buf[16 + 12 + 3] = 'e';
+	buf[len - 1] ^= 1;
+	CHECK_EQ_STR(tlv_of(buf, len, RAPIER_PROXY_TLV_AUTHORITY), "INVALID");
+	buf[len - 1] ^= 1;
+	buf[16 + 3] ^= 0x40;                              /* the client's address */
+	CHECK_EQ_STR(tlv_of(buf, len, RAPIER_PROXY_TLV_AUTHORITY), "INVALID");
+}
+
 int main(void)
 {
 	test_v1();
@@ -240,5 +324,6 @@ int main(void)
 	test_v2();
 	test_v2_refused();
 	test_v2_ssl();
+	test_v2_tlvs();
 	return unit_finish("proxy_protocol");
 }
