@@ -94,13 +94,15 @@ final class ServeHttpsTest extends ServedAppTestCase
         $this->server = Cli::serve([dirname(__DIR__) . '/apps/laravel', '--port', (string) $port, '--workers', '1',
             '--pid-file', "$this->dir/rapier.pid", '--tls-cert', $this->cert->certFile, '--tls-key', $this->cert->keyFile],
             // A client identity in the worker's environment must not reach a request that brought none.
-            env: ['RAPIER_APP_STORAGE' => "$this->dir/storage", 'SSL_CLIENT_S_DN' => 'CN=forged', 'SSL_CLIENT_VERIFY' => 'SUCCESS']);
+            env: ['RAPIER_APP_STORAGE' => "$this->dir/storage", 'SSL_CLIENT_S_DN' => 'CN=forged', 'SSL_CLIENT_VERIFY' => 'SUCCESS',
+                'PROXY_PROTOCOL_TLV_SSL_CN' => 'forged', 'PROXY_PROTOCOL_SSL_CLIENT_VERIFY' => 'SUCCESS']);
         $this->server->waitForWorkers("$this->dir/rapier.pid", 1);
 
         $response = (new AppClient("https://127.0.0.1:$port", $this->cert->certFile))->get('/secure');
 
         $this->assertSame(200, $response->status, $response->describe() . "\n" . $this->server->output());
-        $this->assertSame(['secure' => true, 'url' => "https://127.0.0.1:$port/json", 'scheme' => 'https', 'client' => null],
+        $this->assertSame(['secure' => true, 'url' => "https://127.0.0.1:$port/json", 'scheme' => 'https', 'client' => null,
+            'proxied_client' => null],
             $response->json(), 'isSecure(), the URLs Laravel generates and $_SERVER agree');
     }
 
@@ -119,7 +121,8 @@ final class ServeHttpsTest extends ServedAppTestCase
             CURLOPT_CAINFO => $this->cert->certFile, CURLOPT_SSL_VERIFYHOST => 0, CURLOPT_TIMEOUT => 30]);
         $body = curl_exec($curl);
         $this->assertSame(CURL_HTTP_VERSION_2_0, curl_getinfo($curl, CURLINFO_HTTP_VERSION), curl_error($curl));
-        $this->assertSame(['secure' => true, 'url' => "https://127.0.0.1:$port/json", 'scheme' => 'https', 'client' => null],
+        $this->assertSame(['secure' => true, 'url' => "https://127.0.0.1:$port/json", 'scheme' => 'https', 'client' => null,
+            'proxied_client' => null],
             json_decode((string) $body, true), $this->server->output());
 
         // Twenty requests multiplexed on one connection: each is answered, in its own stream, by one of the two workers.

@@ -34,11 +34,12 @@ final class ServerVariables
      * $_SERVER entries that only the request's connection may set: an HTTPS
      * left in the worker's environment would make every plain HTTP request
      * look secure to the framework, an SSL_CLIENT_S_DN would give every
-     * request a client identity it never proved. Other SSL_* names
-     * (OpenSSL's SSL_CERT_FILE) are the environment's.
+     * request a client identity it never proved, and so would a
+     * PROXY_PROTOCOL_SSL_CLIENT_VERIFY (the PROXY header's). Other SSL_*
+     * names (OpenSSL's SSL_CERT_FILE) are the environment's.
      */
     private const CONNECTION_ONLY = ['HTTPS', 'REQUEST_SCHEME', 'SSL_PROTOCOL', 'SSL_CIPHER'];
-    private const CONNECTION_ONLY_PREFIX = 'SSL_CLIENT_';
+    private const CONNECTION_ONLY_PREFIXES = ['SSL_CLIENT_', 'PROXY_PROTOCOL_'];
 
     /** @var array<string, mixed> */
     private array $environment;
@@ -52,9 +53,15 @@ final class ServerVariables
         foreach ([...self::CLI_ONLY, ...self::CONNECTION_ONLY] as $name) {
             unset($environment[$name]);
         }
-        $this->environment = array_filter($environment,
-            static fn (string|int $name): bool => !str_starts_with((string) $name, self::CONNECTION_ONLY_PREFIX),
-            ARRAY_FILTER_USE_KEY);
+        $this->environment = array_filter($environment, static function (string|int $name): bool {
+            foreach (self::CONNECTION_ONLY_PREFIXES as $prefix) {
+                if (str_starts_with((string) $name, $prefix)) {
+                    return false;
+                }
+            }
+
+            return true;
+        }, ARRAY_FILTER_USE_KEY);
     }
 
     /** @return array<string, mixed> */

@@ -193,6 +193,7 @@ Route::get('/secure', fn (Request $request) => [
     'url' => url('/json'),
     'scheme' => $request->server('REQUEST_SCHEME'),
     'client' => $request->server('SSL_CLIENT_S_DN'),
+    'proxied_client' => $request->server('PROXY_PROTOCOL_TLV_SSL_CN'),
 ]);
 
 // The cache store `rapier`, one table for every worker of `rapier serve`
