@@ -1499,6 +1499,8 @@ ZEND_METHOD(Rapier_Http_Server, stats)
 		srv->http_ready ? (zend_long) srv->http.stats.unread_bodies_dropped : 0);
 	add_assoc_long(return_value, "unread_bodies_closed",
 		srv->http_ready ? (zend_long) srv->http.stats.unread_bodies_closed : 0);
+	add_assoc_long(return_value, "unread_bodies_reset",
+		srv->http_ready ? (zend_long) srv->http.stats.unread_bodies_reset : 0);
 }
 
 ZEND_METHOD(Rapier_Http_Server, workerId)

@@ -343,7 +343,12 @@ static int on_frame_send(nghttp2_session *ng, const nghttp2_frame *frame, void *
 	 * arrives may go on reading after its response: it is told when the
 	 * handler returns (rapier__h2_body_detached()).
 	 */
-	if (!conn->h2s->request_done && conn->body == NULL && rapier__h2_rest_refused(conn)) {
+	if (conn->h2s->request_done || conn->body != NULL) {
+		return 0;
+	}
+	if (conn->h2s->rest_unread) {
+		rapier__h2_settle_rest(conn);
+	} else if (rapier__h2_rest_refused(conn)) {
 		nghttp2_submit_rst_stream(ng, NGHTTP2_FLAG_NONE, frame->hd.stream_id, NGHTTP2_NO_ERROR);
 	}
 	return 0;

@@ -43,6 +43,8 @@ struct rapier_h2_stream_s {
 	bool rejected;                 /* answered (413, 431...) before its request was whole: the rest is dropped */
 	bool deferred;                 /* the body reader ran dry; resume it when bytes come */
 	bool end_sent;                 /* the response's last frame went out */
+	bool rest_unread;              /* its handler returned before the body ended: the rest is dropped or
+	                                * reset once the response has ended (rapier__h2_settle_rest()) */
 	int error_status;              /* a limit the request broke, answered at the end of its headers */
 	const char *error_reason;
 
@@ -87,6 +89,13 @@ void rapier__h2_refuse(rapier_http_conn_t *stream, int status, const char *reaso
 
 /* Whether the unread rest of a request whose response ended is refused rather than dropped (http2_request.c). */
 bool rapier__h2_rest_refused(const rapier_http_conn_t *stream);
+
+/*
+ * A handler left the rest of its body unread and the response has ended:
+ * the stream is reset for a rest that is refused, else the rest is taken in
+ * and dropped. Counted either way (unread_bodies_reset, _dropped).
+ */
+void rapier__h2_settle_rest(rapier_http_conn_t *stream);
 
 /* Dispatches the requests made whole during mem_recv() (http2_request.c). */
 void rapier__h2_dispatch_ready(rapier_h2_session_t *h2);

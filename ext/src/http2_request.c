@@ -390,6 +390,19 @@ void rapier__http_body_taken(rapier_http_conn_t *conn, size_t n)
 	rapier__h2_flush(rapier__h2_session_of(conn));
 }
 
+void rapier__h2_settle_rest(rapier_http_conn_t *conn)
+{
+	rapier_h2_stream_t *s = conn->h2s;
+
+	s->rest_unread = false;
+	if (!rapier__h2_rest_refused(conn)) {
+		conn->server->stats.unread_bodies_dropped++;
+		return;
+	}
+	conn->server->stats.unread_bodies_reset++;
+	nghttp2_submit_rst_stream(rapier__h2_session_of(conn)->ng, NGHTTP2_FLAG_NONE, s->id, NGHTTP2_NO_ERROR);
+}
+
 void rapier__h2_body_detached(rapier_http_conn_t *conn, bool continue_unsent)
 {
 	rapier_h2_stream_t *s = conn->h2s;
@@ -398,10 +411,13 @@ void rapier__h2_body_detached(rapier_http_conn_t *conn, bool continue_unsent)
 		/* Its client was never asked for the body: it is not to send it. */
 		s->rejected = true;
 	}
-	/* The handler returned after its response ended and before the body did: nobody wants the rest. */
-	if (conn->state != RAPIER_HTTP_CONN_CLOSED && s->open && s->end_sent && !s->request_done && rapier__h2_rest_refused(conn)) {
-		nghttp2_submit_rst_stream(rapier__h2_session_of(conn)->ng, NGHTTP2_FLAG_NONE, s->id, NGHTTP2_NO_ERROR);
-		rapier__h2_flush(rapier__h2_session_of(conn));
+	/* The handler returned before the body ended: nobody wants the rest, settled once the response has ended. */
+	if (conn->state != RAPIER_HTTP_CONN_CLOSED && s->open && !s->request_done) {
+		s->rest_unread = true;
+		if (s->end_sent) {
+			rapier__h2_settle_rest(conn);
+			rapier__h2_flush(rapier__h2_session_of(conn));
+		}
 	}
 }
 

@@ -212,8 +212,10 @@ typedef struct {
 	uint64_t abandoned;            /* queued requests whose client left before a handler slot freed */
 	uint64_t slow;                 /* requests the slow request log logged (slowlog_timeout) */
 	uint64_t tls_handshake_failures; /* TLS handshakes that failed, plain HTTP to the HTTPS port included */
-	uint64_t unread_bodies_dropped; /* HTTP/1.1 bodies a handler left unread, read and dropped: the connection served on */
+	uint64_t unread_bodies_dropped; /* bodies a handler left unread, read and dropped: the HTTP/1.1 connection
+	                                 * served on, the HTTP/2 stream ended cleanly */
 	uint64_t unread_bodies_closed; /* HTTP/1.1 connections closed for a body a handler left unread */
+	uint64_t unread_bodies_reset;  /* HTTP/2 streams reset (NO_ERROR) for a body a handler left unread */
 	uint32_t websockets;           /* WebSocket connections open now */
 } rapier_http_stats_t;
 

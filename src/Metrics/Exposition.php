@@ -82,9 +82,10 @@ final class Exposition
         $out->family('rapier_http_static_compressed_total', 'counter', 'Static files and sendfile() answers compressed on the fly, by whether the copy came from the worker\'s cache (hit) or was made (miss).')
             ->sample('rapier_http_static_compressed_total', ['cache' => 'hit'], $total->serverCounter('static_compress_hits'))
             ->sample('rapier_http_static_compressed_total', ['cache' => 'miss'], $total->serverCounter('static_compress_misses'));
-        $out->family('rapier_http_unread_bodies_total', 'counter', 'HTTP/1.1 request bodies a handler left unread: read and dropped so the connection served on (dropped), or the connection closed for them (closed).')
+        $out->family('rapier_http_unread_bodies_total', 'counter', 'Request bodies a handler left unread: read and dropped (dropped), the HTTP/1.1 connection closed for them (closed), or the HTTP/2 stream reset (reset).')
             ->sample('rapier_http_unread_bodies_total', ['outcome' => 'dropped'], $total->serverCounter('unread_bodies_dropped'))
-            ->sample('rapier_http_unread_bodies_total', ['outcome' => 'closed'], $total->serverCounter('unread_bodies_closed'));
+            ->sample('rapier_http_unread_bodies_total', ['outcome' => 'closed'], $total->serverCounter('unread_bodies_closed'))
+            ->sample('rapier_http_unread_bodies_total', ['outcome' => 'reset'], $total->serverCounter('unread_bodies_reset'));
     }
 
     /**

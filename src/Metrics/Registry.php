@@ -38,10 +38,12 @@ final class Registry
      * client left first (abandoned), neither seen by the application;
      * requests past slowlog_timeout (slow); failed TLS handshakes; static
      * files compressed on the fly from the cache (hits) or anew (misses);
-     * bodies handlers left unread, dropped or closing their connection.
+     * bodies handlers left unread: dropped, closing their HTTP/1.1 connection,
+     * or resetting their HTTP/2 stream.
      */
     public const SERVER_COUNTERS = ['shed', 'abandoned', 'slow', 'tls_handshake_failures', 'static_compress_hits',
-        'static_compress_misses', 'unread_bodies_dropped', 'unread_bodies_closed'];
+        'static_compress_misses', 'unread_bodies_dropped', 'unread_bodies_closed',
+        'unread_bodies_reset'];
 
     /** @var array<string, int> by a key of SERVER_COUNTERS */
     private array $serverCounters = [];

@@ -27,7 +27,7 @@ final class ExpositionTest extends TestCase
         $w1->setServerCounters(['shed' => 5, 'slow' => 2, 'tls_handshake_failures' => 1, 'static_compress_hits' => 5,
             'static_compress_misses' => 2, 'unread_bodies_closed' => 1]);
         $retired->setServerCounters(['shed' => 2, 'abandoned' => 3, 'slow' => 1, 'tls_handshake_failures' => 6,
-            'static_compress_misses' => 1, 'unread_bodies_dropped' => 4]);
+            'static_compress_misses' => 1, 'unread_bodies_dropped' => 4, 'unread_bodies_reset' => 5]);
         $status = [
             'master' => ['pid' => 1, 'uptime' => 42.5], 'restarts' => 2, 'recycles' => 3, 'reload_failures' => 1,
             'totals' => ['messages_sent' => 2019, 'messages_received' => 2017],
@@ -68,6 +68,7 @@ final class ExpositionTest extends TestCase
         $this->assertSame(345.0, $m->value('rapier_http_static_compress_cache_bytes'), 'the live workers\' caches');
         $this->assertSame(7.0, $m->value('rapier_http_unread_bodies_total', ['outcome' => 'dropped']));
         $this->assertSame(2.0, $m->value('rapier_http_unread_bodies_total', ['outcome' => 'closed']));
+        $this->assertSame(5.0, $m->value('rapier_http_unread_bodies_total', ['outcome' => 'reset']));
         $this->assertSame(6.0, $m->value('rapier_http_connections'));
         $this->assertSame(3.0, $m->value('rapier_http_websockets'), 'summed over the workers\' snapshots');
         $this->assertSame(7.0, $m->value('rapier_coroutines'));
