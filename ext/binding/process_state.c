@@ -11,7 +11,10 @@
  * - environment variables, compared with environ in place;
  * - the rest through PHP's own getter and setter functions, whose side
  *   tables (setlocale()'s ctype cache, chdir()'s stat cache, putenv()'s
- *   record of what to undo at shutdown) must stay in step.
+ *   record of what to undo at shutdown) must stay in step;
+ * - the seeds of mt_rand() and lcg_value() are dropped, as each request's
+ *   start drops them under php-fpm: a request's mt_srand(42) must not make
+ *   every later request's mt_rand(), shuffle() or str_shuffle() known.
  *
  * restore() runs PHP's setters with warnings turned into exceptions, which
  * it drops: a setting that cannot be put back now (memory_limit below the
@@ -27,6 +30,7 @@
 #include <unistd.h>
 
 #include "php.h"
+#include "ext/random/php_random.h"
 #include "zend_exceptions.h"
 #include "zend_ini.h"
 #include "zend_stack.h"
@@ -641,6 +645,9 @@ ZEND_METHOD(Rapier_ProcessState, restore)
 	env_restore(&state->env, return_value);
 	settings_restore(state, return_value);
 	zend_restore_error_handling(&handling);
+	/* Seeded again from the system's randomness on their next use (ext/random's RINIT). */
+	RANDOM_G(mt19937_seeded) = false;
+	RANDOM_G(combined_lcg_seeded) = false;
 }
 
 void rapier_process_state_class_minit(void)

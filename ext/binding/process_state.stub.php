@@ -47,7 +47,9 @@ namespace Rapier {
          * "umask", "mb_internal_encoding", "libxml_use_internal_errors".
          * A setting that cannot be put back now (memory_limit below the
          * memory in use, a directory since removed) is left as it is,
-         * silently, and tried again by the next restore().
+         * silently, and tried again by the next restore(). The seeds of
+         * mt_rand() (rand(), shuffle()...) and lcg_value() are dropped, as
+         * at the start of a php-fpm request: the next use seeds afresh.
          *
          * @return list<string>
          */

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 80e76748ebfdc29eeae101beb016b95f9385d838 */
+ * Stub hash: e323f4aa6d4de9d412881bb522b600d9fae60d01 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Rapier_ProcessState___construct, 0, 0, 0)
 ZEND_END_ARG_INFO()

@@ -16,6 +16,11 @@ function rapier_test_settings(): array
     restore_error_handler();
     $exception = set_exception_handler(null);
     restore_exception_handler();
+    // Whether mt_rand() draws what mt_srand(42) makes it draw: a seed left by the previous request.
+    $first = mt_rand();
+    mt_srand(42);
+    $predictable = $first === mt_rand();
+    mt_srand();
 
     return [
         'precision' => ini_get('precision'),
@@ -29,6 +34,7 @@ function rapier_test_settings(): array
         'umask' => umask(),
         'mb_internal_encoding' => mb_internal_encoding(),
         'libxml_use_internal_errors' => libxml_use_internal_errors(),
+        'mt_rand_predictable' => $predictable,
     ];
 }
 
@@ -47,8 +53,12 @@ function rapier_test_settings_change(): array
     umask(0077);
     mb_internal_encoding('ISO-8859-1');
     libxml_use_internal_errors(true);
+    mt_srand(42);
+    $seen = rapier_test_settings();
+    // Left seeded, as a request that drew a reproducible sample leaves it.
+    mt_srand(42);
 
-    return rapier_test_settings();
+    return $seen;
 }
 
 /** Whether $handler is one this file set: a request's, seen by the next. */
