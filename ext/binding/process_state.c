@@ -12,6 +12,10 @@
  * - the rest through PHP's own getter and setter functions, whose side
  *   tables (setlocale()'s ctype cache, chdir()'s stat cache, putenv()'s
  *   record of what to undo at shutdown) must stay in step;
+ * - the default stream context's options, in place, so that a resource
+ *   boot kept of it stays the one in use; a request's
+ *   stream_context_set_default(['ssl' => ['verify_peer' => false]])
+ *   must not turn certificate checks off for every later request;
  * - the seeds of mt_rand() and lcg_value() are dropped, as each request's
  *   start drops them under php-fpm: a request's mt_srand(42) must not make
  *   every later request's mt_rand(), shuffle() or str_shuffle() known.
@@ -31,6 +35,7 @@
 
 #include "php.h"
 #include "ext/random/php_random.h"
+#include "ext/standard/file.h"
 #include "zend_exceptions.h"
 #include "zend_ini.h"
 #include "zend_stack.h"
@@ -75,6 +80,8 @@ typedef struct {
 	handlers_t error_handlers;
 	handlers_t exception_handlers;
 	zval settings[CALL_SETTING_COUNT];   /* UNDEF: function absent, or it failed */
+	zval context_options;     /* the default stream context's options (empty: none made yet) */
+	bool context_notifier;    /* ...and whether it had a notifier (stream_context_set_params()) */
 	bool captured;
 	zend_object std;
 } process_state_object;
@@ -479,6 +486,46 @@ static void env_restore(HashTable *snapshot, zval *restored)
 
 /* }}} */
 
+/* {{{ the default stream context */
+
+static void default_context_capture(process_state_object *state)
+{
+	php_stream_context *context = FG(default_context);
+
+	if (context && Z_TYPE(context->options) == IS_ARRAY) {
+		ZVAL_ARR(&state->context_options, zend_array_dup(Z_ARRVAL(context->options)));
+	} else {
+		array_init(&state->context_options);
+	}
+	state->context_notifier = context && context->notifier;
+}
+
+static void default_context_restore(process_state_object *state, zval *restored)
+{
+	php_stream_context *context = FG(default_context);
+	bool changed = false;
+
+	/* Made during the request, it holds no more than the defaults unless the request set some. */
+	if (context == NULL) {
+		return;
+	}
+	if (Z_TYPE(context->options) != IS_ARRAY || !zend_is_identical(&context->options, &state->context_options)) {
+		zval_ptr_dtor(&context->options);
+		ZVAL_ARR(&context->options, zend_array_dup(Z_ARRVAL(state->context_options)));
+		changed = true;
+	}
+	if (context->notifier && !state->context_notifier) {
+		php_stream_notification_free(context->notifier);
+		context->notifier = NULL;
+		changed = true;
+	}
+	if (changed) {
+		report(restored, "stream_context_default", NULL);
+	}
+}
+
+/* }}} */
+
 /* {{{ settings behind PHP functions */
 
 static void settings_restore(process_state_object *state, zval *restored)
@@ -555,6 +602,7 @@ static void process_state_capture(process_state_object *state)
 		EG(user_error_handler_error_reporting), &EG(user_error_handlers_error_reporting));
 	handlers_capture(&state->exception_handlers, &EG(user_exception_handler),
 		&EG(user_exception_handlers), 0, NULL);
+	default_context_capture(state);
 	zend_replace_error_handling(EH_THROW, NULL, &handling);
 	for (i = 0; i < CALL_SETTING_COUNT; i++) {
 		setting_read(&call_settings[i], &state->settings[i]);
@@ -574,6 +622,7 @@ static void process_state_free(zend_object *obj)
 		zend_hash_destroy(&state->env);
 		handlers_free(&state->error_handlers);
 		handlers_free(&state->exception_handlers);
+		zval_ptr_dtor(&state->context_options);
 		for (i = 0; i < CALL_SETTING_COUNT; i++) {
 			zval_ptr_dtor(&state->settings[i]);
 		}
@@ -643,6 +692,7 @@ ZEND_METHOD(Rapier_ProcessState, restore)
 	ini_restore_new(&state->ini, &state->keep_ini, return_value);
 	handlers_restore(state, return_value);
 	env_restore(&state->env, return_value);
+	default_context_restore(state, return_value);
 	settings_restore(state, return_value);
 	zend_restore_error_handling(&handling);
 	/* Seeded again from the system's randomness on their next use (ext/random's RINIT). */

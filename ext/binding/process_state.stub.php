@@ -11,7 +11,8 @@ namespace Rapier {
      *
      * It covers ini settings (ini_set(), set_time_limit(), error_reporting(),
      * set_include_path()), the error and exception handlers with their stacks,
-     * environment variables (putenv()), the locale (setlocale()), the default
+     * environment variables (putenv()), the default stream context's options
+     * (stream_context_set_default()), the locale (setlocale()), the default
      * timezone, the working directory, the umask, mb_internal_encoding() and
      * libxml_use_internal_errors().
      *
@@ -43,7 +44,8 @@ namespace Rapier {
         /**
          * Puts back every setting that differs from what capture() took, and
          * returns what it put back: "ini:<name>", "error_handler",
-         * "exception_handler", "env:<name>", "locale", "timezone", "cwd",
+         * "exception_handler", "env:<name>", "stream_context_default",
+         * "locale", "timezone", "cwd",
          * "umask", "mb_internal_encoding", "libxml_use_internal_errors".
          * A setting that cannot be put back now (memory_limit below the
          * memory in use, a directory since removed) is left as it is,

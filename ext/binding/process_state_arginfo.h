@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: e323f4aa6d4de9d412881bb522b600d9fae60d01 */
+ * Stub hash: 6457c18f1e2ce04e07e28a5822667467306e0894 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Rapier_ProcessState___construct, 0, 0, 0)
 ZEND_END_ARG_INFO()

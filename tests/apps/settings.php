@@ -28,6 +28,7 @@ function rapier_test_settings(): array
         'error_handler' => rapier_test_settings_owns($error),
         'exception_handler' => rapier_test_settings_owns($exception),
         'env' => getenv('RAPIER_TEST_SETTING'),
+        'stream_context_default' => stream_context_get_options(stream_context_get_default()),
         'locale' => setlocale(LC_ALL, '0'),
         'timezone' => date_default_timezone_get(),
         'cwd' => getcwd(),
@@ -47,6 +48,7 @@ function rapier_test_settings_change(): array
     set_exception_handler(static function (Throwable $e): void {
     });
     putenv('RAPIER_TEST_SETTING=changed');
+    stream_context_set_default(['ssl' => ['verify_peer' => false]]);
     setlocale(LC_ALL, 'C.UTF-8');
     date_default_timezone_set('Pacific/Chatham');
     chdir('/');
