@@ -42,8 +42,10 @@ static uint64_t digest(const rapier_proxy_header_t *h, const uint8_t *data)
 		fuzz_digest(&d, &h->source, h->source_len);
 	}
 	fuzz_digest(&d, &h->ssl, sizeof(h->ssl));
+	fuzz_digest(&d, &h->ssl_client, sizeof(h->ssl_client));
 	fuzz_digest(&d, &h->ssl_verify, sizeof(h->ssl_verify));
 	fuzz_digest(&d, &h->has_azure_pel_id, sizeof(h->has_azure_pel_id));
+	fuzz_digest(&d, &h->azure_pel_id, sizeof(h->azure_pel_id));
 	for (int i = 0; i < RAPIER_PROXY_TLV_COUNT; i++) {
 		size_t offset = h->tlv[i].at ? (size_t) (h->tlv[i].at - data) : 0;
 

@@ -182,71 +182,90 @@ static uint32_t header_crc32c(const unsigned char *header, size_t len, size_t su
 	return ~crc;
 }
 
-static void set_value(rapier_proxy_header_t *out, rapier_proxy_tlv_t which, const unsigned char *at, size_t len)
+/* A TLV type whose value is handed on as it is, and the slot it goes to. */
+typedef struct {
+	unsigned type;
+	rapier_proxy_tlv_t tlv;
+} tlv_slot_t;
+
+static const tlv_slot_t plain_tlvs[] = {
+	{ PP2_TYPE_ALPN, RAPIER_PROXY_TLV_ALPN },
+	{ PP2_TYPE_AUTHORITY, RAPIER_PROXY_TLV_AUTHORITY },
+	{ PP2_TYPE_UNIQUE_ID, RAPIER_PROXY_TLV_UNIQUE_ID },
+	{ PP2_TYPE_NETNS, RAPIER_PROXY_TLV_NETNS },
+};
+
+/* PP2_TYPE_SSL's sub-TLVs: its version, the client certificate's CN, the cipher and the balancer certificate's algorithms. */
+static const tlv_slot_t ssl_tlvs[] = {
+	{ PP2_SUBTYPE_SSL_VERSION, RAPIER_PROXY_TLV_SSL_VERSION },
+	{ PP2_SUBTYPE_SSL_CN, RAPIER_PROXY_TLV_SSL_CN },
+	{ PP2_SUBTYPE_SSL_CIPHER, RAPIER_PROXY_TLV_SSL_CIPHER },
+	{ PP2_SUBTYPE_SSL_SIG_ALG, RAPIER_PROXY_TLV_SSL_SIG_ALG },
+	{ PP2_SUBTYPE_SSL_KEY_ALG, RAPIER_PROXY_TLV_SSL_KEY_ALG },
+};
+
+/* Keeps value[0..len) in type's slot, if slots[0..count) has one; false if not. */
+static bool keep_value(rapier_proxy_header_t *out, const tlv_slot_t *slots, size_t count, unsigned type,
+	const unsigned char *value, size_t len)
 {
-	out->tlv[which].at = at;
-	out->tlv[which].len = len;
+	for (size_t i = 0; i < count; i++) {
+		if (slots[i].type == type) {
+			out->tlv[slots[i].tlv].at = value;
+			out->tlv[slots[i].tlv].len = len;
+			return true;
+		}
+	}
+	return false;
 }
 
-/* PP2_TYPE_SSL's sub-TLVs, at[0..end): its version, the client certificate's CN and algorithms. */
+/*
+ * The TLV at *at, of those in [*at, end): its type and value, *at moved
+ * past it. False at the end, and for one that runs past it (the walk ends
+ * there; what came before stands).
+ */
+static bool next_tlv(const unsigned char **at, const unsigned char *end, unsigned *type,
+	const unsigned char **value, size_t *len)
+{
+	if (end - *at < 3) {
+		return false;
+	}
+	*type = (*at)[0];
+	*len = ((size_t) (*at)[1] << 8) | (*at)[2];
+	if ((size_t) (end - *at) - 3 < *len) {
+		return false;
+	}
+	*value = *at + 3;
+	*at = *value + *len;
+	return true;
+}
+
+/* PP2_TYPE_SSL's sub-TLVs, at[0..end). */
 static void v2_ssl_tlvs(const unsigned char *at, const unsigned char *end, rapier_proxy_header_t *out)
 {
-	static const struct {
-		unsigned type;
-		rapier_proxy_tlv_t tlv;
-	} known[] = {
-		{ PP2_SUBTYPE_SSL_VERSION, RAPIER_PROXY_TLV_SSL_VERSION },
-		{ PP2_SUBTYPE_SSL_CN, RAPIER_PROXY_TLV_SSL_CN },
-		{ PP2_SUBTYPE_SSL_CIPHER, RAPIER_PROXY_TLV_SSL_CIPHER },
-		{ PP2_SUBTYPE_SSL_SIG_ALG, RAPIER_PROXY_TLV_SSL_SIG_ALG },
-		{ PP2_SUBTYPE_SSL_KEY_ALG, RAPIER_PROXY_TLV_SSL_KEY_ALG },
-	};
+	const unsigned char *value;
+	unsigned type;
+	size_t len;
 
-	while (end - at >= 3) {
-		size_t len = ((size_t) at[1] << 8) | at[2];
-
-		if ((size_t) (end - at) - 3 < len) {
-			return;
-		}
-		for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
-			if (at[0] == known[i].type) {
-				set_value(out, known[i].tlv, at + 3, len);
-			}
-		}
-		at += 3 + len;
+	while (next_tlv(&at, end, &type, &value, &len)) {
+		keep_value(out, ssl_tlvs, sizeof(ssl_tlvs) / sizeof(ssl_tlvs[0]), type, value, len);
 	}
 }
 
 /*
- * Version 2's TLVs, from `at` to the header's end. One that runs past the
- * header ends the walk, and what came before stands; false only for a
+ * Version 2's TLVs, from `at` to the header's end; false only for a
  * CRC32C that does not match, which makes the header invalid.
  */
 static bool v2_tlvs(const unsigned char *header, size_t total, const unsigned char *at, rapier_proxy_header_t *out)
 {
-	const unsigned char *end = header + total;
+	const unsigned char *end = header + total, *value;
+	unsigned type;
+	size_t len;
 
-	while (end - at >= 3) {
-		unsigned type = at[0];
-		size_t len = ((size_t) at[1] << 8) | at[2];
-		const unsigned char *value = at + 3;
-
-		if ((size_t) (end - at) - 3 < len) {
-			return true;
+	while (next_tlv(&at, end, &type, &value, &len)) {
+		if (keep_value(out, plain_tlvs, sizeof(plain_tlvs) / sizeof(plain_tlvs[0]), type, value, len)) {
+			continue;
 		}
 		switch (type) {
-			case PP2_TYPE_ALPN:
-				set_value(out, RAPIER_PROXY_TLV_ALPN, value, len);
-				break;
-			case PP2_TYPE_AUTHORITY:
-				set_value(out, RAPIER_PROXY_TLV_AUTHORITY, value, len);
-				break;
-			case PP2_TYPE_UNIQUE_ID:
-				set_value(out, RAPIER_PROXY_TLV_UNIQUE_ID, value, len);
-				break;
-			case PP2_TYPE_NETNS:
-				set_value(out, RAPIER_PROXY_TLV_NETNS, value, len);
-				break;
 			case PP2_TYPE_CRC32C:
 				if (len == 4 && header_crc32c(header, total, (size_t) (value - header)) != be32(value)) {
 					return false;
@@ -264,7 +283,8 @@ static bool v2_tlvs(const unsigned char *header, size_t total, const unsigned ch
 			case PP2_TYPE_AWS:
 				/* Subtype 0x01: the VPC endpoint's id, as text. */
 				if (len >= 1 && value[0] == 0x01) {
-					set_value(out, RAPIER_PROXY_TLV_AWS_VPCE_ID, value + 1, len - 1);
+					out->tlv[RAPIER_PROXY_TLV_AWS_VPCE_ID].at = value + 1;
+					out->tlv[RAPIER_PROXY_TLV_AWS_VPCE_ID].len = len - 1;
 				}
 				break;
 			case PP2_TYPE_AZURE:
@@ -278,7 +298,6 @@ static bool v2_tlvs(const unsigned char *header, size_t total, const unsigned ch
 			default:
 				break;
 		}
-		at = value + len;
 	}
 	return true;
 }
