@@ -47,6 +47,15 @@ static bool consume(rapier_http_conn_t *conn, unsigned char *into, size_t n)
 	return got == (ssize_t) n;
 }
 
+/* Sets name to value in *vars, made on first use. */
+static void tlv_var(zend_array **vars, const char *name, zval *value)
+{
+	if (*vars == NULL) {
+		*vars = zend_new_array(4);
+	}
+	zend_hash_str_update(*vars, name, strlen(name), value);
+}
+
 /*
  * What the header's TLVs tell of the client's connection to the balancer,
  * as the request's server variables, named after nginx's
@@ -71,32 +80,23 @@ static zend_array *tlv_vars(const rapier_proxy_header_t *h)
 	zval value;
 
 	for (int i = 0; i < RAPIER_PROXY_TLV_COUNT; i++) {
-		if (h->tlv[i].at == NULL) {
-			continue;
+		if (h->tlv[i].at != NULL) {
+			ZVAL_STRINGL(&value, (const char *) h->tlv[i].at, h->tlv[i].len);
+			tlv_var(&vars, names[i], &value);
 		}
-		if (vars == NULL) {
-			vars = zend_new_array(4);
-		}
-		ZVAL_STRINGL(&value, (const char *) h->tlv[i].at, h->tlv[i].len);
-		zend_hash_str_update(vars, names[i], strlen(names[i]), &value);
 	}
-	if (h->ssl == 1 || h->has_azure_pel_id) {
-		if (vars == NULL) {
-			vars = zend_new_array(2);
-		}
-		if (h->ssl == 1) {
-			/* The raw result says 0 for no certificate too: the client bits tell, as mod_ssl's SSL_CLIENT_VERIFY does. */
-			bool sent = h->ssl_client & (RAPIER_PROXY_CLIENT_CERT_CONN | RAPIER_PROXY_CLIENT_CERT_SESS);
+	if (h->ssl == 1) {
+		/* The raw result says 0 for no certificate too: the client bits tell, as mod_ssl's SSL_CLIENT_VERIFY does. */
+		bool sent = h->ssl_client & (RAPIER_PROXY_CLIENT_CERT_CONN | RAPIER_PROXY_CLIENT_CERT_SESS);
 
-			ZVAL_LONG(&value, (zend_long) h->ssl_verify);
-			zend_hash_str_update(vars, "PROXY_PROTOCOL_TLV_SSL_VERIFY", sizeof("PROXY_PROTOCOL_TLV_SSL_VERIFY") - 1, &value);
-			ZVAL_STRING(&value, !sent ? "NONE" : h->ssl_verify == 0 ? "SUCCESS" : "FAILED");
-			zend_hash_str_update(vars, "PROXY_PROTOCOL_SSL_CLIENT_VERIFY", sizeof("PROXY_PROTOCOL_SSL_CLIENT_VERIFY") - 1, &value);
-		}
-		if (h->has_azure_pel_id) {
-			ZVAL_LONG(&value, (zend_long) h->azure_pel_id);
-			zend_hash_str_update(vars, "PROXY_PROTOCOL_TLV_AZURE_PEL_ID", sizeof("PROXY_PROTOCOL_TLV_AZURE_PEL_ID") - 1, &value);
-		}
+		ZVAL_LONG(&value, (zend_long) h->ssl_verify);
+		tlv_var(&vars, "PROXY_PROTOCOL_TLV_SSL_VERIFY", &value);
+		ZVAL_STRING(&value, !sent ? "NONE" : h->ssl_verify == 0 ? "SUCCESS" : "FAILED");
+		tlv_var(&vars, "PROXY_PROTOCOL_SSL_CLIENT_VERIFY", &value);
+	}
+	if (h->has_azure_pel_id) {
+		ZVAL_LONG(&value, (zend_long) h->azure_pel_id);
+		tlv_var(&vars, "PROXY_PROTOCOL_TLV_AZURE_PEL_ID", &value);
 	}
 	return vars;
 }
