@@ -223,22 +223,28 @@ static void ini_restore_captured(HashTable *snapshot, HashTable *keep, zval *res
 /*
  * Entries first set since the capture: back to their startup value, as
  * ini_restore() does. Collected first, as restoring one removes it from the
- * table being walked.
+ * table being walked; the list is made only when there is one, as a
+ * request that set nothing new is the common case.
  */
 static void ini_restore_new(HashTable *snapshot, HashTable *keep, zval *restored)
 {
-	zend_ini_entry *entry, **fresh;
+	zend_ini_entry *entry, **fresh = NULL;
 	uint32_t count = 0, i;
 
-	if (!EG(modified_ini_directives) || zend_hash_num_elements(EG(modified_ini_directives)) == 0) {
+	if (!EG(modified_ini_directives)) {
 		return;
 	}
-	fresh = safe_emalloc(zend_hash_num_elements(EG(modified_ini_directives)), sizeof(*fresh), 0);
 	ZEND_HASH_FOREACH_PTR(EG(modified_ini_directives), entry) {
 		if (!zend_hash_exists(snapshot, entry->name) && !ini_kept(keep, entry->name)) {
+			if (fresh == NULL) {
+				fresh = safe_emalloc(zend_hash_num_elements(EG(modified_ini_directives)), sizeof(*fresh), 0);
+			}
 			fresh[count++] = entry;
 		}
 	} ZEND_HASH_FOREACH_END();
+	if (fresh == NULL) {
+		return;
+	}
 
 	for (i = 0; i < count; i++) {
 		bool differed;
